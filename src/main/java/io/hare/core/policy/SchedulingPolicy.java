@@ -1,0 +1,73 @@
+package io.hare.core.policy;
+
+import java.util.List;
+import java.util.OptionalLong;
+
+/**
+ * A scheduling policy: the only place where Hare decides which task runs on which GPU. The same
+ * object runs inside the simulator and inside the ResourceManager.
+ *
+ * <p><b>Protocol.</b> The host reports events through the {@code on...} callbacks (cheap: update
+ * indices, mark the plan dirty), runs {@link #replan} when {@link #replanDue} says so (possibly
+ * off the allocation path), then offers the GPUs that are free now to {@link #assign}. The
+ * policy answers with at most one assignment per offered GPU, each naming a job with a ready
+ * task; the host starts the job's next task on that GPU. A GPU the policy leaves unassigned
+ * stays idle until the next offer: that is how gang policies hold GPUs for a job and how a
+ * planned schedule waits for its next task. "Cannot place" is simply an empty answer.
+ *
+ * <p><b>Rules</b> (checked by the hosts and by {@code PolicyContractTest}): only offered GPUs,
+ * each at most once; only jobs with {@link JobView#readyTasks()} &gt; 0, never more assignments
+ * to a job than it has ready tasks; only GPU types the job can run on; the same answers for the
+ * same seed and the same events. Breaking a rule is a bug and the host throws
+ * {@link IllegalStateException}.
+ *
+ * <p><b>Threading.</b> The host calls one policy from one thread at a time.
+ */
+public interface SchedulingPolicy {
+
+  /** The policy's short name, as in configuration and reports (its {@code NAME} constant). */
+  String name();
+
+  /**
+   * Whether the policy reads job sizes ({@link JobView#rounds()}). A non-clairvoyant policy is
+   * given views where the number of rounds is always empty.
+   */
+  boolean clairvoyant();
+
+  default void onJobArrived(JobView job, long nowMs) {}
+
+  default void onTaskStarted(JobView job, GpuView gpu, long nowMs) {}
+
+  /** A task finished computing and freed {@code gpu}; its sync may still be running. */
+  default void onTaskComputed(JobView job, GpuView gpu, long nowMs, long computeMs) {}
+
+  /** A task failed or was lost; it is ready again. */
+  default void onTaskFailed(JobView job, GpuView gpu, long nowMs) {}
+
+  /** The job's round barrier cleared: {@link JobView#roundsDone()} has just grown. */
+  default void onRoundDone(JobView job, long nowMs) {}
+
+  /** The job finished, was killed or was removed; it is no longer in the cluster view. */
+  default void onJobDone(JobView job, long nowMs) {}
+
+  /** Whether the policy wants {@link #replan} before the next {@link #assign}. */
+  default boolean replanDue(long nowMs) {
+    return false;
+  }
+
+  /** Heavy planning work (e.g. solving a relaxation). */
+  default void replan(ClusterView cluster, long nowMs) {}
+
+  /** A time at which the policy wants to be offered GPUs again even if nothing happens. */
+  default OptionalLong wakeUpAtMs() {
+    return OptionalLong.empty();
+  }
+
+  /**
+   * Decides what starts now on the free GPUs offered.
+   *
+   * @param freeGpus GPUs free now that the host offers, in a fixed order; may be empty
+   * @return assignments, possibly empty; never null
+   */
+  List<Assignment> assign(ClusterView cluster, List<? extends GpuView> freeGpus, long nowMs);
+}

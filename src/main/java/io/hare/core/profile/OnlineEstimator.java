@@ -1,0 +1,89 @@
+package io.hare.core.profile;
+
+import io.hare.core.GpuType;
+import io.hare.core.TaskTimes;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Task times that start from a prior profile and follow measured compute durations.
+ *
+ * <p>The estimate for a (model, type) is the mean of the prior, counted as
+ * {@code priorWeight} samples, and the measured samples; after {@code window} samples it becomes
+ * an exponentially weighted mean with factor {@code 1/window}, so a profile that was wrong or
+ * that drifts (another model version under the same name) is followed within about a window of
+ * tasks. A type with no prior becomes usable once one task has been measured there. Sync times
+ * are not measured by the host and stay as in the prior (0 when there is none).
+ *
+ * <p>Not thread-safe: the host serialises calls (the RM holds its scheduler lock).
+ */
+public final class OnlineEstimator implements TaskTimeModel {
+
+  private final TaskTimeModel prior;
+  private final double priorWeight;
+  private final int window;
+  private final Map<Key, Estimate> estimates = new HashMap<>();
+
+  private record Key(String model, GpuType type) {}
+
+  private static final class Estimate {
+    double computeMs;
+    double syncMs;
+    double n;
+  }
+
+  /**
+   * @param prior the starting profile (may answer null everywhere)
+   * @param priorWeight how many measured samples the prior is worth, &gt;= 0
+   * @param window samples after which the mean turns into a moving average, &gt;= 1
+   */
+  public OnlineEstimator(TaskTimeModel prior, double priorWeight, int window) {
+    if (!(priorWeight >= 0)) {
+      throw new IllegalArgumentException("prior weight must be >= 0, got " + priorWeight);
+    }
+    if (window < 1) {
+      throw new IllegalArgumentException("window must be >= 1, got " + window);
+    }
+    this.prior = prior;
+    this.priorWeight = priorWeight;
+    this.window = window;
+  }
+
+  /** Records one measured compute duration of a task of {@code model} on {@code type}. */
+  public void observe(String model, GpuType type, double computeMs) {
+    if (!(computeMs > 0) || Double.isInfinite(computeMs)) {
+      return; // a zero or broken measurement carries no information about speed
+    }
+    Estimate e = estimates.computeIfAbsent(new Key(model, type), k -> {
+      Estimate fresh = new Estimate();
+      TaskTimes p = prior.times(model, type);
+      if (p != null) {
+        fresh.computeMs = p.computeMs();
+        fresh.syncMs = p.syncMs();
+        fresh.n = priorWeight;
+      }
+      return fresh;
+    });
+    double alpha = e.n + 1 <= window ? 1.0 / (e.n + 1) : 1.0 / window;
+    e.computeMs += alpha * (computeMs - e.computeMs);
+    e.n = Math.min(e.n + 1, window);
+  }
+
+  @Override
+  public TaskTimes times(String model, GpuType type) {
+    Estimate e = estimates.get(new Key(model, type));
+    if (e == null) {
+      return prior.times(model, type);
+    }
+    return new TaskTimes(e.computeMs, e.syncMs);
+  }
+
+  /** Number of samples behind the current estimate, prior weight included (capped at window). */
+  public double confidence(String model, GpuType type) {
+    Estimate e = estimates.get(new Key(model, type));
+    if (e != null) {
+      return e.n;
+    }
+    return prior.times(model, type) == null ? 0 : priorWeight;
+  }
+}

@@ -1,0 +1,19 @@
+package io.hare.sim;
+
+/**
+ * How one job fared.
+ *
+ * @param completionMs end of its last round's sync, or -1 if it did not finish
+ */
+public record JobOutcome(String jobId, double weight, String model, int tasksPerRound, int rounds,
+    long arrivalMs, long completionMs) {
+
+  public boolean finished() {
+    return completionMs >= 0;
+  }
+
+  /** Job completion time (completion minus arrival) in seconds; NaN if unfinished. */
+  public double jctS() {
+    return finished() ? (completionMs - arrivalMs) / 1000.0 : Double.NaN;
+  }
+}

@@ -1,0 +1,99 @@
+package io.hare.sim;
+
+import io.hare.core.GpuType;
+import io.hare.core.JobSpec;
+import io.hare.core.TaskTimes;
+import io.hare.core.policy.JobView;
+import io.hare.core.profile.TaskTimeModel;
+import java.util.OptionalInt;
+
+/** The simulator's mutable state of one job, seen by policies through {@link JobView}. */
+final class SimJob implements JobView {
+
+  final JobSpec spec;
+  final int order; // arrival rank, for a stable order of active jobs
+  private final boolean revealRounds;
+  private final TaskTimeModel times;
+
+  int roundsDone;
+  int nextIndex; // next task index to start in the current round
+  int ready;
+  int running;
+  int syncedInRound;
+  long tasksDone;
+  long completionMs = -1;
+
+  SimJob(JobSpec spec, int order, boolean revealRounds, TaskTimeModel times) {
+    this.spec = spec;
+    this.order = order;
+    this.revealRounds = revealRounds;
+    this.times = times;
+  }
+
+  /** The barrier cleared (or the job arrived): the next round's k tasks become ready. */
+  void openRound() {
+    nextIndex = 0;
+    syncedInRound = 0;
+    ready = spec.tasksPerRound();
+  }
+
+  @Override
+  public String id() {
+    return spec.id();
+  }
+
+  @Override
+  public long arrivalMs() {
+    return spec.arrivalMs();
+  }
+
+  @Override
+  public double weight() {
+    return spec.weight();
+  }
+
+  @Override
+  public String model() {
+    return spec.model();
+  }
+
+  @Override
+  public int tasksPerRound() {
+    return spec.tasksPerRound();
+  }
+
+  @Override
+  public OptionalInt rounds() {
+    return revealRounds ? OptionalInt.of(spec.rounds()) : OptionalInt.empty();
+  }
+
+  @Override
+  public int roundsDone() {
+    return roundsDone;
+  }
+
+  @Override
+  public int readyTasks() {
+    return ready;
+  }
+
+  @Override
+  public int runningTasks() {
+    return running;
+  }
+
+  @Override
+  public long tasksDone() {
+    return tasksDone;
+  }
+
+  @Override
+  public TaskTimes times(GpuType type) {
+    return times.times(spec.model(), type);
+  }
+
+  @Override
+  public String toString() {
+    return spec.id();
+  }
+}

@@ -1,0 +1,22 @@
+package io.hare.sim;
+
+/**
+ * Knobs of one simulation run.
+ *
+ * @param switchMs time a task pays before computing when the previous task on its GPU belonged to
+ *     another job (CUDA context and model load in the paper, container start on YARN), &gt;= 0
+ * @param recordTasks keep every {@link TaskRecord} (needed for pictures and checks; costs memory
+ *     on large traces)
+ */
+public record SimOptions(long switchMs, boolean recordTasks) {
+
+  public SimOptions {
+    if (switchMs < 0) {
+      throw new IllegalArgumentException("switch time must be >= 0 ms, got " + switchMs);
+    }
+  }
+
+  public static SimOptions defaults() {
+    return new SimOptions(0, true);
+  }
+}

@@ -1,0 +1,76 @@
+package io.hare.sim;
+
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * What a simulation produced: per-job outcomes, optionally every task, and run statistics.
+ *
+ * @param busyGpuMs compute time summed over all GPUs (switches excluded)
+ * @param gpus number of GPUs in the cluster
+ * @param switches tasks that paid a switch
+ * @param replans number of {@code replan} calls
+ * @param replanTotalNanos wall time spent in {@code replan}
+ * @param replanMaxNanos longest single {@code replan}
+ */
+public record SimResult(String policy, List<JobOutcome> jobs, List<TaskRecord> tasks,
+    long busyGpuMs, int gpus, long switches, long replans, long replanTotalNanos,
+    long replanMaxNanos) {
+
+  public SimResult {
+    jobs = List.copyOf(jobs);
+    tasks = List.copyOf(tasks);
+  }
+
+  public long unfinishedJobs() {
+    return jobs.stream().filter(j -> !j.finished()).count();
+  }
+
+  /** Sum over finished jobs of weight x JCT, in seconds. */
+  public double totalWeightedJctS() {
+    return jobs.stream().filter(JobOutcome::finished).mapToDouble(j -> j.weight() * j.jctS()).sum();
+  }
+
+  public double avgJctS() {
+    return jobs.stream().filter(JobOutcome::finished).mapToDouble(JobOutcome::jctS).average()
+        .orElse(Double.NaN);
+  }
+
+  /** 95th percentile JCT (nearest rank) over finished jobs, in seconds. */
+  public double p95JctS() {
+    double[] j = sortedJctsS();
+    if (j.length == 0) {
+      return Double.NaN;
+    }
+    int rank = (int) Math.ceil(0.95 * j.length);
+    return j[Math.max(0, rank - 1)];
+  }
+
+  public double[] sortedJctsS() {
+    double[] j = jobs.stream().filter(JobOutcome::finished).mapToDouble(JobOutcome::jctS).toArray();
+    Arrays.sort(j);
+    return j;
+  }
+
+  /** From the first arrival to the last completion, in seconds. */
+  public double makespanS() {
+    long first = jobs.stream().mapToLong(JobOutcome::arrivalMs).min().orElse(0);
+    long last = jobs.stream().filter(JobOutcome::finished).mapToLong(JobOutcome::completionMs)
+        .max().orElse(first);
+    return (last - first) / 1000.0;
+  }
+
+  /** Share of GPU time spent computing over the makespan. */
+  public double gpuUtilization() {
+    double span = makespanS() * 1000.0 * gpus;
+    return span > 0 ? busyGpuMs / span : 0.0;
+  }
+
+  public double replanAvgMs() {
+    return replans == 0 ? 0 : replanTotalNanos / 1e6 / replans;
+  }
+
+  public double replanMaxMs() {
+    return replanMaxNanos / 1e6;
+  }
+}

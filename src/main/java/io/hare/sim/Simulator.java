@@ -1,0 +1,343 @@
+package io.hare.sim;
+
+import io.hare.core.ClusterSpec;
+import io.hare.core.Gpu;
+import io.hare.core.GpuType;
+import io.hare.core.JobSpec;
+import io.hare.core.TaskTimes;
+import io.hare.core.policy.Assignment;
+import io.hare.core.policy.ClusterView;
+import io.hare.core.policy.GpuView;
+import io.hare.core.policy.JobView;
+import io.hare.core.policy.SchedulingPolicy;
+import io.hare.core.profile.TaskTimeModel;
+import java.util.AbstractList;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.PriorityQueue;
+import java.util.Set;
+
+/**
+ * Discrete-event simulation of one policy on one workload. Time is simulated (milliseconds); no
+ * wall clock is read except to measure how long the policy spends re-planning.
+ *
+ * <p>Model (the paper's, DESIGN.md section 1): a job runs its rounds one after another; a round's
+ * k tasks become ready together when the previous round's barrier clears (or at arrival); a task
+ * holds its GPU for its compute time only (plus a switch time when the GPU last ran another job);
+ * its sync time then runs off the GPU; the round ends when all k tasks have computed and synced.
+ * Tasks are never preempted. Task times are the ground-truth profile, rounded to whole
+ * milliseconds (compute at least 1 ms).
+ *
+ * <p>At each instant with events, the simulator applies all of them, lets the policy re-plan if
+ * it asks to, then offers every free GPU to {@link SchedulingPolicy#assign}. A policy that breaks
+ * the rules of that interface gets an {@link IllegalStateException}. Jobs that can never run
+ * (empty cluster, a policy that never places them) are reported as unfinished.
+ *
+ * <p>Not thread-safe; one run at a time per instance.
+ */
+public final class Simulator {
+
+  private static final int ARRIVAL = 0;
+  private static final int COMPUTE_END = 1;
+  private static final int SYNC_END = 2;
+  private static final int WAKEUP = 3;
+
+  private final ClusterSpec cluster;
+  private final List<JobSpec> jobs;
+  private final TaskTimeModel truth;
+  private final SimOptions options;
+
+  public Simulator(ClusterSpec cluster, List<JobSpec> jobs, TaskTimeModel truth,
+      SimOptions options) {
+    Set<String> ids = new HashSet<>();
+    for (JobSpec j : jobs) {
+      if (!ids.add(j.id())) {
+        throw new IllegalArgumentException("duplicate job id " + j.id());
+      }
+    }
+    this.cluster = cluster;
+    List<JobSpec> sorted = new ArrayList<>(jobs);
+    sorted.sort(Comparator.comparingLong(JobSpec::arrivalMs).thenComparing(JobSpec::id));
+    this.jobs = List.copyOf(sorted);
+    this.truth = truth;
+    this.options = options;
+  }
+
+  /** Runs the policy from an empty cluster until no event is left. */
+  public SimResult run(SchedulingPolicy policy) {
+    return new Run(policy).execute();
+  }
+
+  private record Event(long timeMs, long seq, int kind, SimJob job, SimGpu gpu, int round,
+      int index, long startMs, long computeStartMs, long computeEndMs) {}
+
+  /** State of one run; the simulator itself stays reusable. */
+  private final class Run implements ClusterView {
+    private final SchedulingPolicy policy;
+    private final PriorityQueue<Event> queue = new PriorityQueue<>(
+        Comparator.comparingLong(Event::timeMs).thenComparingLong(Event::seq));
+    private long seq;
+    private final SimGpu[] gpus;
+    private final Map<String, SimGpu> gpuById = new HashMap<>();
+    private final List<GpuType> types;
+    private final Map<GpuType, List<SimGpu>> freeByType = new LinkedHashMap<>();
+    private final Map<GpuType, Integer> countByType = new HashMap<>();
+    private final Map<String, SimJob> active = new LinkedHashMap<>();
+    private List<SimJob> activeList = List.of();
+    private boolean activeChanged;
+    private long readyTotal;
+    private final List<SimJob> all = new ArrayList<>();
+    private final List<TaskRecord> records = new ArrayList<>();
+    private long busyMs;
+    private long switches;
+    private long replans;
+    private long replanNanos;
+    private long replanMaxNanos;
+    private long wakeupAt = Long.MIN_VALUE;
+    private final List<GpuView> offered;
+
+    Run(SchedulingPolicy policy) {
+      this.policy = policy;
+      List<Gpu> gs = cluster.gpus();
+      gpus = new SimGpu[gs.size()];
+      types = cluster.types();
+      for (GpuType t : types) {
+        freeByType.put(t, new ArrayList<>());
+        countByType.put(t, cluster.count(t));
+      }
+      for (int i = 0; i < gs.size(); i++) {
+        gpus[i] = new SimGpu(gs.get(i), i);
+        gpuById.put(gs.get(i).id(), gpus[i]);
+        freeByType.get(gs.get(i).type()).add(gpus[i]);
+      }
+      boolean reveal = policy.clairvoyant();
+      for (JobSpec j : jobs) {
+        SimJob sj = new SimJob(j, all.size(), reveal, truth);
+        all.add(sj);
+        push(j.arrivalMs(), ARRIVAL, sj, null, 0, 0, 0, 0, 0);
+      }
+      offered = new FreeList();
+    }
+
+    SimResult execute() {
+      while (!queue.isEmpty()) {
+        long now = queue.peek().timeMs();
+        while (!queue.isEmpty() && queue.peek().timeMs() == now) {
+          handle(queue.poll(), now);
+        }
+        if (policy.replanDue(now)) {
+          long t0 = System.nanoTime();
+          policy.replan(this, now);
+          long dt = System.nanoTime() - t0;
+          replans++;
+          replanNanos += dt;
+          replanMaxNanos = Math.max(replanMaxNanos, dt);
+        }
+        if (readyTotal > 0 && !offered.isEmpty()) {
+          apply(policy.assign(this, Collections.unmodifiableList(offered), now), now);
+        }
+        OptionalLong wake = policy.wakeUpAtMs();
+        if (wake.isPresent() && wake.getAsLong() > now && wake.getAsLong() != wakeupAt
+            && !active.isEmpty()) {
+          wakeupAt = wake.getAsLong();
+          push(wakeupAt, WAKEUP, null, null, 0, 0, 0, 0, 0);
+        }
+      }
+      List<JobOutcome> outcomes = new ArrayList<>(all.size());
+      for (SimJob j : all) {
+        JobSpec s = j.spec;
+        outcomes.add(new JobOutcome(s.id(), s.weight(), s.model(), s.tasksPerRound(), s.rounds(),
+            s.arrivalMs(), j.completionMs));
+      }
+      return new SimResult(policy.name(), outcomes, records, busyMs, gpus.length, switches,
+          replans, replanNanos, replanMaxNanos);
+    }
+
+    private void push(long time, int kind, SimJob job, SimGpu gpu, int round, int index,
+        long start, long computeStart, long computeEnd) {
+      queue.add(new Event(time, seq++, kind, job, gpu, round, index, start, computeStart,
+          computeEnd));
+    }
+
+    private void handle(Event e, long now) {
+      switch (e.kind()) {
+        case ARRIVAL -> {
+          SimJob j = e.job();
+          j.openRound();
+          readyTotal += j.ready;
+          active.put(j.id(), j);
+          activeChanged = true;
+          policy.onJobArrived(j, now);
+        }
+        case COMPUTE_END -> {
+          SimJob j = e.job();
+          SimGpu g = e.gpu();
+          g.busy = false;
+          long compute = e.computeEndMs() - e.computeStartMs();
+          g.busyMs += compute;
+          busyMs += compute;
+          addFree(g);
+          j.running--;
+          long sync = Math.round(truth.times(j.model(), g.type()).syncMs());
+          push(now + sync, SYNC_END, j, g, e.round(), e.index(), e.startMs(), e.computeStartMs(),
+              e.computeEndMs());
+          policy.onTaskComputed(j, g, now, compute);
+        }
+        case SYNC_END -> {
+          SimJob j = e.job();
+          if (options.recordTasks()) {
+            records.add(new TaskRecord(j.id(), e.round(), e.index(), e.gpu().id(),
+                e.gpu().type().name(), e.startMs(), e.computeStartMs(), e.computeEndMs(), now));
+          }
+          j.tasksDone++;
+          if (++j.syncedInRound == j.tasksPerRound()) {
+            j.roundsDone++;
+            if (j.roundsDone == j.spec.rounds()) {
+              j.completionMs = now;
+              active.remove(j.id());
+              activeChanged = true;
+              policy.onJobDone(j, now);
+            } else {
+              j.openRound();
+              readyTotal += j.ready;
+              policy.onRoundDone(j, now);
+            }
+          }
+        }
+        case WAKEUP -> {
+          // nothing changes; the policy is offered the free GPUs again
+        }
+        default -> throw new IllegalStateException("unknown event " + e.kind());
+      }
+    }
+
+    private void apply(List<Assignment> decisions, long now) {
+      if (decisions == null) {
+        throw new IllegalStateException(policy.name() + ": assign returned null");
+      }
+      for (Assignment a : decisions) {
+        SimGpu g = gpuById.get(a.gpuId());
+        if (g == null) {
+          throw new IllegalStateException(policy.name() + ": unknown GPU " + a.gpuId());
+        }
+        if (g.busy) {
+          throw new IllegalStateException(policy.name() + ": GPU " + a.gpuId()
+              + " is busy or assigned twice at " + now + " ms");
+        }
+        SimJob j = active.get(a.jobId());
+        if (j == null) {
+          throw new IllegalStateException(policy.name() + ": job " + a.jobId()
+              + " is not active at " + now + " ms");
+        }
+        if (j.ready <= 0) {
+          throw new IllegalStateException(policy.name() + ": job " + a.jobId()
+              + " has no ready task at " + now + " ms");
+        }
+        TaskTimes t = truth.times(j.model(), g.type());
+        if (t == null) {
+          throw new IllegalStateException(policy.name() + ": job " + a.jobId() + " (model "
+              + j.model() + ") cannot run on " + g.type());
+        }
+        int index = j.nextIndex++;
+        j.ready--;
+        readyTotal--;
+        j.running++;
+        long sw = g.lastJobId != null && !g.lastJobId.equals(j.id()) ? options.switchMs() : 0;
+        if (sw > 0) {
+          switches++;
+        }
+        g.busy = true;
+        g.lastJobId = j.id();
+        removeFree(g);
+        long computeStart = now + sw;
+        long computeEnd = computeStart + Math.max(1, Math.round(t.computeMs()));
+        push(computeEnd, COMPUTE_END, j, g, j.roundsDone, index, now, computeStart, computeEnd);
+        policy.onTaskStarted(j, g, now);
+      }
+    }
+
+    private void addFree(SimGpu g) {
+      List<SimGpu> l = freeByType.get(g.type());
+      int pos = Collections.binarySearch(l, g, Comparator.comparingInt(x -> x.index));
+      l.add(-pos - 1, g);
+    }
+
+    private void removeFree(SimGpu g) {
+      List<SimGpu> l = freeByType.get(g.type());
+      int pos = Collections.binarySearch(l, g, Comparator.comparingInt(x -> x.index));
+      l.remove(pos);
+    }
+
+    // --- ClusterView ---
+
+    @Override
+    public List<? extends JobView> jobs() {
+      if (activeChanged) {
+        activeList = List.copyOf(active.values());
+        activeChanged = false;
+      }
+      return activeList;
+    }
+
+    @Override
+    public JobView job(String id) {
+      return active.get(id);
+    }
+
+    @Override
+    public List<? extends GpuView> gpus() {
+      return List.of(gpus);
+    }
+
+    @Override
+    public List<GpuType> gpuTypes() {
+      return types;
+    }
+
+    @Override
+    public int gpuCount(GpuType type) {
+      return countByType.getOrDefault(type, 0);
+    }
+
+    @Override
+    public int freeGpuCount(GpuType type) {
+      List<SimGpu> l = freeByType.get(type);
+      return l == null ? 0 : l.size();
+    }
+
+    @Override
+    public TaskTimeModel taskTimes() {
+      return truth;
+    }
+
+    /** All free GPUs, type by type in cluster order, without copying. */
+    private final class FreeList extends AbstractList<GpuView> {
+      @Override
+      public GpuView get(int i) {
+        for (List<SimGpu> l : freeByType.values()) {
+          if (i < l.size()) {
+            return l.get(i);
+          }
+          i -= l.size();
+        }
+        throw new IndexOutOfBoundsException(i);
+      }
+
+      @Override
+      public int size() {
+        int n = 0;
+        for (List<SimGpu> l : freeByType.values()) {
+          n += l.size();
+        }
+        return n;
+      }
+    }
+  }
+}
