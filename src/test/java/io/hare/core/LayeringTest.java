@@ -1,0 +1,55 @@
+package io.hare.core;
+
+import static org.junit.Assert.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.Test;
+
+/**
+ * The policy core stays free of Hadoop so the simulator and the RM share it, and the simulator
+ * stays free of the YARN adapters.
+ */
+public class LayeringTest {
+
+  private static final Path MAIN = Path.of("src/main/java/io/hare");
+
+  private static List<String> offenders(Path dir, String forbidden) throws IOException {
+    try (Stream<Path> files = Files.walk(dir)) {
+      return files.filter(p -> p.toString().endsWith(".java")).filter(p -> {
+        try {
+          return Files.readAllLines(p).stream()
+              .anyMatch(l -> l.startsWith("import " + forbidden)
+                  || l.startsWith("import static " + forbidden));
+        } catch (IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      }).map(Path::toString).collect(Collectors.toList());
+    }
+  }
+
+  @Test
+  public void coreDoesNotImportHadoop() throws IOException {
+    List<String> bad = offenders(MAIN.resolve("core"), "org.apache.hadoop");
+    assertTrue("core imports Hadoop: " + bad, bad.isEmpty());
+  }
+
+  @Test
+  public void coreDoesNotImportSimOrYarn() throws IOException {
+    List<String> bad = offenders(MAIN.resolve("core"), "io.hare.sim");
+    bad.addAll(offenders(MAIN.resolve("core"), "io.hare.yarn"));
+    bad.addAll(offenders(MAIN.resolve("core"), "io.hare.cli"));
+    assertTrue("core depends on an outer layer: " + bad, bad.isEmpty());
+  }
+
+  @Test
+  public void simulatorDoesNotImportYarnOrHadoop() throws IOException {
+    List<String> bad = offenders(MAIN.resolve("sim"), "io.hare.yarn");
+    bad.addAll(offenders(MAIN.resolve("sim"), "org.apache.hadoop"));
+    assertTrue("sim imports YARN: " + bad, bad.isEmpty());
+  }
+}
