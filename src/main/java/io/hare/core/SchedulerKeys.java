@@ -22,6 +22,34 @@ public final class SchedulerKeys {
 
   // --- hare (Algorithm 1 and our extensions) ---
 
+  /** How tasks are ordered: by relaxation midpoints (the paper) or a fast Smith-rule stand-in. */
+  public static final String HARE_ORDERING = PREFIX + "hare.ordering";
+  public static final String DEFAULT_HARE_ORDERING = "relaxation";
+
+  /** How list scheduling picks a GPU: earliest-finish (ours) or earliest-free (the paper's). */
+  public static final String HARE_GPU_CHOICE = PREFIX + "hare.gpu-choice";
+  public static final String DEFAULT_HARE_GPU_CHOICE = "earliest-finish";
+
+  /** Time intervals of the relaxation LP solved at each re-plan. */
+  public static final String HARE_LP_INTERVALS = PREFIX + "hare.lp-intervals";
+  public static final int DEFAULT_HARE_LP_INTERVALS = 12;
+
+  /** Solver time limit per re-plan; on timeout the stand-in order is used for that plan. */
+  public static final String HARE_LP_TIME_LIMIT_MS = PREFIX + "hare.lp-time-limit-ms";
+  public static final long DEFAULT_HARE_LP_TIME_LIMIT_MS = 5000L;
+
+  /** Least time between two re-plans; arrivals in between are queued by the stand-in order. */
+  public static final String HARE_REPLAN_MIN_INTERVAL_MS = PREFIX + "hare.replan-min-interval-ms";
+  public static final long DEFAULT_HARE_REPLAN_MIN_INTERVAL_MS = 0L;
+
+  /** Most tasks one plan lays out; later tasks follow the order without a fixed GPU. */
+  public static final String HARE_PLAN_MAX_TASKS = PREFIX + "hare.plan-max-tasks";
+  public static final int DEFAULT_HARE_PLAN_MAX_TASKS = 200000;
+
+  /** Expected cost of a GPU switching to another job's task, charged by the planner. */
+  public static final String HARE_SWITCH_MS = PREFIX + "hare.switch-ms";
+  public static final long DEFAULT_HARE_SWITCH_MS = 0L;
+
   // --- hlas ---
 
   // --- baselines ---

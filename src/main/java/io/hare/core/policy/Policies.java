@@ -19,6 +19,8 @@ public final class Policies {
   static {
     Map<String, PolicyFactory> m = new LinkedHashMap<>();
     // policy registry: one line per policy, in the order reports list them
+    m.put(HarePolicy.NAME, HarePolicy::new);
+    m.put(HarePolicy.PAPER_NAME, HarePolicy::paper);
     m.put(YarnFifoPolicy.NAME, YarnFifoPolicy::new);
     BY_NAME = Collections.unmodifiableMap(m);
   }

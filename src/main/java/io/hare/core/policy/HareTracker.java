@@ -1,0 +1,110 @@
+package io.hare.core.policy;
+
+import io.hare.core.GpuType;
+import io.hare.core.TaskTimes;
+import io.hare.core.plan.PlanJob;
+import io.hare.core.plan.PlanningProblem;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the hare policy remembers between events so it can snapshot the cluster for planning:
+ * when each busy GPU is expected to free, and when each job's running round is expected to end.
+ * Estimates come from the task-time model at task start and are corrected when compute ends.
+ */
+final class HareTracker {
+
+  private record Running(String jobId, long expectedEndMs) {}
+
+  private final Map<String, Running> byGpu = new HashMap<>();
+  /** Per job: latest expected end (compute + sync) of any task started in its current round. */
+  private final Map<String, Long> roundEnd = new HashMap<>();
+
+  void started(JobView job, GpuView gpu, long nowMs) {
+    TaskTimes t = job.times(gpu.type());
+    long compute = t == null ? 0 : Math.round(t.computeMs());
+    long sync = t == null ? 0 : Math.round(t.syncMs());
+    byGpu.put(gpu.id(), new Running(job.id(), nowMs + compute));
+    roundEnd.merge(job.id(), nowMs + compute + sync, Math::max);
+  }
+
+  void computed(JobView job, GpuView gpu, long nowMs) {
+    byGpu.remove(gpu.id());
+    TaskTimes t = job.times(gpu.type());
+    long sync = t == null ? 0 : Math.round(t.syncMs());
+    roundEnd.merge(job.id(), nowMs + sync, Math::max);
+  }
+
+  void failed(GpuView gpu) {
+    byGpu.remove(gpu.id());
+  }
+
+  void roundDone(JobView job) {
+    roundEnd.remove(job.id());
+  }
+
+  void jobDone(JobView job) {
+    roundEnd.remove(job.id());
+  }
+
+  /**
+   * The planning snapshot. Jobs without a declared number of rounds are planned as if they had as
+   * many rounds left as they have done (at least one): the usual guess under no knowledge, which
+   * the next re-plans correct as the job goes on.
+   */
+  PlanningProblem snapshot(ClusterView cluster, long nowMs) {
+    List<GpuType> types = cluster.gpuTypes();
+    Map<GpuType, Integer> typeIndex = new HashMap<>();
+    for (int i = 0; i < types.size(); i++) {
+      typeIndex.put(types.get(i), i);
+    }
+    List<? extends GpuView> gpus = cluster.gpus();
+    int[] gpuType = new int[gpus.size()];
+    long[] free = new long[gpus.size()];
+    String[] ids = new String[gpus.size()];
+    for (int i = 0; i < gpus.size(); i++) {
+      GpuView g = gpus.get(i);
+      gpuType[i] = typeIndex.get(g.type());
+      ids[i] = g.id();
+      Running r = byGpu.get(g.id());
+      // a task running past its estimate is assumed to end just now, not in the past
+      free[i] = r == null || !g.busy() ? nowMs : Math.max(nowMs + 1, r.expectedEndMs());
+    }
+    boolean[] present = new boolean[types.size()];
+    for (int t : gpuType) {
+      present[t] = true;
+    }
+    List<PlanJob> jobs = new ArrayList<>();
+    for (JobView j : cluster.jobs()) {
+      TaskTimes[] times = new TaskTimes[types.size()];
+      boolean runnable = false;
+      for (int i = 0; i < types.size(); i++) {
+        times[i] = j.times(types.get(i));
+        runnable |= times[i] != null && present[i];
+      }
+      if (!runnable) {
+        continue; // no GPU it can use: nothing to plan (and nothing the host can place)
+      }
+      int rounds = j.rounds().orElse(Math.max(2 * j.roundsDone(), j.roundsDone() + 1));
+      int after = Math.max(0, rounds - j.roundsDone() - 1);
+      long end = Math.max(nowMs, roundEnd.getOrDefault(j.id(), nowMs));
+      int ready = j.readyTasks();
+      long release = ready > 0 ? nowMs : end;
+      jobs.add(new PlanJob(j.id(), j.weight(), j.arrivalMs(), release, j.tasksPerRound(),
+          j.roundsDone(), ready, after, times, end));
+    }
+    return new PlanningProblem(nowMs, types, gpuType, free, ids, jobs);
+  }
+
+  /** Job last run (or running) on each GPU, in the cluster's GPU order. */
+  static String[] lastJobs(ClusterView cluster) {
+    List<? extends GpuView> gpus = cluster.gpus();
+    String[] last = new String[gpus.size()];
+    for (int i = 0; i < last.length; i++) {
+      last[i] = gpus.get(i).lastJobId();
+    }
+    return last;
+  }
+}
