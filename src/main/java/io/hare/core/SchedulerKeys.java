@@ -30,6 +30,13 @@ public final class SchedulerKeys {
   public static final String HARE_GPU_CHOICE = PREFIX + "hare.gpu-choice";
   public static final String DEFAULT_HARE_GPU_CHOICE = "earliest-finish";
 
+  /**
+   * How GPUs get tasks between re-plans: priority (work-conserving dispatch by the order, ours)
+   * or plan (each GPU follows its list-scheduled sequence, as the paper's executors do).
+   */
+  public static final String HARE_DISPATCH = PREFIX + "hare.dispatch";
+  public static final String DEFAULT_HARE_DISPATCH = "priority";
+
   /** Time intervals of the relaxation LP solved at each re-plan. */
   public static final String HARE_LP_INTERVALS = PREFIX + "hare.lp-intervals";
   public static final int DEFAULT_HARE_LP_INTERVALS = 12;

@@ -61,7 +61,7 @@ public final class FluidRelaxation {
     OrTools.load();
     double horizon = horizonMs(p);
     for (int attempt = 0; attempt < 4; attempt++) {
-      FluidSolution s = solveOnce(p, options, horizon);
+      FluidSolution s = solveOnce(p, options, grid(p, options.intervals(), horizon));
       if (s.optimal()) {
         return s;
       }
@@ -113,11 +113,19 @@ public final class FluidRelaxation {
     return g;
   }
 
-  private static FluidSolution solveOnce(PlanningProblem p, Options o, double horizonMs) {
+  /**
+   * Solves on a grid given by the caller (interval ends in ms after now, first 0, increasing);
+   * the last interval must be long enough for all work, else the result is not optimal.
+   */
+  public static FluidSolution solveOnGrid(PlanningProblem p, double[] gridMs, long timeLimitMs) {
+    OrTools.load();
+    return solveOnce(p, new Options(gridMs.length - 1, timeLimitMs), gridMs);
+  }
+
+  private static FluidSolution solveOnce(PlanningProblem p, Options o, double[] g) {
     long t0 = System.nanoTime();
     int types = p.types().size();
-    int tCount = o.intervals();
-    double[] g = grid(p, tCount, horizonMs);
+    int tCount = g.length - 1;
     boolean[] present = p.presentTypes();
     List<PlanJob> jobs = p.jobs();
     double inf = MPSolver.infinity();

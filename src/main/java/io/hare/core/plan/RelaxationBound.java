@@ -5,32 +5,130 @@ import io.hare.core.GpuType;
 import io.hare.core.JobSpec;
 import io.hare.core.TaskTimes;
 import io.hare.core.profile.TaskTimeModel;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.TreeSet;
 
-/** A lower bound on the total weighted JCT of any schedule, from the LP relaxation. */
+/**
+ * A lower bound on the total weighted JCT of any schedule of a whole workload: the optimum of the
+ * {@link FluidRelaxation} over all jobs with their arrivals as release dates, minus the weighted
+ * arrivals.
+ *
+ * <p>Grid: the relaxation loses at most an interval's length per job, so intervals must be short
+ * relative to the time since the arrival of every job that may run in them. Breakpoints are laid
+ * as a geometric ladder (ratio {@code 1 + resolution}) after every arrival, each ladder cut at the
+ * next arrival, so an interval starting at t is never longer than resolution x (t - latest
+ * arrival before t) and hence than resolution x the elapsed time of any job in it. If that makes
+ * more intervals than {@code maxIntervals}, the resolution is coarsened until it fits.
+ */
 public final class RelaxationBound {
+
+  /** Default resolution and cap: ~5 % per interval, at most 600 intervals. */
+  public static final double DEFAULT_RESOLUTION = 0.05;
+  public static final int DEFAULT_MAX_INTERVALS = 600;
 
   private RelaxationBound() {}
 
-  /**
-   * Lower bound on sum of weight x JCT over all jobs, in seconds. For now the critical path
-   * only: each job needs at least R rounds of its fastest compute + sync.
-   */
+  /** Lower bound on sum of weight x JCT over all jobs, in seconds. */
   public static double totalWeightedJctS(ClusterSpec cluster, List<JobSpec> jobs,
       TaskTimeModel times) {
-    double total = 0;
-    for (JobSpec j : jobs) {
-      double best = Double.POSITIVE_INFINITY;
-      for (GpuType t : cluster.types()) {
-        TaskTimes tt = times.times(j.model(), t);
-        if (tt != null && cluster.count(t) > 0) {
-          best = Math.min(best, tt.roundMs());
-        }
+    return totalWeightedJctS(cluster, jobs, times, DEFAULT_RESOLUTION, DEFAULT_MAX_INTERVALS, 0);
+  }
+
+  /**
+   * @param resolution target relative interval length (&gt; 0)
+   * @param maxIntervals most intervals in the LP
+   * @param timeLimitMs solver limit, 0 for none; on timeout the critical-path bound is returned
+   */
+  public static double totalWeightedJctS(ClusterSpec cluster, List<JobSpec> jobs,
+      TaskTimeModel times, double resolution, int maxIntervals, long timeLimitMs) {
+    PlanningProblem p = offlineProblem(cluster, jobs, times);
+    double critical = criticalPathS(p);
+    if (p.jobs().isEmpty() || p.gpuCount() == 0) {
+      return critical;
+    }
+    double weightedArrivalS = 0;
+    for (PlanJob j : p.jobs()) {
+      weightedArrivalS += j.weight() * (j.arrivalMs() - p.nowMs()) / 1000.0;
+    }
+    double horizon = FluidRelaxation.horizonMs(p);
+    for (int attempt = 0; attempt < 4; attempt++) {
+      FluidSolution s = FluidRelaxation.solveOnGrid(p,
+          grid(p, horizon, resolution, maxIntervals), timeLimitMs);
+      if (s.optimal()) {
+        return Math.max(critical, s.objective() / 1000.0 - weightedArrivalS);
       }
-      if (best < Double.POSITIVE_INFINITY) {
-        total += j.weight() * j.rounds() * best / 1000.0;
+      horizon *= 4;
+    }
+    return critical;
+  }
+
+  /** All jobs as released at their arrival, nothing running, planned from the first arrival. */
+  static PlanningProblem offlineProblem(ClusterSpec cluster, List<JobSpec> jobs,
+      TaskTimeModel times) {
+    List<GpuType> types = cluster.types();
+    int[] gpuType = new int[cluster.size()];
+    String[] ids = new String[cluster.size()];
+    for (int i = 0; i < cluster.size(); i++) {
+      gpuType[i] = types.indexOf(cluster.gpus().get(i).type());
+      ids[i] = cluster.gpus().get(i).id();
+    }
+    long now = jobs.stream().mapToLong(JobSpec::arrivalMs).min().orElse(0);
+    long[] free = new long[cluster.size()];
+    Arrays.fill(free, now);
+    List<PlanJob> pj = new ArrayList<>();
+    for (JobSpec j : jobs) {
+      TaskTimes[] tt = new TaskTimes[types.size()];
+      boolean runnable = false;
+      for (int m = 0; m < types.size(); m++) {
+        tt[m] = times.times(j.model(), types.get(m));
+        runnable |= tt[m] != null && cluster.count(types.get(m)) > 0;
+      }
+      if (runnable) {
+        pj.add(new PlanJob(j.id(), j.weight(), j.arrivalMs(), j.arrivalMs(), j.tasksPerRound(),
+            0, j.tasksPerRound(), j.rounds() - 1, tt, j.arrivalMs()));
       }
     }
+    return new PlanningProblem(now, types, gpuType, free, ids, pj);
+  }
+
+  /** Each job needs at least R rounds of its fastest compute + sync after arriving. */
+  static double criticalPathS(PlanningProblem p) {
+    boolean[] present = p.presentTypes();
+    double total = 0;
+    for (PlanJob j : p.jobs()) {
+      total += j.weight() * j.groups() * j.minRoundMs(present) / 1000.0;
+    }
     return total;
+  }
+
+  static double[] grid(PlanningProblem p, double horizonMs, double resolution, int maxIntervals) {
+    boolean[] present = p.presentTypes();
+    double first = Double.POSITIVE_INFINITY;
+    TreeSet<Double> anchors = new TreeSet<>();
+    for (PlanJob j : p.jobs()) {
+      first = Math.min(first, j.minRoundMs(present));
+      anchors.add((double) (j.releaseMs() - p.nowMs()));
+    }
+    double end = Math.max(horizonMs, anchors.last() + horizonMs / 2);
+    double r = resolution;
+    while (true) {
+      TreeSet<Double> points = new TreeSet<>();
+      points.add(0.0);
+      points.add(end);
+      Double[] a = anchors.toArray(new Double[0]);
+      for (int i = 0; i < a.length; i++) {
+        double stop = i + 1 < a.length ? a[i + 1] : end;
+        points.add(a[i]);
+        for (double x = a[i] + first; x < stop; x = a[i] + (x - a[i]) * (1 + r)) {
+          points.add(x);
+        }
+      }
+      if (points.size() - 1 <= maxIntervals) {
+        return points.stream().mapToDouble(Double::doubleValue).toArray();
+      }
+      r *= 1.5;
+    }
   }
 }

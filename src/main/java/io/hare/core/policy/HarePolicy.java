@@ -56,23 +56,25 @@ public final class HarePolicy implements SchedulingPolicy {
 
   private final HareTracker tracker = new HareTracker();
   private final Map<String, ArrayDeque<PlannedTask>> queues = new HashMap<>();
-  /** Rank of each job in the latest order (lower runs first); jobs new since then rank last. */
-  private final Map<String, Integer> rank = new HashMap<>();
+  private final RoundRanks ranks = new RoundRanks();
+  private final boolean followPlan;
   private boolean dirty;
   private long lastReplanMs = Long.MIN_VALUE;
   private long lpFailures;
 
   public HarePolicy(PolicyConfig c) {
-    this(NAME, c, SchedulerKeys.DEFAULT_HARE_GPU_CHOICE);
+    this(NAME, c, SchedulerKeys.DEFAULT_HARE_GPU_CHOICE, SchedulerKeys.DEFAULT_HARE_DISPATCH);
   }
 
   /** The paper's Algorithm 1 unchanged: relaxation order, earliest-free GPU. */
   public static HarePolicy paper(PolicyConfig c) {
-    return new HarePolicy(PAPER_NAME, c, "earliest-free");
+    return new HarePolicy(PAPER_NAME, c, "earliest-free", "plan");
   }
 
-  private HarePolicy(String name, PolicyConfig c, String defaultChoice) {
+  private HarePolicy(String name, PolicyConfig c, String defaultChoice, String defaultDispatch) {
     this.name = name;
+    this.followPlan = c.getChoice(SchedulerKeys.HARE_DISPATCH, defaultDispatch, "priority",
+        "plan").equals("plan");
     this.relaxation = c.getChoice(SchedulerKeys.HARE_ORDERING,
         SchedulerKeys.DEFAULT_HARE_ORDERING, "relaxation", "smith").equals("relaxation");
     this.choice = c.getChoice(SchedulerKeys.HARE_GPU_CHOICE, defaultChoice,
@@ -130,7 +132,7 @@ public final class HarePolicy implements SchedulingPolicy {
   @Override
   public void onJobDone(JobView job, long nowMs) {
     tracker.jobDone(job);
-    rank.remove(job.id());
+    ranks.remove(job.id());
   }
 
   @Override
@@ -164,13 +166,12 @@ public final class HarePolicy implements SchedulingPolicy {
     if (order == null) {
       order = SmithOrder.of(p);
     }
-    Plan plan = ListScheduler.schedule(p, order,
-        new ListScheduler.Options(choice, switchMs, maxTasks), HareTracker.lastJobs(cluster));
+    ranks.reset(p, order);
     queues.clear();
-    plan.perGpu().forEach((gpu, tasks) -> queues.put(gpu, new ArrayDeque<>(tasks)));
-    rank.clear();
-    for (GroupRef r : order) {
-      rank.putIfAbsent(p.jobs().get(r.job()).id(), rank.size());
+    if (followPlan) {
+      Plan plan = ListScheduler.schedule(p, order,
+          new ListScheduler.Options(choice, switchMs, maxTasks), HareTracker.lastJobs(cluster));
+      plan.perGpu().forEach((gpu, tasks) -> queues.put(gpu, new ArrayDeque<>(tasks)));
     }
   }
 
@@ -182,6 +183,10 @@ public final class HarePolicy implements SchedulingPolicy {
   @Override
   public List<Assignment> assign(ClusterView cluster, List<? extends GpuView> freeGpus,
       long nowMs) {
+    if (!followPlan) {
+      return PriorityDispatcher.assign(cluster, freeGpus, nowMs, ranks,
+          tracker.busyFreeTimes(nowMs));
+    }
     List<Assignment> out = new ArrayList<>();
     Map<String, Integer> taken = new HashMap<>();
     List<GpuView> idle = new ArrayList<>();
@@ -236,7 +241,7 @@ public final class HarePolicy implements SchedulingPolicy {
         ready.add(j);
       }
     }
-    ready.sort(java.util.Comparator.comparingInt(j -> rank.getOrDefault(j.id(), Integer.MAX_VALUE)));
+    ready.sort(java.util.Comparator.comparingInt(ranks::rank));
     for (GpuView gpu : idle) {
       for (JobView j : ready) {
         int left = j.readyTasks() - taken.getOrDefault(j.id(), 0);

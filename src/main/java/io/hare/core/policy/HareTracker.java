@@ -16,7 +16,7 @@ import java.util.Map;
  */
 final class HareTracker {
 
-  private record Running(String jobId, long expectedEndMs) {}
+  private record Running(String jobId, io.hare.core.GpuType type, long expectedEndMs) {}
 
   private final Map<String, Running> byGpu = new HashMap<>();
   /** Per job: latest expected end (compute + sync) of any task started in its current round. */
@@ -26,7 +26,7 @@ final class HareTracker {
     TaskTimes t = job.times(gpu.type());
     long compute = t == null ? 0 : Math.round(t.computeMs());
     long sync = t == null ? 0 : Math.round(t.syncMs());
-    byGpu.put(gpu.id(), new Running(job.id(), nowMs + compute));
+    byGpu.put(gpu.id(), new Running(job.id(), gpu.type(), nowMs + compute));
     roundEnd.merge(job.id(), nowMs + compute + sync, Math::max);
   }
 
@@ -96,6 +96,21 @@ final class HareTracker {
           j.roundsDone(), ready, after, times, end));
     }
     return new PlanningProblem(nowMs, types, gpuType, free, ids, jobs);
+  }
+
+  /**
+   * Expected free times of the busy GPUs of each type, ascending; a task past its estimate
+   * counts as ending just after now.
+   */
+  Map<GpuType, long[]> busyFreeTimes(long nowMs) {
+    Map<GpuType, List<Long>> lists = new HashMap<>();
+    for (Running r : byGpu.values()) {
+      lists.computeIfAbsent(r.type(), t -> new ArrayList<>()).add(Math.max(nowMs + 1,
+          r.expectedEndMs()));
+    }
+    Map<GpuType, long[]> out = new HashMap<>();
+    lists.forEach((t, l) -> out.put(t, l.stream().mapToLong(Long::longValue).sorted().toArray()));
+    return out;
   }
 
   /** Job last run (or running) on each GPU, in the cluster's GPU order. */
