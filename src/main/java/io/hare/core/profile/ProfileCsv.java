@@ -1,0 +1,99 @@
+package io.hare.core.profile;
+
+import io.hare.core.BadInputException;
+import io.hare.core.CsvInput;
+import io.hare.core.GpuType;
+import io.hare.core.TaskTimes;
+import java.io.IOException;
+import java.io.Reader;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVPrinter;
+
+/**
+ * {@code PROFILES.csv}: task times per (model, GPU type), one row each, header
+ * {@code model,gpu_type,compute_ms,sync_ms}.
+ *
+ * <p>{@code compute_ms} is the time one task holds a GPU of that type (&gt; 0),
+ * {@code sync_ms} its gradient push and model pull after compute (&gt;= 0). A model with no row for
+ * a type cannot run on that type. GPU type names are case-insensitive ({@link GpuType}).
+ * Rows are read by {@link CsvInput}: columns in any order, {@code #} comments and blank lines
+ * allowed, extra columns ignored.
+ *
+ * <p>Reading refuses, naming file, line and field: a missing column, a value that is not a
+ * number, compute &lt;= 0, sync &lt; 0, a bad GPU type name, and a (model, type) given twice.
+ */
+public final class ProfileCsv {
+
+  public static final String MODEL = "model";
+  public static final String GPU_TYPE = "gpu_type";
+  public static final String COMPUTE_MS = "compute_ms";
+  public static final String SYNC_MS = "sync_ms";
+  public static final List<String> HEADER = List.of(MODEL, GPU_TYPE, COMPUTE_MS, SYNC_MS);
+
+  private ProfileCsv() {}
+
+  public static ProfileTable read(Path file) throws IOException, BadInputException {
+    try (CsvInput in = CsvInput.open(file, HEADER)) {
+      return read(in);
+    }
+  }
+
+  /** Reads from {@code reader}; {@code fileName} names it in messages. */
+  public static ProfileTable read(Reader reader, String fileName)
+      throws IOException, BadInputException {
+    try (CsvInput in = CsvInput.of(reader, fileName, HEADER)) {
+      return read(in);
+    }
+  }
+
+  private static ProfileTable read(CsvInput in) throws BadInputException {
+    ProfileTable.Builder b = ProfileTable.builder();
+    Map<String, Long> seen = new HashMap<>();
+    for (CsvInput.Row row = in.next(); row != null; row = in.next()) {
+      String model = row.text(MODEL);
+      GpuType type;
+      try {
+        type = GpuType.of(row.text(GPU_TYPE));
+      } catch (IllegalArgumentException e) {
+        throw row.error(GPU_TYPE, e.getMessage());
+      }
+      double compute = row.number(COMPUTE_MS, 0, false, "milliseconds");
+      double sync = row.number(SYNC_MS, 0, true, "milliseconds");
+      Long first = seen.putIfAbsent(model + "\u0000" + type.name(), row.line());
+      if (first != null) {
+        throw row.error(GPU_TYPE, "model '" + model + "' on type " + type
+            + " is already given on line " + first + "; each (model, gpu_type) once");
+      }
+      b.put(model, type, new TaskTimes(compute, sync));
+    }
+    return b.build();
+  }
+
+  /** Writes every entry of {@code table}, models and types in the table's order. */
+  public static void write(ProfileTable table, Path file) throws IOException {
+    try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+      write(table, w);
+    }
+  }
+
+  public static void write(ProfileTable table, Writer out) throws IOException {
+    CSVFormat f = CSVFormat.DEFAULT.builder().setHeader(HEADER.toArray(new String[0]))
+        .setRecordSeparator('\n').get();
+    CSVPrinter p = new CSVPrinter(out, f);
+    for (String model : table.models()) {
+      for (Map.Entry<GpuType, TaskTimes> e : table.forModel(model).entrySet()) {
+        TaskTimes t = e.getValue();
+        p.printRecord(model, e.getKey().name(), CsvInput.formatNumber(t.computeMs()),
+            CsvInput.formatNumber(t.syncMs()));
+      }
+    }
+    p.flush();
+  }
+}
