@@ -12,6 +12,17 @@ public final class SimKeys {
 
   public static final String PREFIX = "yarn.hare.sim.";
 
+  // --- data files of hare simulate (io.hare.cli.DataPaths says which source wins) ---
+
+  /** Philly trace CSV for --workload philly, relative to the working directory. */
+  public static final String PHILLY_CSV = PREFIX + "philly-csv";
+  public static final String DEFAULT_PHILLY_CSV = "../shared/data/philly-jobs.csv";
+
+  /** Gavel throughput JSON giving Philly jobs their per-type task times. */
+  public static final String GAVEL_JSON = PREFIX + "gavel-json";
+  public static final String DEFAULT_GAVEL_JSON =
+      "../shared/data/gavel-simulation-throughputs.json";
+
   // --- paper workload (io.hare.sim.workload.PaperWorkload) ---
 
   /** Relative shares of the categories CV, NLP, Speech, Rec/graph (4 numbers &gt;= 0). */

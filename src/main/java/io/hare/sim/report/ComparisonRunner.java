@@ -1,0 +1,108 @@
+package io.hare.sim.report;
+
+import io.hare.core.ClusterSpec;
+import io.hare.core.plan.RelaxationBound;
+import io.hare.core.policy.SchedulingPolicy;
+import io.hare.sim.SimOptions;
+import io.hare.sim.SimResult;
+import io.hare.sim.Simulator;
+import io.hare.sim.workload.Workload;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs several policies on one workload, one simulation per policy, in parallel threads (each
+ * simulation has its own {@link Simulator} and policy object, so they share nothing mutable), and
+ * computes the lower bound alongside them. Results keep the order of the policies given.
+ *
+ * <p>A policy that breaks the simulator's rules, or any other failure inside a simulation, is
+ * rethrown as is (unchecked) after the pool is shut down; a failure of the lower bound is only
+ * logged, and the bound is reported as unavailable (NaN), because the comparison between the
+ * policies is still worth having.
+ */
+public final class ComparisonRunner {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ComparisonRunner.class);
+
+  private ComparisonRunner() {}
+
+  /**
+   * @param policies fresh policy objects, one per run, each used by one thread only
+   * @param threads most simulations at a time, &gt;= 1
+   */
+  public static Comparison run(Workload workload, ClusterSpec cluster,
+      List<SchedulingPolicy> policies, SimOptions options, int threads) {
+    if (threads < 1) {
+      throw new IllegalArgumentException("threads must be >= 1, got " + threads);
+    }
+    AtomicInteger n = new AtomicInteger();
+    ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
+      Thread t = new Thread(r, "hare-sim-" + n.incrementAndGet());
+      t.setDaemon(true); // a failed run must not keep the JVM alive behind the error message
+      return t;
+    });
+    try {
+      Future<Double> bound = pool.submit(() -> lowerBound(workload, cluster));
+      List<Future<SimResult>> runs = new ArrayList<>();
+      for (SchedulingPolicy p : policies) {
+        runs.add(pool.submit(simulation(workload, cluster, p, options)));
+      }
+      List<SimResult> results = new ArrayList<>();
+      for (Future<SimResult> f : runs) {
+        results.add(get(f));
+      }
+      return new Comparison(workload.name(), cluster.toString(), workload.jobs().size(),
+          options.switchMs(), get(bound), results);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private static Callable<SimResult> simulation(Workload w, ClusterSpec cluster,
+      SchedulingPolicy policy, SimOptions options) {
+    return () -> {
+      long t0 = System.nanoTime();
+      LOG.info("simulating {} on {} jobs, cluster {}", policy.name(), w.jobs().size(), cluster);
+      SimResult r = new Simulator(cluster, w.jobs(), w.profiles(), options).run(policy);
+      LOG.info("{} done in {} s: total weighted JCT {} s, {} unfinished", policy.name(),
+          String.format("%.1f", (System.nanoTime() - t0) / 1e9),
+          String.format("%.1f", r.totalWeightedJctS()), r.unfinishedJobs());
+      return r;
+    };
+  }
+
+  private static double lowerBound(Workload w, ClusterSpec cluster) {
+    try {
+      return RelaxationBound.totalWeightedJctS(cluster, w.jobs(), w.profiles());
+    } catch (RuntimeException e) {
+      LOG.warn("lower bound unavailable: {}", e.toString());
+      return Double.NaN;
+    }
+  }
+
+  private static <T> T get(Future<T> f) {
+    try {
+      return f.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for a simulation", e);
+    } catch (ExecutionException e) {
+      Throwable c = e.getCause();
+      if (c instanceof RuntimeException re) {
+        throw re;
+      }
+      if (c instanceof Error err) {
+        throw err;
+      }
+      throw new IllegalStateException(c);
+    }
+  }
+}

@@ -1,0 +1,78 @@
+package io.hare.sim.report;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.hare.sim.SimResult;
+
+/**
+ * The machine-readable comparison, as {@code hare simulate --json} prints it and as
+ * {@code results.json} stores it:
+ *
+ * <pre>
+ * {"lower_bound_total_weighted_jct_s": X,
+ *  "results": [{"policy": "hare", "total_weighted_jct_s": X, "avg_jct_s": X, "p95_jct_s": X,
+ *               "makespan_s": X, "gpu_utilization": X, "jobs": N,
+ *               "unfinished_jobs": N, "ratio_to_best": X, "ratio_to_lower_bound": X,
+ *               "switches": N, "replans": N, "replan_avg_ms": X, "replan_max_ms": X}, ...],
+ *  "workload": "paper", "cluster": "v100=40,...", "switch_ms": N}
+ * </pre>
+ *
+ * <p>Fields keep this order; the first seven of a result are the stable interface, the rest may
+ * grow. Times are seconds unless the name says otherwise; {@code gpu_utilization} is a fraction
+ * in [0, 1]. A number that does not exist (the bound when it could not be computed, JCT
+ * statistics when no job finished, a ratio without a base) is {@code null}, never NaN.
+ */
+public final class ResultsJson {
+
+  private static final ObjectMapper MAPPER = new ObjectMapper()
+      .enable(SerializationFeature.INDENT_OUTPUT);
+
+  private ResultsJson() {}
+
+  public static ObjectNode toJson(Comparison c) {
+    ObjectNode root = MAPPER.createObjectNode();
+    number(root, "lower_bound_total_weighted_jct_s", c.lowerBoundS());
+    ArrayNode results = root.putArray("results");
+    for (SimResult r : c.results()) {
+      ObjectNode o = results.addObject();
+      o.put("policy", r.policy());
+      number(o, "total_weighted_jct_s", r.totalWeightedJctS());
+      number(o, "avg_jct_s", r.avgJctS());
+      number(o, "p95_jct_s", r.p95JctS());
+      number(o, "makespan_s", r.makespanS());
+      number(o, "gpu_utilization", r.gpuUtilization());
+      o.put("jobs", r.jobs().size());
+      o.put("unfinished_jobs", r.unfinishedJobs());
+      number(o, "ratio_to_best", c.ratioToBest(r));
+      number(o, "ratio_to_lower_bound", c.ratioToLowerBound(r));
+      o.put("switches", r.switches());
+      o.put("replans", r.replans());
+      number(o, "replan_avg_ms", r.replanAvgMs());
+      number(o, "replan_max_ms", r.replanMaxMs());
+    }
+    root.put("workload", c.workload());
+    root.put("cluster", c.cluster());
+    root.put("switch_ms", c.switchMs());
+    return root;
+  }
+
+  /** The comparison as indented JSON text, ending with a newline. */
+  public static String toText(Comparison c) {
+    try {
+      return MAPPER.writeValueAsString(toJson(c)) + System.lineSeparator();
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot serialise a tree of plain values", e);
+    }
+  }
+
+  private static void number(ObjectNode o, String field, double v) {
+    if (Double.isFinite(v)) {
+      o.put(field, v);
+    } else {
+      o.putNull(field);
+    }
+  }
+}

@@ -1,0 +1,72 @@
+package io.hare.sim.report;
+
+import io.hare.sim.SimResult;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The comparison as a plain-text table for a terminal: one row per policy in the order given,
+ * columns right-aligned to their widest cell. A value that does not exist prints as {@code -}.
+ *
+ * <p>Columns: policy; total weighted JCT (s); ratio to the best policy and to the lower bound;
+ * average and 95th-percentile JCT (s, finished jobs); makespan (s, first arrival to last
+ * completion); GPU utilisation (% of GPU time computing over the makespan); jobs; unfinished
+ * jobs; average and longest re-plan (ms of wall time).
+ */
+public final class ResultsTable {
+
+  static final String[] HEADER = {"policy", "total wJCT s", "x best", "x bound", "avg JCT s",
+      "p95 JCT s", "makespan s", "GPU util", "jobs", "unfinished", "replan avg ms",
+      "replan max ms"};
+
+  private ResultsTable() {}
+
+  public static String format(Comparison c) {
+    List<String[]> rows = new ArrayList<>();
+    rows.add(HEADER);
+    boolean anyUnfinished = false;
+    for (SimResult r : c.results()) {
+      anyUnfinished |= r.unfinishedJobs() > 0;
+      rows.add(new String[] {r.policy(), num(r.totalWeightedJctS(), 1),
+          num(c.ratioToBest(r), 3), num(c.ratioToLowerBound(r), 3), num(r.avgJctS(), 1),
+          num(r.p95JctS(), 1), num(r.makespanS(), 1), num(100 * r.gpuUtilization(), 1) + "%",
+          Integer.toString(r.jobs().size()), Long.toString(r.unfinishedJobs()),
+          num(r.replanAvgMs(), 2), num(r.replanMaxMs(), 2)});
+    }
+    int[] width = new int[HEADER.length];
+    for (String[] row : rows) {
+      for (int i = 0; i < row.length; i++) {
+        width[i] = Math.max(width[i], row[i].length());
+      }
+    }
+    String nl = System.lineSeparator();
+    StringBuilder sb = new StringBuilder();
+    sb.append("workload ").append(c.workload()).append(", ").append(c.jobs()).append(" jobs")
+        .append(", cluster ").append(c.cluster()).append(", switch ").append(c.switchMs())
+        .append(" ms").append(nl);
+    sb.append("lower bound on total weighted JCT: ").append(num(c.lowerBoundS(), 1)).append(" s")
+        .append(nl).append(nl);
+    for (String[] row : rows) {
+      for (int i = 0; i < row.length; i++) {
+        if (i == 0) {
+          sb.append(String.format(Locale.ROOT, "%-" + width[0] + "s", row[0]));
+        } else {
+          sb.append("  ").append(String.format(Locale.ROOT, "%" + width[i] + "s", row[i]));
+        }
+      }
+      sb.append(nl);
+    }
+    sb.append(nl).append("x best: over the smallest total weighted JCT among policies that "
+        + "finished every job; x bound: over the lower bound.").append(nl);
+    if (anyUnfinished) {
+      sb.append("Policies with unfinished jobs count only their finished jobs in the JCT "
+          + "columns.").append(nl);
+    }
+    return sb.toString();
+  }
+
+  private static String num(double v, int decimals) {
+    return Double.isFinite(v) ? String.format(Locale.ROOT, "%." + decimals + "f", v) : "-";
+  }
+}
