@@ -20,6 +20,10 @@ public final class Policies {
     Map<String, PolicyFactory> m = new LinkedHashMap<>();
     // policy registry: one line per policy, in the order reports list them
     m.put(YarnFifoPolicy.NAME, YarnFifoPolicy::new);
+    m.put(GavelFifoPolicy.NAME, GavelFifoPolicy::new);
+    m.put(SrtfPolicy.NAME, SrtfPolicy::new);
+    m.put(AlloxPolicy.NAME, AlloxPolicy::new);
+    m.put(TiresiasLasPolicy.NAME, TiresiasLasPolicy::new);
     BY_NAME = Collections.unmodifiableMap(m);
   }
 
