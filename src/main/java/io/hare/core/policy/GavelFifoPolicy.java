@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
  * Its allocation loop takes the queue in job-id (arrival) order and gives the head the worker
  * type with the highest throughput among the types with at least {@code scale_factor} free
  * workers; when no type has that many, it {@code break}s: strict head-of-line blocking, no later
- * job starts while the head waits. We do the same: the head blocks the queue.
+ * job starts while the head waits. We do the same: the head blocks the queue, also when the
+ * free GPUs are of a type it cannot run on (every job runs on every type in Gavel's data).
  *
  * <p>Adaptations to our model: "fastest" is the shortest round (compute plus sync) on the type;
  * a job holds its GPUs through a {@link GangLeases lease} until it finishes and is never

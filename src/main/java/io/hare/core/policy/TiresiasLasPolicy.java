@@ -28,7 +28,8 @@ import java.util.function.ToIntFunction;
  * the top queue that has run before goes back to the top queue, its executed time reset to
  * zero, once its pending time since it last entered the top queue reaches PromoteKnob x its
  * executed time. The simulator's default {@code dlas-gpu} leaves the knob off and its variants
- * try 1 to 1000; we default to 8 (our choice; 0 turns the guard off).
+ * try 0.5 to 1000 ({@code dlas-gpu-05} ... {@code dlas-gpu-1000}); we default to 8 (our choice; 0
+ * turns the guard off).
  *
  * <p>Adaptations to our model: tasks are never preempted, so demotion and preemption take
  * effect at the job's round boundaries ({@link GangPass}); service is counted from lease grant
