@@ -57,6 +57,7 @@ public final class HarePolicy implements SchedulingPolicy {
   private final HareTracker tracker = new HareTracker();
   private final Map<String, ArrayDeque<PlannedTask>> queues = new HashMap<>();
   private final RoundRanks ranks = new RoundRanks();
+  private final PriorityDispatcher dispatcher = new PriorityDispatcher(ranks);
   private final boolean followPlan;
   private boolean dirty;
   private long lastReplanMs = Long.MIN_VALUE;
@@ -106,11 +107,15 @@ public final class HarePolicy implements SchedulingPolicy {
   @Override
   public void onJobArrived(JobView job, long nowMs) {
     dirty = true;
+    dispatcher.refresh(job);
   }
 
   @Override
   public void onTaskStarted(JobView job, GpuView gpu, long nowMs) {
     tracker.started(job, gpu, nowMs);
+    if (job.readyTasks() == 0) {
+      dispatcher.remove(job.id());
+    }
   }
 
   @Override
@@ -121,18 +126,21 @@ public final class HarePolicy implements SchedulingPolicy {
   @Override
   public void onTaskFailed(JobView job, GpuView gpu, long nowMs) {
     tracker.failed(gpu);
+    dispatcher.refresh(job);
     dirty = true; // the plan counted on that task
   }
 
   @Override
   public void onRoundDone(JobView job, long nowMs) {
     tracker.roundDone(job);
+    dispatcher.refresh(job); // ready again, and ranked by its new round
   }
 
   @Override
   public void onJobDone(JobView job, long nowMs) {
     tracker.jobDone(job);
     ranks.remove(job.id());
+    dispatcher.remove(job.id());
   }
 
   @Override
@@ -167,6 +175,7 @@ public final class HarePolicy implements SchedulingPolicy {
       order = SmithOrder.of(p);
     }
     ranks.reset(p, order);
+    dispatcher.rebuild(cluster);
     queues.clear();
     if (followPlan) {
       Plan plan = ListScheduler.schedule(p, order,
@@ -184,8 +193,7 @@ public final class HarePolicy implements SchedulingPolicy {
   public List<Assignment> assign(ClusterView cluster, List<? extends GpuView> freeGpus,
       long nowMs) {
     if (!followPlan) {
-      return PriorityDispatcher.assign(cluster, freeGpus, nowMs, ranks,
-          tracker.busyFreeTimes(nowMs));
+      return dispatcher.assign(cluster, freeGpus, nowMs, tracker);
     }
     List<Assignment> out = new ArrayList<>();
     Map<String, Integer> taken = new HashMap<>();

@@ -19,6 +19,8 @@ final class HareTracker {
   private record Running(String jobId, io.hare.core.GpuType type, long expectedEndMs) {}
 
   private final Map<String, Running> byGpu = new HashMap<>();
+  /** Expected compute ends of running tasks per type, as a multiset (end -> count). */
+  private final Map<GpuType, java.util.TreeMap<Long, Integer>> busyEnds = new HashMap<>();
   /** Per job: latest expected end (compute + sync) of any task started in its current round. */
   private final Map<String, Long> roundEnd = new HashMap<>();
 
@@ -26,19 +28,40 @@ final class HareTracker {
     TaskTimes t = job.times(gpu.type());
     long compute = t == null ? 0 : Math.round(t.computeMs());
     long sync = t == null ? 0 : Math.round(t.syncMs());
-    byGpu.put(gpu.id(), new Running(job.id(), gpu.type(), nowMs + compute));
+    Running old = byGpu.put(gpu.id(), new Running(job.id(), gpu.type(), nowMs + compute));
+    if (old != null) {
+      unbusy(old);
+    }
+    busyEnds.computeIfAbsent(gpu.type(), x -> new java.util.TreeMap<>())
+        .merge(nowMs + compute, 1, Integer::sum);
     roundEnd.merge(job.id(), nowMs + compute + sync, Math::max);
   }
 
+  private void unbusy(Running r) {
+    java.util.TreeMap<Long, Integer> m = busyEnds.get(r.type());
+    m.computeIfPresent(r.expectedEndMs(), (k, v) -> v == 1 ? null : v - 1);
+  }
+
   void computed(JobView job, GpuView gpu, long nowMs) {
-    byGpu.remove(gpu.id());
+    Running r = byGpu.remove(gpu.id());
+    if (r != null) {
+      unbusy(r);
+    }
     TaskTimes t = job.times(gpu.type());
     long sync = t == null ? 0 : Math.round(t.syncMs());
     roundEnd.merge(job.id(), nowMs + sync, Math::max);
   }
 
   void failed(GpuView gpu) {
-    byGpu.remove(gpu.id());
+    Running r = byGpu.remove(gpu.id());
+    if (r != null) {
+      unbusy(r);
+    }
+  }
+
+  /** Expected compute ends of the busy GPUs of a type, ascending, as end -> count; may be null. */
+  java.util.NavigableMap<Long, Integer> busyEnds(GpuType type) {
+    return busyEnds.get(type);
   }
 
   void roundDone(JobView job) {
@@ -96,21 +119,6 @@ final class HareTracker {
           j.roundsDone(), ready, after, times, end));
     }
     return new PlanningProblem(nowMs, types, gpuType, free, ids, jobs);
-  }
-
-  /**
-   * Expected free times of the busy GPUs of each type, ascending; a task past its estimate
-   * counts as ending just after now.
-   */
-  Map<GpuType, long[]> busyFreeTimes(long nowMs) {
-    Map<GpuType, List<Long>> lists = new HashMap<>();
-    for (Running r : byGpu.values()) {
-      lists.computeIfAbsent(r.type(), t -> new ArrayList<>()).add(Math.max(nowMs + 1,
-          r.expectedEndMs()));
-    }
-    Map<GpuType, long[]> out = new HashMap<>();
-    lists.forEach((t, l) -> out.put(t, l.stream().mapToLong(Long::longValue).sorted().toArray()));
-    return out;
   }
 
   /** Job last run (or running) on each GPU, in the cluster's GPU order. */

@@ -22,6 +22,10 @@ public final class Policies {
     m.put(HarePolicy.NAME, HarePolicy::new);
     m.put(HarePolicy.PAPER_NAME, HarePolicy::paper);
     m.put(YarnFifoPolicy.NAME, YarnFifoPolicy::new);
+    m.put(GavelFifoPolicy.NAME, GavelFifoPolicy::new);
+    m.put(SrtfPolicy.NAME, SrtfPolicy::new);
+    m.put(AlloxPolicy.NAME, AlloxPolicy::new);
+    m.put(TiresiasLasPolicy.NAME, TiresiasLasPolicy::new);
     BY_NAME = Collections.unmodifiableMap(m);
   }
 

@@ -1,0 +1,162 @@
+package io.hare.core.policy;
+
+import io.hare.core.GpuType;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.function.ToIntFunction;
+
+/**
+ * SRTF, the Hare paper's "shortest remaining time first" baseline, as a gang scheduler: the job
+ * with the least remaining time gets its k GPUs first.
+ *
+ * <p>Source: the Hare paper names SRTF without details (PAPER-NOTES section 4); we follow the
+ * {@code shortest} schedule of Tiresias' simulator ({@code SymbioticLab/Tiresias,
+ * simulator/run_sim.py, shortest_first_sim_jobs}): at each event sort all runnable jobs by
+ * remaining time, give each in turn its GPUs if they fit and skip it otherwise (a later, longer
+ * job may use GPUs the shorter one cannot), and preempt running jobs that got none. Weights are
+ * ignored, as there.
+ *
+ * <p>Adaptations to our model: remaining time is clairvoyant, remaining rounds times the job's
+ * round on its fastest type in this cluster ({@link GangPlacement#bestRoundMs}); jobs that do not
+ * declare their rounds count as {@link GangPlacement#UNKNOWN_ROUNDS} rounds long, so they cannot jump the
+ * queue by hiding their size. Tasks are never preempted, so a job can lose its GPUs only at a
+ * round boundary ({@link GangPass}); a running job in the middle of a round keeps them, and a
+ * shorter arrival waits for the next boundary of a longer job. Placement is on the fastest type
+ * (for the job) with k GPUs available; a job at its boundary that could now run on a strictly
+ * faster type moves there, otherwise it keeps its GPUs. Jobs wider than every type span types
+ * ({@link GangPlacement}). Decisions are taken only when something changed: an arrival, a round
+ * boundary of a leased job, or a finished job.
+ */
+public final class SrtfPolicy implements SchedulingPolicy {
+
+  public static final String NAME = "srtf";
+
+  private record Key(double remainingMs, long arrivalMs, String id) {}
+
+  private static final Comparator<Key> ORDER = Comparator.comparingDouble(Key::remainingMs)
+      .thenComparingLong(Key::arrivalMs).thenComparing(Key::id);
+
+  private final GangLeases leases = new GangLeases();
+  private final GangQueue<Key> waiting = new GangQueue<>(ORDER);
+  private final List<String> arrived = new ArrayList<>();
+  private final Set<String> boundary = new LinkedHashSet<>();
+  private final Random random;
+  private boolean dirty;
+
+  public SrtfPolicy(PolicyConfig config) {
+    this.random = new Random(config.seed());
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public boolean clairvoyant() {
+    return true;
+  }
+
+  @Override
+  public void onJobArrived(JobView job, long nowMs) {
+    arrived.add(job.id()); // its key needs the cluster: computed in assign
+    dirty = true;
+  }
+
+  @Override
+  public void onRoundDone(JobView job, long nowMs) {
+    if (leases.holds(job.id())) {
+      boundary.add(job.id());
+      dirty = true;
+    }
+  }
+
+  @Override
+  public void onTaskFailed(JobView job, GpuView gpu, long nowMs) {
+    leases.markDue(job.id());
+  }
+
+  @Override
+  public void onJobDone(JobView job, long nowMs) {
+    leases.release(job.id());
+    waiting.remove(job.id());
+    boundary.remove(job.id());
+    arrived.remove(job.id());
+    dirty = true;
+  }
+
+  private Key key(JobView job, ClusterView cluster) {
+    double remaining = GangPlacement.remainingRounds(job) * GangPlacement.bestRoundMs(job, cluster);
+    return new Key(remaining, job.arrivalMs(), job.id());
+  }
+
+  private void enqueue(String id, ClusterView cluster) {
+    JobView job = cluster.job(id);
+    if (job != null) {
+      waiting.add(id, key(job, cluster), job.tasksPerRound(), job.model());
+    }
+  }
+
+  @Override
+  public List<Assignment> assign(ClusterView cluster, List<? extends GpuView> freeGpus,
+      long nowMs) {
+    for (String id : leases.begin(cluster, freeGpus)) {
+      enqueue(id, cluster);
+      dirty = true;
+    }
+    arrived.forEach(id -> enqueue(id, cluster));
+    arrived.clear();
+    if (dirty) {
+      decide(cluster);
+      dirty = leases.retryNeeded();
+    }
+    return leases.dispatch(cluster);
+  }
+
+  private void decide(ClusterView cluster) {
+    Map<String, Key> keys = new HashMap<>();
+    List<String> atBoundary = new ArrayList<>();
+    for (String id : boundary) {
+      JobView job = cluster.job(id);
+      if (job != null && leases.holds(id)) {
+        keys.put(id, key(job, cluster));
+        atBoundary.add(id);
+      }
+    }
+    boundary.clear();
+    Comparator<String> priority = Comparator.comparing(
+        id -> keys.containsKey(id) ? keys.get(id) : waiting.key(id), ORDER);
+    atBoundary.sort(priority);
+    GangPass.Outcome o = GangPass.run(cluster, leases, atBoundary, waiting.scan(), priority,
+        new Rules(cluster), random);
+    o.granted().forEach(waiting::remove);
+    o.preempted().forEach(id -> enqueue(id, cluster));
+  }
+
+  /** Fastest type with k GPUs available; a boundary job moves only to a strictly faster one. */
+  private final class Rules implements GangPass.Rules {
+    private final ClusterView cluster;
+
+    Rules(ClusterView cluster) {
+      this.cluster = cluster;
+    }
+
+    @Override
+    public boolean keep(JobView job, ToIntFunction<GpuType> available) {
+      Map<GpuType, Integer> best = GangPlacement.fastest(job, cluster, available);
+      return best == null || GangPlacement.roundMs(job, best)
+          >= GangPlacement.roundMs(job, leases.heldPerType(job.id()));
+    }
+
+    @Override
+    public GangPass.Placement place(JobView job, ToIntFunction<GpuType> available) {
+      return GangPass.Placement.of(GangPlacement.fastest(job, cluster, available));
+    }
+  }
+}

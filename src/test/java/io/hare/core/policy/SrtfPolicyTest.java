@@ -1,0 +1,60 @@
+package io.hare.core.policy;
+
+import static io.hare.core.policy.GangRuns.completion;
+import static io.hare.core.policy.GangRuns.job;
+import static io.hare.core.policy.GangRuns.roundStart;
+import static io.hare.core.policy.GangRuns.types;
+import static org.junit.Assert.assertEquals;
+
+import io.hare.core.profile.ProfileTable;
+import io.hare.sim.SimResult;
+import java.util.Set;
+import org.junit.Test;
+
+/** srtf: shortest remaining time first, gang, preempting only at round boundaries. */
+public class SrtfPolicyTest {
+
+  /** "cnn": 100 ms compute + 50 ms sync per round on v100 (a round: 150 ms); 400 + 50 on k80. */
+  private static final ProfileTable TIMES = ProfileTable.builder()
+      .put("cnn", "v100", 100, 50).put("cnn", "k80", 400, 50).build();
+
+  @Test(timeout = 10_000)
+  public void shortArrivalPreemptsLongJobAtItsNextRoundBoundary() throws Exception {
+    // long: 10 rounds of 150 ms from 0. short (1 round, 150 ms left < long's 1350 ms) arrives
+    // at 120, during long's sync: the GPUs compute nothing then but are held. At long's boundary
+    // (150) short takes them; long waits and resumes its round 1 when short is done at 300.
+    SimResult r = GangRuns.run(SrtfPolicy.NAME, "v100=2", TIMES,
+        job("long", 0, "cnn", 2, 10), job("short", 120, "cnn", 2, 1));
+    assertEquals(0, roundStart(r, "long", 0));
+    assertEquals(150, roundStart(r, "short", 0));
+    assertEquals(300, completion(r, "short"));
+    assertEquals(300, roundStart(r, "long", 1));
+    assertEquals(300 + 9 * 150, completion(r, "long"));
+  }
+
+  @Test(timeout = 10_000)
+  public void waitingJobsRunShortestRemainingFirst() throws Exception {
+    // a holds both v100 until 150. b (4 rounds) arrived before c (2 rounds); at 150 c, shorter,
+    // runs first (150..450), then b (450..1050).
+    SimResult r = GangRuns.run(SrtfPolicy.NAME, "v100=2", TIMES,
+        job("a", 0, "cnn", 2, 1), job("b", 10, "cnn", 2, 4), job("c", 20, "cnn", 2, 2));
+    assertEquals(150, roundStart(r, "c", 0));
+    assertEquals(450, roundStart(r, "b", 0));
+    assertEquals(1050, completion(r, "b"));
+  }
+
+  @Test(timeout = 10_000)
+  public void placesOnFastestTypeWithKAvailableAndMovesUpAtABoundary() throws Exception {
+    // a (1 round) takes the v100s; b (3 rounds) arrives at 10 and starts on k80 (the fastest
+    // type with 2 free) at 10. a ends at 150; at b's first boundary (460) v100 is free and
+    // faster, so b moves there for its last two rounds.
+    SimResult r = GangRuns.run(SrtfPolicy.NAME, "v100=2,k80=2", TIMES,
+        job("a", 0, "cnn", 2, 1), job("b", 10, "cnn", 2, 3));
+    assertEquals(Set.of("v100"), types(r, "a", 0));
+    assertEquals(10, roundStart(r, "b", 0));
+    assertEquals(Set.of("k80"), types(r, "b", 0));
+    assertEquals(460, roundStart(r, "b", 1));
+    assertEquals(Set.of("v100"), types(r, "b", 1));
+    assertEquals(460 + 2 * 150, completion(r, "b"));
+  }
+}
