@@ -20,6 +20,8 @@ public final class Policies {
     Map<String, PolicyFactory> m = new LinkedHashMap<>();
     // policy registry: one line per policy, in the order reports list them
     m.put(YarnFifoPolicy.NAME, YarnFifoPolicy::new);
+    m.put(SchedHomoPolicy.NAME, SchedHomoPolicy::new);
+    m.put(HlasPolicy.NAME, HlasPolicy::new);
     BY_NAME = Collections.unmodifiableMap(m);
   }
 
