@@ -25,10 +25,10 @@ public final class SchedulerKeys {
   // --- hlas ---
 
   /**
-   * HLAS aging: a job's priority key is its weighted attained service (GPU-ms on its best type
-   * per unit of weight) plus this rate times its arrival time (ms); lower goes first. 0 is pure
-   * least attained service; a job that arrives more than (service / rate) ms after another
-   * cannot pass it.
+   * HLAS aging: a job's priority key is its weighted attained service (GPU-ms on the cluster's
+   * average GPU per unit of weight) plus this rate times its arrival time (ms); lower goes first.
+   * 0 is pure least attained service; a job that arrives more than (service / rate) ms after
+   * another cannot pass it.
    */
   public static final String HLAS_AGING_RATE = PREFIX + "hlas.aging-rate";
   public static final double DEFAULT_HLAS_AGING_RATE = 0.1;

@@ -1,9 +1,7 @@
 package io.hare.core.policy;
 
-import io.hare.core.GpuType;
 import io.hare.core.TaskTimes;
 import java.util.Comparator;
-import java.util.List;
 
 /**
  * HLAS's bookkeeping for one active job: attained service, its priority key and its compute
@@ -23,10 +21,11 @@ final class HlasJob implements TypeMatcher.Candidate {
   final int tasksPerRound;
   JobView view;
 
-  double[] computeMs = new double[0]; // per type index of the policy's type list; NaN = cannot
-  int typesVersion = -1; // version of the type list computeMs was read for
-  double refComputeMs = Double.NaN; // one task's compute time on the job's best type
-  double serviceMs; // attained service: reference GPU-ms of every finished round
+  private double[] computeMs = new double[0]; // per type index; NaN = cannot run there
+  private int typesVersion = -1; // version of the cluster's types computeMs was read for
+  private double bestComputeMs = Double.NaN; // one task on the job's fastest type
+  private double meanComputeMs = Double.NaN; // one task on the average GPU it can run on
+  double serviceMs; // attained service, GPU-ms on the average GPU, of every finished round
   double key;
   boolean indexed; // in the policy's ready index
 
@@ -46,7 +45,7 @@ final class HlasJob implements TypeMatcher.Candidate {
 
   @Override
   public double refComputeMs() {
-    return refComputeMs;
+    return bestComputeMs;
   }
 
   @Override
@@ -54,28 +53,50 @@ final class HlasJob implements TypeMatcher.Candidate {
     return computeMs[t];
   }
 
+  /** Adds one finished round to the attained service. */
+  void roundDone() {
+    if (!Double.isNaN(meanComputeMs)) {
+      serviceMs += tasksPerRound * meanComputeMs;
+    }
+  }
+
   /** Weighted attained service plus aging credit for arriving early. */
   void rekey(double agingRate) {
     key = serviceMs / weight + agingRate * arrivalMs;
   }
 
+  /** Whether the cached times are for the cluster's current types. */
+  boolean current(ClusterTypes types) {
+    return typesVersion == types.version();
+  }
+
   /**
-   * Reads the job's compute time on each type of the cluster (NaN where it cannot run) and its
-   * best one. Done when the cluster's types change and at each round barrier, so estimates that
-   * the host refines from measured tasks are followed. False if it runs on none of them.
+   * Reads the job's compute time on each type of the cluster (NaN where it cannot run), its
+   * best one and its mean over the GPUs it can run on. Done when the cluster's types change and
+   * at each round barrier, so estimates that the host refines from measured tasks are followed.
+   *
+   * @return false if it runs on none of the cluster's types
    */
-  boolean refresh(List<GpuType> types, int version) {
-    if (computeMs.length != types.size()) {
-      computeMs = new double[types.size()];
+  boolean refresh(ClusterTypes types) {
+    int n = types.size();
+    if (computeMs.length != n) {
+      computeMs = new double[n];
     }
     double best = Double.POSITIVE_INFINITY;
-    for (int i = 0; i < computeMs.length; i++) {
-      TaskTimes tt = view.times(types.get(i));
+    double sum = 0;
+    long gpus = 0;
+    for (int i = 0; i < n; i++) {
+      TaskTimes tt = view.times(types.types().get(i));
       computeMs[i] = tt == null ? Double.NaN : tt.computeMs();
-      best = tt == null ? best : Math.min(best, tt.computeMs());
+      if (tt != null) {
+        best = Math.min(best, tt.computeMs());
+        sum += types.count(i) * tt.computeMs();
+        gpus += types.count(i);
+      }
     }
-    refComputeMs = best == Double.POSITIVE_INFINITY ? Double.NaN : best;
-    typesVersion = version;
-    return !Double.isNaN(refComputeMs);
+    bestComputeMs = gpus == 0 ? Double.NaN : best;
+    meanComputeMs = gpus == 0 ? Double.NaN : sum / gpus;
+    typesVersion = types.version();
+    return gpus > 0;
   }
 }

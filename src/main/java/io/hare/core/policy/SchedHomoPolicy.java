@@ -64,6 +64,7 @@ public final class SchedHomoPolicy implements SchedulingPolicy {
   private double firstInterval;
   private int intervals; // boundaries passed
   private long nextBoundary = Long.MAX_VALUE;
+  private long offers;
 
   public SchedHomoPolicy(PolicyConfig config) {
     this.random = new Random(config.seed());
@@ -207,6 +208,9 @@ public final class SchedHomoPolicy implements SchedulingPolicy {
       long nowMs) {
     if (replanDue(nowMs)) {
       replan(cluster, nowMs); // a host that plans off the allocation path may not have yet
+    }
+    if (++offers % HlasPolicy.RESYNC_EVERY == 0) {
+      cluster.jobs().forEach(this::readyAgain); // safety net for a host late to report readiness
     }
     RandomGpus gpus = new RandomGpus(freeGpus, random);
     List<Assignment> out = new ArrayList<>();

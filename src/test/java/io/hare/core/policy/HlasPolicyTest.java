@@ -8,7 +8,10 @@ import static org.junit.Assert.fail;
 import io.hare.core.ClusterSpec;
 import io.hare.core.ConfigException;
 import io.hare.core.JobSpec;
+import io.hare.core.GpuType;
 import io.hare.core.SchedulerKeys;
+import io.hare.core.TaskTimes;
+import io.hare.core.profile.TaskTimeModel;
 import io.hare.sim.SimOptions;
 import io.hare.sim.SimResult;
 import io.hare.sim.Simulator;
@@ -18,6 +21,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.stream.Collectors;
 import org.junit.Test;
 
@@ -152,5 +156,139 @@ public class HlasPolicyTest {
       assertEquals(e.getMessage(), 3, e.problems().size());
       assertTrue(e.getMessage().contains(SchedulerKeys.HLAS_AGING_RATE));
     }
+  }
+
+  @Test(timeout = 10_000)
+  public void picksUpReadinessTheHostReportsWithoutACallback() {
+    // A host whose asks arrive after the barrier callback: the job is announced with no ready
+    // task, and its task becomes ready silently. The periodic resync still schedules it.
+    int[] ready = {0};
+    GpuType v100 = GpuType.of("v100");
+    JobView job = new JobView() {
+      @Override
+      public String id() {
+        return "late";
+      }
+
+      @Override
+      public long arrivalMs() {
+        return 0;
+      }
+
+      @Override
+      public double weight() {
+        return 1;
+      }
+
+      @Override
+      public String model() {
+        return "cnn";
+      }
+
+      @Override
+      public int tasksPerRound() {
+        return 1;
+      }
+
+      @Override
+      public OptionalInt rounds() {
+        return OptionalInt.empty();
+      }
+
+      @Override
+      public int roundsDone() {
+        return 0;
+      }
+
+      @Override
+      public int readyTasks() {
+        return ready[0];
+      }
+
+      @Override
+      public int runningTasks() {
+        return 0;
+      }
+
+      @Override
+      public long tasksDone() {
+        return 0;
+      }
+
+      @Override
+      public TaskTimes times(GpuType type) {
+        return Workloads.profiles().times("cnn", type);
+      }
+    };
+    GpuView gpu = new GpuView() {
+      @Override
+      public String id() {
+        return "g0";
+      }
+
+      @Override
+      public GpuType type() {
+        return v100;
+      }
+
+      @Override
+      public String node() {
+        return "n0";
+      }
+
+      @Override
+      public boolean busy() {
+        return false;
+      }
+
+      @Override
+      public String lastJobId() {
+        return null;
+      }
+    };
+    ClusterView cluster = new ClusterView() {
+      @Override
+      public List<? extends JobView> jobs() {
+        return List.of(job);
+      }
+
+      @Override
+      public JobView job(String id) {
+        return id.equals("late") ? job : null;
+      }
+
+      @Override
+      public List<? extends GpuView> gpus() {
+        return List.of(gpu);
+      }
+
+      @Override
+      public List<GpuType> gpuTypes() {
+        return List.of(v100);
+      }
+
+      @Override
+      public int gpuCount(GpuType type) {
+        return type.equals(v100) ? 1 : 0;
+      }
+
+      @Override
+      public int freeGpuCount(GpuType type) {
+        return gpuCount(type);
+      }
+
+      @Override
+      public TaskTimeModel taskTimes() {
+        return Workloads.profiles();
+      }
+    };
+    SchedulingPolicy p = new HlasPolicy(PolicyConfig.defaults());
+    p.onJobArrived(job, 0);
+    ready[0] = 1;
+    List<Assignment> got = List.of();
+    for (int call = 0; call < HlasPolicy.RESYNC_EVERY && got.isEmpty(); call++) {
+      got = p.assign(cluster, List.of(gpu), call);
+    }
+    assertEquals(List.of(new Assignment("g0", "late")), got);
   }
 }
