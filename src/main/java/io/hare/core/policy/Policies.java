@@ -20,12 +20,14 @@ public final class Policies {
     Map<String, PolicyFactory> m = new LinkedHashMap<>();
     // policy registry: one line per policy, in the order reports list them
     m.put(HarePolicy.NAME, HarePolicy::new);
-    m.put(HarePolicy.PAPER_NAME, HarePolicy::paper);
-    m.put(YarnFifoPolicy.NAME, YarnFifoPolicy::new);
+    m.put(HlasPolicy.NAME, HlasPolicy::new);
     m.put(GavelFifoPolicy.NAME, GavelFifoPolicy::new);
     m.put(SrtfPolicy.NAME, SrtfPolicy::new);
+    m.put(SchedHomoPolicy.NAME, SchedHomoPolicy::new);
     m.put(AlloxPolicy.NAME, AlloxPolicy::new);
     m.put(TiresiasLasPolicy.NAME, TiresiasLasPolicy::new);
+    m.put(YarnFifoPolicy.NAME, YarnFifoPolicy::new);
+    m.put(HarePolicy.PAPER_NAME, HarePolicy::paper);
     BY_NAME = Collections.unmodifiableMap(m);
   }
 
