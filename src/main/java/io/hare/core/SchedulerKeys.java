@@ -22,9 +22,9 @@ public final class SchedulerKeys {
 
   // --- hare (Algorithm 1 and our extensions) ---
 
-  /** How tasks are ordered: by relaxation midpoints (the paper) or a fast Smith-rule stand-in. */
+  /** How rounds are ordered: Smith's rule on remaining GPU work, or relaxation midpoints (paper). */
   public static final String HARE_ORDERING = PREFIX + "hare.ordering";
-  public static final String DEFAULT_HARE_ORDERING = "relaxation";
+  public static final String DEFAULT_HARE_ORDERING = "smith";
 
   /** How list scheduling picks a GPU: earliest-finish (ours) or earliest-free (the paper's). */
   public static final String HARE_GPU_CHOICE = PREFIX + "hare.gpu-choice";
@@ -36,6 +36,10 @@ public final class SchedulerKeys {
    */
   public static final String HARE_DISPATCH = PREFIX + "hare.dispatch";
   public static final String DEFAULT_HARE_DISPATCH = "priority";
+
+  /** Least share of a job's relaxed work on a GPU type for the job to use that type; 0: any. */
+  public static final String HARE_AFFINITY_MIN_SHARE = PREFIX + "hare.affinity-min-share";
+  public static final double DEFAULT_HARE_AFFINITY_MIN_SHARE = 0.05;
 
   /** Time intervals of the relaxation LP solved at each re-plan. */
   public static final String HARE_LP_INTERVALS = PREFIX + "hare.lp-intervals";

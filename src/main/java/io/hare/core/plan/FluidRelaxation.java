@@ -67,7 +67,8 @@ public final class FluidRelaxation {
       }
       horizon *= 4; // too short a horizon makes the work constraints infeasible
     }
-    return new FluidSolution(false, Double.NaN, new double[0], new double[0][], new double[0], 0);
+    return new FluidSolution(false, Double.NaN, new double[0], new double[0][], new double[0],
+        new double[0][], 0);
   }
 
   /** Long enough that all work fits: latest release + critical path, plus all work spread. */
@@ -193,10 +194,12 @@ public final class FluidRelaxation {
       MPSolver.ResultStatus status = solver.solve();
       long nanos = System.nanoTime() - t0;
       if (status != MPSolver.ResultStatus.OPTIMAL) {
-        return new FluidSolution(false, Double.NaN, g, new double[0][], new double[0], nanos);
+        return new FluidSolution(false, Double.NaN, g, new double[0][], new double[0],
+            new double[0][], nanos);
       }
       double[][] cum = new double[jobs.size()][tCount + 1];
       double[] comp = new double[jobs.size()];
+      double[][] share = new double[jobs.size()][types];
       for (int n = 0; n < jobs.size(); n++) {
         if (c[n] == null) {
           comp[n] = Math.max(0, jobs.get(n).committedEndMs() - p.nowMs());
@@ -207,13 +210,19 @@ public final class FluidRelaxation {
           double sum = 0;
           for (int m = 0; m < types; m++) {
             if (y[n][m] != null && y[n][m][t] != null) {
-              sum += y[n][m][t].solutionValue();
+              double v = Math.max(0, y[n][m][t].solutionValue());
+              sum += v;
+              share[n][m] += v;
             }
           }
           cum[n][t + 1] = cum[n][t] + Math.max(0, sum);
         }
+        double total = cum[n][tCount];
+        for (int m = 0; m < types; m++) {
+          share[n][m] = total > 0 ? share[n][m] / total : 0;
+        }
       }
-      return new FluidSolution(true, obj.value() + constant, g, cum, comp, nanos);
+      return new FluidSolution(true, obj.value() + constant, g, cum, comp, share, nanos);
     } finally {
       solver.delete();
     }

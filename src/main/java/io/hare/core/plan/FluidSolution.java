@@ -10,7 +10,8 @@ package io.hare.core.plan;
  * @param gridMs interval ends in ms after now: interval t is [gridMs[t-1], gridMs[t]], gridMs[0] = 0
  * @param cumulative per job (problem order), tasks processed by gridMs[t], t = 0..T
  * @param completionMs per job, the relaxed completion time in ms after now
+ * @param typeShare per job, per type index, the share of its relaxed work done on that type
  * @param solveNanos time spent in the LP solver
  */
 public record FluidSolution(boolean optimal, double objective, double[] gridMs,
-    double[][] cumulative, double[] completionMs, long solveNanos) {}
+    double[][] cumulative, double[] completionMs, double[][] typeShare, long solveNanos) {}

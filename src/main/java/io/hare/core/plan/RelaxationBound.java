@@ -106,29 +106,46 @@ public final class RelaxationBound {
   static double[] grid(PlanningProblem p, double horizonMs, double resolution, int maxIntervals) {
     boolean[] present = p.presentTypes();
     double first = Double.POSITIVE_INFINITY;
-    TreeSet<Double> anchors = new TreeSet<>();
+    TreeSet<Double> anchorSet = new TreeSet<>();
     for (PlanJob j : p.jobs()) {
       first = Math.min(first, j.minRoundMs(present));
-      anchors.add((double) (j.releaseMs() - p.nowMs()));
+      anchorSet.add((double) (j.releaseMs() - p.nowMs()));
     }
-    double end = Math.max(horizonMs, anchors.last() + horizonMs / 2);
-    double r = resolution;
-    while (true) {
-      TreeSet<Double> points = new TreeSet<>();
+    double[] anchors = anchorSet.stream().mapToDouble(Double::doubleValue).toArray();
+    double end = Math.max(horizonMs, anchors[anchors.length - 1] + horizonMs / 2);
+    for (double r = resolution; ; r *= 1.5) {
+      List<Double> points = new ArrayList<>();
       points.add(0.0);
-      points.add(end);
-      Double[] a = anchors.toArray(new Double[0]);
-      for (int i = 0; i < a.length; i++) {
-        double stop = i + 1 < a.length ? a[i + 1] : end;
-        points.add(a[i]);
-        for (double x = a[i] + first; x < stop; x = a[i] + (x - a[i]) * (1 + r)) {
-          points.add(x);
+      double lastAnchor = 0;
+      int next = 0;
+      double x = first;
+      // walk forward: from each point, step resolution x (time since the latest arrival), but
+      // never past the next arrival, which always starts a new ladder of fine steps
+      while (x < end) {
+        while (next < anchors.length && anchors[next] <= points.get(points.size() - 1)) {
+          lastAnchor = anchors[next++];
+        }
+        double nextAnchor = next < anchors.length ? anchors[next] : end;
+        double since = points.get(points.size() - 1) - lastAnchor;
+        double step = Math.max(first, r * since);
+        x = Math.min(points.get(points.size() - 1) + step, nextAnchor);
+        points.add(Math.min(x, end));
+        if (points.size() > maxIntervals + 1) {
+          break;
         }
       }
-      if (points.size() - 1 <= maxIntervals) {
+      if (points.size() <= maxIntervals + 1) {
+        points.set(points.size() - 1, end);
         return points.stream().mapToDouble(Double::doubleValue).toArray();
       }
-      r *= 1.5;
+      if (r > 1e6) {
+        // so many arrivals that even coarse ladders do not fit: fall back to equal steps
+        double[] g = new double[maxIntervals + 1];
+        for (int t = 1; t <= maxIntervals; t++) {
+          g[t] = end * t / maxIntervals;
+        }
+        return g;
+      }
     }
   }
 }

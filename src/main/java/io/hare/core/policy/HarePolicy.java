@@ -1,5 +1,6 @@
 package io.hare.core.policy;
 
+import io.hare.core.GpuType;
 import io.hare.core.SchedulerKeys;
 import io.hare.core.plan.FluidRelaxation;
 import io.hare.core.plan.FluidSolution;
@@ -8,33 +9,40 @@ import io.hare.core.plan.ListScheduler;
 import io.hare.core.plan.ListScheduler.GpuChoice;
 import io.hare.core.plan.MidpointOrder;
 import io.hare.core.plan.Plan;
-import io.hare.core.plan.PlannedTask;
 import io.hare.core.plan.PlanningProblem;
 import io.hare.core.plan.SmithOrder;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Hare: Algorithm 1 of the paper, re-planned online.
+ * Hare: the paper's Algorithm 1, re-planned online, and our measured improvements on it.
  *
- * <p>At each re-plan (after arrivals, at most every {@code replan-min-interval-ms}) the policy
- * snapshots what is left of every job, solves the {@link FluidRelaxation relaxation}, orders the
- * remaining rounds by worst-case midpoint ({@link MidpointOrder}) and list-schedules them
- * ({@link ListScheduler}) into a sequence of tasks per GPU. Between re-plans each GPU runs its
- * sequence: when it is offered, it takes the next task of its sequence if that round is ready,
- * skips tasks whose round other GPUs have already taken, and otherwise waits, as the executors of
- * the paper follow their sequences. A GPU whose sequence is empty (a job arrived since the last
- * plan) takes the ready job first in the current order.
+ * <p><b>Re-plan</b> (after arrivals, at most every {@code replan-min-interval-ms}): snapshot
+ * what is left of every job ({@link HareTracker}), solve the {@link FluidRelaxation relaxation}
+ * (an LP over GPU types and time intervals), and derive
+ * <ul>
+ *   <li>an order of the remaining rounds: the paper's worst-case midpoints of the relaxed start
+ *       times ({@code ordering=relaxation}, {@link MidpointOrder}) or Smith's rule on remaining GPU
+ *       work ({@code ordering=smith}, {@link SmithOrder});
+ *   <li>a type affinity per job: the GPU types on which the relaxation does at least
+ *       {@code affinity-min-share} of the job's work. The relaxation solves the global matching
+ *       of jobs to GPU types (jobs that gain most from a fast type get it), which greedy
+ *       per-task choices cannot see.
+ * </ul>
+ * <b>Dispatch</b>: with {@code dispatch=priority} free GPUs go to ready rounds by that order,
+ * each round to the allowed GPUs where it ends first ({@link PriorityDispatcher}); with
+ * {@code dispatch=plan} the order is list-scheduled ({@link ListScheduler}) into a sequence per
+ * GPU that each GPU follows, waiting for its next planned task, as the paper's executors do
+ * ({@link PlanFollower}).
  *
- * <p>Variants ({@code yarn.scheduler.hare.hare.*}): {@code ordering=relaxation|smith} and
- * {@code gpu-choice=earliest-finish|earliest-free}. The paper's algorithm is relaxation +
- * earliest-free, registered as {@code hare-paper}; {@code hare} uses earliest-finish, which
- * measurement showed better (README, "Simulator results").
+ * <p>Two registered settings: {@code hare-paper} is Algorithm 1 as published (relaxation
+ * midpoints, earliest-free GPU, plan following, no affinity); {@code hare} is ours (Smith order,
+ * relaxation affinity, priority dispatch), chosen by the measurements in the README. Every knob is
+ * a {@code yarn.scheduler.hare.hare.*} key, so both can be compared and mixed.
  *
  * <p>Clairvoyant: it reads the number of rounds. A job without one is planned as having as many
  * rounds left as it has done.
@@ -46,41 +54,50 @@ public final class HarePolicy implements SchedulingPolicy {
 
   private static final Logger LOG = LoggerFactory.getLogger(HarePolicy.class);
 
+  /** Defaults that differ between the two registered settings. */
+  private record Variant(String name, String ordering, String gpuChoice, String dispatch,
+      double affinityMinShare) {}
+
+  private static final Variant OURS = new Variant(NAME, SchedulerKeys.DEFAULT_HARE_ORDERING,
+      SchedulerKeys.DEFAULT_HARE_GPU_CHOICE, SchedulerKeys.DEFAULT_HARE_DISPATCH,
+      SchedulerKeys.DEFAULT_HARE_AFFINITY_MIN_SHARE);
+  private static final Variant PAPER = new Variant(PAPER_NAME, "relaxation", "earliest-free",
+      "plan", 0);
+
   private final String name;
-  private final boolean relaxation;
-  private final GpuChoice choice;
+  private final boolean relaxationOrder;
+  private final double affinityMinShare;
   private final FluidRelaxation.Options lpOptions;
   private final long minIntervalMs;
-  private final int maxTasks;
-  private final long switchMs;
 
   private final HareTracker tracker = new HareTracker();
-  private final Map<String, ArrayDeque<PlannedTask>> queues = new HashMap<>();
   private final RoundRanks ranks = new RoundRanks();
-  private final PriorityDispatcher dispatcher = new PriorityDispatcher(ranks);
-  private final boolean followPlan;
+  private final PriorityDispatcher dispatcher;
+  private final PlanFollower follower;
   private boolean dirty;
   private long lastReplanMs = Long.MIN_VALUE;
   private long lpFailures;
 
   public HarePolicy(PolicyConfig c) {
-    this(NAME, c, SchedulerKeys.DEFAULT_HARE_GPU_CHOICE, SchedulerKeys.DEFAULT_HARE_DISPATCH);
+    this(OURS, c);
   }
 
-  /** The paper's Algorithm 1 unchanged: relaxation order, earliest-free GPU. */
+  /** The paper's Algorithm 1 as published, as defaults (keys still override). */
   public static HarePolicy paper(PolicyConfig c) {
-    return new HarePolicy(PAPER_NAME, c, "earliest-free", "plan");
+    return new HarePolicy(PAPER, c);
   }
 
-  private HarePolicy(String name, PolicyConfig c, String defaultChoice, String defaultDispatch) {
-    this.name = name;
-    this.followPlan = c.getChoice(SchedulerKeys.HARE_DISPATCH, defaultDispatch, "priority",
-        "plan").equals("plan");
-    this.relaxation = c.getChoice(SchedulerKeys.HARE_ORDERING,
-        SchedulerKeys.DEFAULT_HARE_ORDERING, "relaxation", "smith").equals("relaxation");
-    this.choice = c.getChoice(SchedulerKeys.HARE_GPU_CHOICE, defaultChoice,
+  private HarePolicy(Variant v, PolicyConfig c) {
+    this.name = v.name();
+    this.relaxationOrder = c.getChoice(SchedulerKeys.HARE_ORDERING, v.ordering(), "relaxation",
+        "smith").equals("relaxation");
+    GpuChoice choice = c.getChoice(SchedulerKeys.HARE_GPU_CHOICE, v.gpuChoice(),
         "earliest-finish", "earliest-free").equals("earliest-free")
         ? GpuChoice.EARLIEST_FREE : GpuChoice.EARLIEST_FINISH;
+    boolean followPlan = c.getChoice(SchedulerKeys.HARE_DISPATCH, v.dispatch(), "priority",
+        "plan").equals("plan");
+    this.affinityMinShare = c.getDouble(SchedulerKeys.HARE_AFFINITY_MIN_SHARE,
+        v.affinityMinShare(), 0, 1);
     this.lpOptions = new FluidRelaxation.Options(
         c.getInt(SchedulerKeys.HARE_LP_INTERVALS, SchedulerKeys.DEFAULT_HARE_LP_INTERVALS, 2,
             10_000),
@@ -88,10 +105,13 @@ public final class HarePolicy implements SchedulingPolicy {
             SchedulerKeys.DEFAULT_HARE_LP_TIME_LIMIT_MS, 0, Long.MAX_VALUE));
     this.minIntervalMs = c.getLong(SchedulerKeys.HARE_REPLAN_MIN_INTERVAL_MS,
         SchedulerKeys.DEFAULT_HARE_REPLAN_MIN_INTERVAL_MS, 0, Long.MAX_VALUE);
-    this.maxTasks = c.getInt(SchedulerKeys.HARE_PLAN_MAX_TASKS,
+    int maxTasks = c.getInt(SchedulerKeys.HARE_PLAN_MAX_TASKS,
         SchedulerKeys.DEFAULT_HARE_PLAN_MAX_TASKS, 1, Integer.MAX_VALUE);
-    this.switchMs = c.getLong(SchedulerKeys.HARE_SWITCH_MS, SchedulerKeys.DEFAULT_HARE_SWITCH_MS,
+    long switchMs = c.getLong(SchedulerKeys.HARE_SWITCH_MS, SchedulerKeys.DEFAULT_HARE_SWITCH_MS,
         0, Long.MAX_VALUE);
+    this.dispatcher = followPlan ? null : new PriorityDispatcher(ranks);
+    this.follower = followPlan
+        ? new PlanFollower(new ListScheduler.Options(choice, switchMs, maxTasks)) : null;
   }
 
   @Override
@@ -107,13 +127,13 @@ public final class HarePolicy implements SchedulingPolicy {
   @Override
   public void onJobArrived(JobView job, long nowMs) {
     dirty = true;
-    dispatcher.refresh(job);
+    refresh(job);
   }
 
   @Override
   public void onTaskStarted(JobView job, GpuView gpu, long nowMs) {
     tracker.started(job, gpu, nowMs);
-    if (job.readyTasks() == 0) {
+    if (dispatcher != null && job.readyTasks() == 0) {
       dispatcher.remove(job.id());
     }
   }
@@ -126,21 +146,30 @@ public final class HarePolicy implements SchedulingPolicy {
   @Override
   public void onTaskFailed(JobView job, GpuView gpu, long nowMs) {
     tracker.failed(gpu);
-    dispatcher.refresh(job);
+    refresh(job);
     dirty = true; // the plan counted on that task
   }
 
   @Override
   public void onRoundDone(JobView job, long nowMs) {
     tracker.roundDone(job);
-    dispatcher.refresh(job); // ready again, and ranked by its new round
+    refresh(job); // ready again, and ranked by its new round
   }
 
   @Override
   public void onJobDone(JobView job, long nowMs) {
     tracker.jobDone(job);
     ranks.remove(job.id());
-    dispatcher.remove(job.id());
+    if (dispatcher != null) {
+      dispatcher.remove(job.id());
+      dispatcher.affinity().remove(job.id());
+    }
+  }
+
+  private void refresh(JobView job) {
+    if (dispatcher != null) {
+      dispatcher.refresh(job);
+    }
   }
 
   @Override
@@ -149,10 +178,10 @@ public final class HarePolicy implements SchedulingPolicy {
   }
 
   @Override
-  public java.util.OptionalLong wakeUpAtMs() {
+  public OptionalLong wakeUpAtMs() {
     // a deferred re-plan needs an offer at the end of the quiet period even if nothing happens
     return dirty && lastReplanMs != Long.MIN_VALUE
-        ? java.util.OptionalLong.of(lastReplanMs + minIntervalMs) : java.util.OptionalLong.empty();
+        ? OptionalLong.of(lastReplanMs + minIntervalMs) : OptionalLong.empty();
   }
 
   @Override
@@ -161,26 +190,48 @@ public final class HarePolicy implements SchedulingPolicy {
     lastReplanMs = nowMs;
     PlanningProblem p = tracker.snapshot(cluster, nowMs);
     List<GroupRef> order = null;
-    if (relaxation) {
+    if (relaxationOrder || (dispatcher != null && affinityMinShare > 0)) {
       FluidSolution s = FluidRelaxation.solve(p, lpOptions);
       if (s.optimal()) {
-        order = MidpointOrder.of(p, s);
+        order = relaxationOrder ? MidpointOrder.of(p, s) : null;
+        if (dispatcher != null) {
+          setAffinity(p, s);
+        }
       } else {
         lpFailures++;
-        LOG.warn("{}: relaxation not solved at {} ms ({} jobs); using the smith order", name,
-            nowMs, p.jobs().size());
+        LOG.warn("{}: relaxation not solved at {} ms ({} jobs); using the smith order, no "
+            + "affinity", name, nowMs, p.jobs().size());
+        if (dispatcher != null) {
+          dispatcher.affinity().clear();
+        }
       }
     }
     if (order == null) {
       order = SmithOrder.of(p);
     }
     ranks.reset(p, order);
-    dispatcher.rebuild(cluster);
-    queues.clear();
-    if (followPlan) {
-      Plan plan = ListScheduler.schedule(p, order,
-          new ListScheduler.Options(choice, switchMs, maxTasks), HareTracker.lastJobs(cluster));
-      plan.perGpu().forEach((gpu, tasks) -> queues.put(gpu, new ArrayDeque<>(tasks)));
+    if (dispatcher != null) {
+      dispatcher.rebuild(cluster);
+    } else {
+      follower.replan(p, order, HareTracker.lastJobs(cluster));
+    }
+  }
+
+  private void setAffinity(PlanningProblem p, FluidSolution s) {
+    dispatcher.affinity().clear();
+    if (affinityMinShare <= 0) {
+      return;
+    }
+    for (int n = 0; n < p.jobs().size(); n++) {
+      Set<GpuType> ok = new HashSet<>();
+      for (int m = 0; m < p.types().size(); m++) {
+        if (s.typeShare()[n][m] >= affinityMinShare) {
+          ok.add(p.types().get(m));
+        }
+      }
+      if (!ok.isEmpty()) {
+        dispatcher.affinity().put(p.jobs().get(n).id(), ok);
+      }
     }
   }
 
@@ -192,73 +243,12 @@ public final class HarePolicy implements SchedulingPolicy {
   @Override
   public List<Assignment> assign(ClusterView cluster, List<? extends GpuView> freeGpus,
       long nowMs) {
-    if (!followPlan) {
-      return dispatcher.assign(cluster, freeGpus, nowMs, tracker);
-    }
-    List<Assignment> out = new ArrayList<>();
-    Map<String, Integer> taken = new HashMap<>();
-    List<GpuView> idle = new ArrayList<>();
-    for (GpuView gpu : freeGpus) {
-      String job = fromPlan(cluster, gpu, taken);
-      if (job != null) {
-        out.add(new Assignment(gpu.id(), job));
-        taken.merge(job, 1, Integer::sum);
-      } else if (queueEmpty(gpu)) {
-        idle.add(gpu);
-      }
-    }
-    if (!idle.isEmpty()) {
-      byRank(cluster, idle, taken, out);
-    }
-    return out;
+    return dispatcher != null ? dispatcher.assign(cluster, freeGpus, nowMs, tracker)
+        : follower.assign(cluster, freeGpus, ranks);
   }
 
-  private boolean queueEmpty(GpuView gpu) {
-    ArrayDeque<PlannedTask> q = queues.get(gpu.id());
-    return q == null || q.isEmpty();
-  }
-
-  /** The next task of the GPU's sequence if its round is ready; null to wait or if none. */
-  private String fromPlan(ClusterView cluster, GpuView gpu, Map<String, Integer> taken) {
-    ArrayDeque<PlannedTask> q = queues.get(gpu.id());
-    while (q != null && !q.isEmpty()) {
-      PlannedTask head = q.peekFirst();
-      JobView job = cluster.job(head.jobId());
-      if (job == null || job.roundsDone() > head.round()) {
-        q.pollFirst(); // job or round already over
-        continue;
-      }
-      if (job.roundsDone() < head.round()) {
-        return null; // the planned round's barrier has not cleared: wait, as planned
-      }
-      if (job.readyTasks() - taken.getOrDefault(job.id(), 0) > 0) {
-        q.pollFirst();
-        return job.id();
-      }
-      q.pollFirst(); // other GPUs took this round's tasks
-    }
-    return null;
-  }
-
-  /** GPUs with nothing planned take ready jobs by the latest order, new jobs last by arrival. */
-  private void byRank(ClusterView cluster, List<GpuView> idle, Map<String, Integer> taken,
-      List<Assignment> out) {
-    List<JobView> ready = new ArrayList<>();
-    for (JobView j : cluster.jobs()) {
-      if (j.readyTasks() - taken.getOrDefault(j.id(), 0) > 0) {
-        ready.add(j);
-      }
-    }
-    ready.sort(java.util.Comparator.comparingInt(ranks::rank));
-    for (GpuView gpu : idle) {
-      for (JobView j : ready) {
-        int left = j.readyTasks() - taken.getOrDefault(j.id(), 0);
-        if (left > 0 && j.times(gpu.type()) != null) {
-          out.add(new Assignment(gpu.id(), j.id()));
-          taken.merge(j.id(), 1, Integer::sum);
-          break;
-        }
-      }
-    }
+  /** Exposed for tests: the latest plan when following plans, else null. */
+  Plan plan() {
+    return follower == null ? null : follower.plan();
   }
 }

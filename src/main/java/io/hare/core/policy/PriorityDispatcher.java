@@ -3,28 +3,30 @@ package io.hare.core.policy;
 import io.hare.core.GpuType;
 import io.hare.core.TaskTimes;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableMap;
+import java.util.PriorityQueue;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
  * Work-conserving, heterogeneity-aware dispatch by a priority order: list scheduling done at
- * run time instead of ahead of time.
+ * run time, one round at a time, instead of ahead of time.
  *
- * <p>Jobs with ready tasks are visited by rank (the position of their current round in the
- * relaxation order). Each ready task goes to the free GPU type on which it would finish compute
- * and sync first, unless a busy GPU of another type is expected to free soon enough that the task
- * would finish earlier there; then the task waits for that GPU, which lower-ranked jobs may no
- * longer count on. This is the earliest-finish rule of {@link io.hare.core.plan.ListScheduler}
- * with a look-ahead of one task per GPU; unlike a list schedule laid out in advance, it never
- * leaves a GPU idle for a task whose round is not ready while another ready task could use it,
- * and it follows what really happens rather than estimates.
+ * <p>Jobs with ready tasks are visited by rank. A job places its ready tasks where its round ends
+ * first (see {@link #placeRound}): on GPUs free now, or on busy GPUs of a faster type that free
+ * soon enough, several tasks in a row on one fast GPU rather than one on a much slower type, and
+ * only on the GPU types its {@link #affinity() affinity} allows (from the relaxation, when set).
+ * Tasks placed on GPUs free now start now; the others wait, and the GPUs they wait for count as
+ * taken for lower-ranked jobs in this call. Unlike following a list schedule laid out in advance
+ * (the paper's executors, {@code dispatch=plan}), a GPU never idles for a task whose round is not
+ * ready while another ready task could use it, and decisions follow what really happened.
  *
- * <p>Jobs with ready tasks are kept in an index sorted by rank, updated on events, so a call
- * visits at most one job per GPU it hands out or holds back, not every active job.
+ * <p>Jobs are kept in an index sorted by rank, updated on events; a call stops as soon as no free
+ * GPU is left, so it costs about what it hands out, not the number of active jobs.
  */
 final class PriorityDispatcher {
 
@@ -43,12 +45,21 @@ final class PriorityDispatcher {
   private final RoundRanks ranks;
   private final TreeSet<Key> index = new TreeSet<>();
   private final Map<String, Key> keys = new HashMap<>();
+  private final Map<String, Set<GpuType>> affinity = new HashMap<>();
+
+  /**
+   * GPU types each job may use, by job id; a job missing here may use every type it can run on.
+   * Set by the policy from the relaxation's type shares.
+   */
+  Map<String, Set<GpuType>> affinity() {
+    return affinity;
+  }
 
   PriorityDispatcher(RoundRanks ranks) {
     this.ranks = ranks;
   }
 
-  /** The job's readiness or rank may have changed: re-index it. */
+  /** The job's readiness or rank may have changed (new round, re-plan): re-index it. */
   void refresh(JobView job) {
     remove(job.id());
     if (job.readyTasks() > 0) {
@@ -74,91 +85,108 @@ final class PriorityDispatcher {
     }
   }
 
+  /** Per call: the slots of every type, and how many GPUs are still free now. */
+  private static final class Call {
+    final ClusterView cluster;
+    final long nowMs;
+    final HareTracker tracker;
+    final Map<GpuType, List<GpuView>> freeByType = new HashMap<>();
+    final Map<GpuType, TypeSlots> slots = new HashMap<>();
+    final List<Assignment> out = new ArrayList<>();
+    int free;
+
+    Call(ClusterView cluster, List<? extends GpuView> free, long nowMs, HareTracker tracker) {
+      this.cluster = cluster;
+      this.nowMs = nowMs;
+      this.tracker = tracker;
+      for (GpuView g : free) {
+        freeByType.computeIfAbsent(g.type(), t -> new ArrayList<>()).add(g);
+      }
+      this.free = free.size();
+    }
+
+    TypeSlots slots(GpuType t) {
+      return slots.computeIfAbsent(t, x -> new TypeSlots(nowMs,
+          freeByType.getOrDefault(x, List.of()), tracker.busyEnds(x)));
+    }
+  }
+
   List<Assignment> assign(ClusterView cluster, List<? extends GpuView> freeGpus, long nowMs,
       HareTracker tracker) {
-    List<Assignment> out = new ArrayList<>();
-    Map<GpuType, List<GpuView>> free = new HashMap<>();
-    for (GpuView g : freeGpus) {
-      free.computeIfAbsent(g.type(), t -> new ArrayList<>()).add(g);
-    }
-    int freeLeft = freeGpus.size();
-    Map<GpuType, BusyCursor> busy = new HashMap<>();
+    Call call = new Call(cluster, freeGpus, nowMs, tracker);
     List<Key> stale = new ArrayList<>();
-    for (Iterator<Key> it = index.iterator(); it.hasNext() && freeLeft > 0; ) {
+    for (Iterator<Key> it = index.iterator(); it.hasNext() && call.free > 0; ) {
       Key key = it.next();
       JobView job = cluster.job(key.id());
       if (job == null || job.readyTasks() == 0) {
         stale.add(key);
-        continue;
-      }
-      for (int tasks = job.readyTasks(); tasks > 0 && freeLeft > 0; tasks--) {
-        GpuType bestFree = null;
-        double freeFinish = Double.POSITIVE_INFINITY;
-        GpuType bestWait = null;
-        double waitFinish = Double.POSITIVE_INFINITY;
-        for (GpuType t : cluster.gpuTypes()) {
-          TaskTimes tt = job.times(t);
-          if (tt == null) {
-            continue;
-          }
-          List<GpuView> f = free.get(t);
-          if (f != null && !f.isEmpty() && nowMs + tt.roundMs() < freeFinish) {
-            freeFinish = nowMs + tt.roundMs();
-            bestFree = t;
-          }
-          long next = busy.computeIfAbsent(t, x -> new BusyCursor(tracker.busyEnds(x), nowMs))
-              .peek();
-          if (next != Long.MAX_VALUE && next + tt.roundMs() < waitFinish) {
-            waitFinish = next + tt.roundMs();
-            bestWait = t;
-          }
-        }
-        if (bestFree != null && freeFinish <= waitFinish) {
-          List<GpuView> f = free.get(bestFree);
-          out.add(new Assignment(f.remove(f.size() - 1).id(), job.id()));
-          freeLeft--;
-        } else if (bestWait != null) {
-          busy.get(bestWait).claim(); // this task waits for that GPU
-        } else {
-          break;
-        }
+      } else {
+        placeRound(call, job, affinity.get(job.id()));
       }
     }
     stale.forEach(k -> remove(k.id()));
-    return out;
+    return call.out;
   }
 
-  /** Walks the expected free times of a type's busy GPUs, earliest first, claiming them. */
-  private static final class BusyCursor {
-    private final Iterator<Map.Entry<Long, Integer>> it;
-    private final long nowMs;
-    private long end = Long.MAX_VALUE;
-    private int left;
+  /** A GPU that may take some of the round's tasks, one after another. */
+  private static final class Candidate {
+    final GpuType type;
+    final TypeSlots.Avail avail;
+    final double computeMs;
+    final double syncMs;
+    int used;
 
-    BusyCursor(NavigableMap<Long, Integer> ends, long nowMs) {
-      this.it = ends == null ? java.util.Collections.emptyIterator() : ends.entrySet().iterator();
-      this.nowMs = nowMs;
-      advance();
+    Candidate(GpuType type, TypeSlots.Avail avail, TaskTimes t) {
+      this.type = type;
+      this.avail = avail;
+      this.computeMs = t.computeMs();
+      this.syncMs = t.syncMs();
     }
 
-    private void advance() {
-      if (it.hasNext()) {
-        Map.Entry<Long, Integer> e = it.next();
-        end = Math.max(nowMs + 1, e.getKey()); // overdue tasks end "now"
-        left = e.getValue();
-      } else {
-        end = Long.MAX_VALUE;
-        left = 0;
+    /** When one more task put on this GPU would finish compute and sync. */
+    double nextFinish() {
+      return avail.atMs() + (used + 1) * computeMs + syncMs;
+    }
+  }
+
+  /**
+   * Places the ready tasks of the job's round on the GPUs where the round ends first: the
+   * earliest task finishes over the GPUs of the types it may use, a GPU taking several tasks in a
+   * row when that is sooner than a slower type (relaxed fixed-scale synchronisation). Picking the
+   * smallest finishes one by one minimises the end of the round for identical tasks.
+   *
+   * @param allowed GPU types the job may use, or null for all it can run on
+   */
+  private static void placeRound(Call call, JobView job, Set<GpuType> allowed) {
+    int tasks = job.readyTasks();
+    PriorityQueue<Candidate> pq = new PriorityQueue<>(
+        Comparator.comparingDouble(Candidate::nextFinish));
+    List<Candidate> all = new ArrayList<>();
+    for (GpuType t : call.cluster.gpuTypes()) {
+      TaskTimes tt = job.times(t);
+      if (tt == null || (allowed != null && !allowed.contains(t))) {
+        continue;
+      }
+      for (TypeSlots.Avail a : call.slots(t).earliest(tasks)) {
+        all.add(new Candidate(t, a, tt));
       }
     }
-
-    long peek() {
-      return end;
+    pq.addAll(all);
+    for (int i = 0; i < tasks && !pq.isEmpty(); i++) {
+      Candidate c = pq.poll();
+      c.used++;
+      pq.add(c);
     }
-
-    void claim() {
-      if (--left == 0) {
-        advance();
+    for (Candidate c : all) {
+      if (c.used == 0) {
+        continue;
+      }
+      TypeSlots ts = call.slots(c.type);
+      if (c.avail.gpu() == null) {
+        ts.claim(c.avail.atMs()); // these tasks wait for this GPU
+      } else {
+        call.out.add(new Assignment(ts.takeFree(c.avail.gpu()).id(), job.id()));
+        call.free--;
       }
     }
   }
