@@ -31,9 +31,9 @@ import java.util.List;
  *   <li>release and scale: Tc(n,m) y(n,m,t) &lt;= k(n) x (length of interval t after the job's
  *       release), i.e. never more than k tasks at once on a type, nothing before the release
  *       (the round barrier bounds the job's parallelism by k);
- *   <li>mean busy time: C(n) &gt;= (1/U) sum y(n,m,t) max(g(t-1), release) + U Tc_min / (2k) +
- *       Ts_min: a job processed at rate at most k/Tc_min finishes at least half its minimal
- *       processing span after its mean busy time, then syncs (Goemans 1996 for the single machine);
+ *   <li>mean busy time: C(n) &gt;= (1/U) sum y(n,m,t) max(g(t-1), release) + s(n), where s(n)
+ *       says how far the mean busy time of a job's tasks must lie before its end (in the spirit of
+ *       Goemans 1996 for one machine; see {@link #spanBound});
  *   <li>critical path: C(n) &gt;= release + (barrier groups left) x min(Tc + Ts), and
  *       C(n) &gt;= end of what already runs.
  * </ul>
@@ -69,6 +69,27 @@ public final class FluidRelaxation {
     }
     return new FluidSolution(false, Double.NaN, new double[0], new double[0][], new double[0],
         new double[0][], 0);
+  }
+
+  /**
+   * How far before its completion the mean busy time of a job's unstarted tasks must lie, in any
+   * schedule. A task of barrier group g (of G) computes before its group's last compute end e(g),
+   * so its midpoint is at most e(g) - Tc_min / 2; a group's compute ends at least Ts_min + Tc_min
+   * after the previous one's (its sync, then at least one compute), and the job ends at least
+   * Ts_min after the last. Averaging over the tasks: C &gt;= M + Ts_min + Tc_min / 2 +
+   * (Tc_min + Ts_min) x (sum over groups of size(g) x (G - 1 - g)) / U. The other way to bound it,
+   * by the rate (at most k tasks at once, each at most 1/Tc_min per ms): C &gt;= M + U Tc_min /
+   * (2k) + Ts_min. Both hold; the larger is used.
+   */
+  static double spanBound(PlanJob j, long u, double tcMin, double tsMin) {
+    double groupsAfter = 0;
+    int groups = j.groups();
+    for (int g = 0; g < groups; g++) {
+      groupsAfter += (double) j.groupSize(g) * (groups - 1 - g);
+    }
+    double barrier = tsMin + tcMin / 2 + (tcMin + tsMin) * groupsAfter / u;
+    double rate = u * tcMin / (2.0 * j.k()) + tsMin;
+    return Math.max(barrier, rate);
   }
 
   /** Long enough that all work fits: latest release + critical path, plus all work spread. */
@@ -168,7 +189,7 @@ public final class FluidRelaxation {
         c[n] = solver.makeNumVar(Math.max(critical, committed), inf, "");
         obj.setCoefficient(c[n], j.weight());
         MPConstraint work = solver.makeConstraint(u, u, "");
-        MPConstraint mbt = solver.makeConstraint(u * tcMin / (2.0 * j.k()) + tsMin, inf, "");
+        MPConstraint mbt = solver.makeConstraint(spanBound(j, u, tcMin, tsMin), inf, "");
         mbt.setCoefficient(c[n], 1);
         y[n] = new MPVariable[types][tCount];
         for (int m = 0; m < types; m++) {

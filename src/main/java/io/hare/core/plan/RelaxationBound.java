@@ -20,20 +20,27 @@ import java.util.TreeSet;
  * as a geometric ladder (ratio {@code 1 + resolution}) after every arrival, each ladder cut at the
  * next arrival, so an interval starting at t is never longer than resolution x (t - latest
  * arrival before t) and hence than resolution x the elapsed time of any job in it. If that makes
- * more intervals than {@code maxIntervals}, the resolution is coarsened until it fits.
+ * more intervals than {@code maxIntervals}, the resolution is coarsened until it fits; by default
+ * the cap keeps the LP under {@link #DEFAULT_MAX_VARIABLES} variables, so large workloads get a
+ * valid but looser bound rather than a solve that does not end.
  */
 public final class RelaxationBound {
 
-  /** Default resolution and cap: ~5 % per interval, at most 600 intervals. */
+  /** Default resolution: ~5 % per interval. */
   public static final double DEFAULT_RESOLUTION = 0.05;
+  /** Most intervals, and most LP variables (jobs x types x intervals), by default. */
   public static final int DEFAULT_MAX_INTERVALS = 600;
+  public static final int DEFAULT_MAX_VARIABLES = 120_000;
 
   private RelaxationBound() {}
 
   /** Lower bound on sum of weight x JCT over all jobs, in seconds. */
   public static double totalWeightedJctS(ClusterSpec cluster, List<JobSpec> jobs,
       TaskTimeModel times) {
-    return totalWeightedJctS(cluster, jobs, times, DEFAULT_RESOLUTION, DEFAULT_MAX_INTERVALS, 0);
+    int types = Math.max(1, cluster.types().size());
+    int byVars = DEFAULT_MAX_VARIABLES / Math.max(1, jobs.size() * types);
+    return totalWeightedJctS(cluster, jobs, times, DEFAULT_RESOLUTION,
+        Math.max(8, Math.min(DEFAULT_MAX_INTERVALS, byVars)), 0);
   }
 
   /**

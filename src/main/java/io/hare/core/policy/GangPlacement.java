@@ -115,4 +115,21 @@ final class GangPlacement {
     Map<GpuType, Integer> p = fastest(job, cluster, cluster::gpuCount);
     return p == null ? Double.POSITIVE_INFINITY : roundMs(job, p);
   }
+
+  /**
+   * The job's round time averaged over the cluster's GPUs it can run on: what a scheduler blind
+   * to GPU types knows of a job's speed. Infinity if it cannot run at all.
+   */
+  static double averageRoundMs(JobView job, ClusterView cluster) {
+    double sum = 0;
+    int n = 0;
+    for (GpuType t : cluster.gpuTypes()) {
+      TaskTimes tt = job.times(t);
+      if (tt != null) {
+        sum += tt.roundMs() * cluster.gpuCount(t);
+        n += cluster.gpuCount(t);
+      }
+    }
+    return n == 0 ? Double.POSITIVE_INFINITY : sum / n;
+  }
 }

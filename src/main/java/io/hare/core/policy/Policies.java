@@ -28,6 +28,7 @@ public final class Policies {
     m.put(TiresiasLasPolicy.NAME, TiresiasLasPolicy::new);
     m.put(YarnFifoPolicy.NAME, YarnFifoPolicy::new);
     m.put(HarePolicy.PAPER_NAME, HarePolicy::paper);
+    m.put(SrtfPolicy.HETERO_NAME, SrtfPolicy::hetero);
     BY_NAME = Collections.unmodifiableMap(m);
   }
 

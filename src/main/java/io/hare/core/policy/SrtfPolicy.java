@@ -23,19 +23,25 @@ import java.util.function.ToIntFunction;
  * ignored, as there.
  *
  * <p>Adaptations to our model: remaining time is clairvoyant, remaining rounds times the job's
- * round on its fastest type in this cluster ({@link GangPlacement#bestRoundMs}); jobs that do not
- * declare their rounds count as {@link GangPlacement#UNKNOWN_ROUNDS} rounds long, so they cannot jump the
- * queue by hiding their size. Tasks are never preempted, so a job can lose its GPUs only at a
- * round boundary ({@link GangPass}); a running job in the middle of a round keeps them, and a
- * shorter arrival waits for the next boundary of a longer job. Placement is on the fastest type
- * (for the job) with k GPUs available; a job at its boundary that could now run on a strictly
- * faster type moves there, otherwise it keeps its GPUs. Jobs wider than every type span types
- * ({@link GangPlacement}). Decisions are taken only when something changed: an arrival, a round
- * boundary of a leased job, or a finished job.
+ * round time; jobs that do not declare their rounds count as
+ * {@link GangPlacement#UNKNOWN_ROUNDS} rounds long, so they cannot jump the queue by hiding their
+ * size. Tasks are never preempted, so a job can lose its GPUs only at a round boundary
+ * ({@link GangPass}); a running job in the middle of a round keeps them, and a shorter arrival
+ * waits for the next boundary of a longer job. Decisions are taken only when something changed:
+ * an arrival, a round boundary of a leased job, or a finished job.
+ *
+ * <p>Two registered settings. {@code srtf} is the classic scheduler as Tiresias' simulator has it,
+ * blind to GPU types: the round time is the job's average over the cluster's GPUs
+ * ({@link GangPlacement#averageRoundMs}) and a job takes any k free GPUs it can run on, as
+ * Tiresias places jobs. {@code srtf-hetero} is a stronger variant we add for comparison, not in
+ * any paper: the round time on the job's fastest type ({@link GangPlacement#bestRoundMs}), placement
+ * on the fastest type with k GPUs available (jobs wider than every type span types), and a job at
+ * its boundary moves to a strictly faster type when one has k GPUs free.
  */
 public final class SrtfPolicy implements SchedulingPolicy {
 
   public static final String NAME = "srtf";
+  public static final String HETERO_NAME = "srtf-hetero";
 
   private record Key(double remainingMs, long arrivalMs, String id) {}
 
@@ -47,15 +53,27 @@ public final class SrtfPolicy implements SchedulingPolicy {
   private final List<String> arrived = new ArrayList<>();
   private final Set<String> boundary = new LinkedHashSet<>();
   private final Random random;
+  private final boolean typeAware;
   private boolean dirty;
 
+  /** The classic, type-blind SRTF. */
   public SrtfPolicy(PolicyConfig config) {
+    this(config, false);
+  }
+
+  /** Our heterogeneity-aware variant, {@code srtf-hetero}. */
+  public static SrtfPolicy hetero(PolicyConfig config) {
+    return new SrtfPolicy(config, true);
+  }
+
+  private SrtfPolicy(PolicyConfig config, boolean typeAware) {
     this.random = new Random(config.seed());
+    this.typeAware = typeAware;
   }
 
   @Override
   public String name() {
-    return NAME;
+    return typeAware ? HETERO_NAME : NAME;
   }
 
   @Override
@@ -92,7 +110,9 @@ public final class SrtfPolicy implements SchedulingPolicy {
   }
 
   private Key key(JobView job, ClusterView cluster) {
-    double remaining = GangPlacement.remainingRounds(job) * GangPlacement.bestRoundMs(job, cluster);
+    double round = typeAware ? GangPlacement.bestRoundMs(job, cluster)
+        : GangPlacement.averageRoundMs(job, cluster);
+    double remaining = GangPlacement.remainingRounds(job) * round;
     return new Key(remaining, job.arrivalMs(), job.id());
   }
 
@@ -134,7 +154,7 @@ public final class SrtfPolicy implements SchedulingPolicy {
         id -> keys.containsKey(id) ? keys.get(id) : waiting.key(id), ORDER);
     atBoundary.sort(priority);
     GangPass.Outcome o = GangPass.run(cluster, leases, atBoundary, waiting.scan(), priority,
-        new Rules(cluster), random);
+        typeAware ? new Rules(cluster) : new BlindRules(cluster), random);
     o.granted().forEach(waiting::remove);
     o.preempted().forEach(id -> enqueue(id, cluster));
   }
@@ -157,6 +177,34 @@ public final class SrtfPolicy implements SchedulingPolicy {
     @Override
     public GangPass.Placement place(JobView job, ToIntFunction<GpuType> available) {
       return GangPass.Placement.of(GangPlacement.fastest(job, cluster, available));
+    }
+  }
+
+  /** Type-blind placement, as Tiresias places jobs: any k free GPUs the job can run on. */
+  private static final class BlindRules implements GangPass.Rules {
+    private final ClusterView cluster;
+
+    BlindRules(ClusterView cluster) {
+      this.cluster = cluster;
+    }
+
+    @Override
+    public boolean keep(JobView job, ToIntFunction<GpuType> available) {
+      return true;
+    }
+
+    @Override
+    public GangPass.Placement place(JobView job, ToIntFunction<GpuType> available) {
+      List<GpuType> types = new ArrayList<>();
+      int n = 0;
+      for (GpuType t : cluster.gpuTypes()) {
+        if (job.times(t) != null) {
+          types.add(t);
+          n += available.applyAsInt(t);
+        }
+      }
+      return n >= job.tasksPerRound() ? GangPass.Placement.anyOf(types, job.tasksPerRound())
+          : null;
     }
   }
 }

@@ -5,6 +5,7 @@ import static io.hare.core.policy.GangRuns.job;
 import static io.hare.core.policy.GangRuns.roundStart;
 import static io.hare.core.policy.GangRuns.types;
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
 
 import io.hare.core.profile.ProfileTable;
 import io.hare.sim.SimResult;
@@ -44,11 +45,12 @@ public class SrtfPolicyTest {
   }
 
   @Test(timeout = 10_000)
-  public void placesOnFastestTypeWithKAvailableAndMovesUpAtABoundary() throws Exception {
+  public void heteroVariantPlacesOnFastestTypeWithKAvailableAndMovesUpAtABoundary()
+      throws Exception {
     // a (1 round) takes the v100s; b (3 rounds) arrives at 10 and starts on k80 (the fastest
     // type with 2 free) at 10. a ends at 150; at b's first boundary (460) v100 is free and
     // faster, so b moves there for its last two rounds.
-    SimResult r = GangRuns.run(SrtfPolicy.NAME, "v100=2,k80=2", TIMES,
+    SimResult r = GangRuns.run(SrtfPolicy.HETERO_NAME, "v100=2,k80=2", TIMES,
         job("a", 0, "cnn", 2, 1), job("b", 10, "cnn", 2, 3));
     assertEquals(Set.of("v100"), types(r, "a", 0));
     assertEquals(10, roundStart(r, "b", 0));
@@ -56,5 +58,34 @@ public class SrtfPolicyTest {
     assertEquals(460, roundStart(r, "b", 1));
     assertEquals(Set.of("v100"), types(r, "b", 1));
     assertEquals(460 + 2 * 150, completion(r, "b"));
+  }
+
+  /**
+   * Three one-task jobs, two GPUs (one v100, one k80). Averaged over the two GPUs a round takes
+   * cnn 300 ms, gnn 275, mid 290; on the fastest type cnn 150, gnn 250, mid 290.
+   */
+  private static final ProfileTable THREE = ProfileTable.builder()
+      .put("cnn", "v100", 100, 50).put("cnn", "k80", 400, 50)
+      .put("gnn", "v100", 200, 50).put("gnn", "k80", 250, 50)
+      .put("mid", "v100", 240, 50).put("mid", "k80", 240, 50).build();
+
+  @Test(timeout = 10_000)
+  public void classicSrtfIsBlindToTypes() throws Exception {
+    // type-blind: remaining time on the average GPU, so gnn and mid run first and cnn waits
+    SimResult r = GangRuns.run(SrtfPolicy.NAME, "v100=1,k80=1", THREE,
+        job("c", 0, "cnn", 1, 1), job("g", 0, "gnn", 1, 1), job("m", 0, "mid", 1, 1));
+    assertEquals(0, roundStart(r, "g", 0));
+    assertEquals(0, roundStart(r, "m", 0));
+    assertTrue(roundStart(r, "c", 0) > 0);
+  }
+
+  @Test(timeout = 10_000)
+  public void heteroVariantRanksByTheFastestType() throws Exception {
+    // on the fastest type cnn and gnn are shortest: they run first, mid waits
+    SimResult r = GangRuns.run(SrtfPolicy.HETERO_NAME, "v100=1,k80=1", THREE,
+        job("c", 0, "cnn", 1, 1), job("g", 0, "gnn", 1, 1), job("m", 0, "mid", 1, 1));
+    assertEquals(0, roundStart(r, "c", 0));
+    assertEquals(0, roundStart(r, "g", 0));
+    assertTrue(roundStart(r, "m", 0) > 0);
   }
 }
