@@ -9,6 +9,8 @@ import io.hare.core.policy.PolicyConfig;
 import io.hare.core.policy.SchedulingPolicy;
 import io.hare.sim.SimOptions;
 import io.hare.sim.report.Comparison;
+import io.hare.core.plan.RelaxationBound;
+import io.hare.sim.report.BoundSettings;
 import io.hare.sim.report.ComparisonRunner;
 import io.hare.sim.report.ReportFiles;
 import io.hare.sim.report.ResultsJson;
@@ -179,8 +181,14 @@ public final class SimulateCommand implements Callable<Integer> {
       throw new BadInputException("the workload '" + w.name() + "' has no jobs");
     }
     int threads = Math.max(1, Math.min(ps.size(), Runtime.getRuntime().availableProcessors()));
+    RelaxationBound.Options bound;
+    try {
+      bound = BoundSettings.read(settings);
+    } catch (ConfigException e) {
+      throw new BadInputException(e.getMessage(), e);
+    }
     Comparison result = ComparisonRunner.run(w, c, ps, new SimOptions(switchMs, out != null),
-        threads);
+        threads, bound);
     PrintWriter stdout = spec.commandLine().getOut();
     stdout.print(json ? ResultsJson.toText(result) : ResultsTable.format(result));
     stdout.flush();

@@ -23,6 +23,24 @@ public final class SimKeys {
   public static final String DEFAULT_GAVEL_JSON =
       "../shared/data/gavel-simulation-throughputs.json";
 
+  // --- the lower bound that hare simulate reports (io.hare.core.plan.RelaxationBound) ---
+
+  /** Target relative length of the bound LP's time intervals (smaller is tighter, slower). */
+  public static final String BOUND_RESOLUTION = PREFIX + "bound.resolution";
+  public static final double DEFAULT_BOUND_RESOLUTION = 0.05;
+
+  /** Cap on the bound LP's variables (jobs x GPU types x intervals). */
+  public static final String BOUND_MAX_LP_VARIABLES = PREFIX + "bound.max-lp-variables";
+  public static final int DEFAULT_BOUND_MAX_LP_VARIABLES = 120_000;
+
+  /** Above this many jobs the LP is skipped and the bound is the critical path alone. */
+  public static final String BOUND_MAX_LP_JOBS = PREFIX + "bound.max-lp-jobs";
+  public static final int DEFAULT_BOUND_MAX_LP_JOBS = 10_000;
+
+  /** Time limit of the bound LP in ms (0: none); on timeout the critical path is the bound. */
+  public static final String BOUND_TIME_LIMIT_MS = PREFIX + "bound.time-limit-ms";
+  public static final long DEFAULT_BOUND_TIME_LIMIT_MS = 0L;
+
   // --- paper workload (io.hare.sim.workload.PaperWorkload) ---
 
   /** Relative shares of the categories CV, NLP, Speech, Rec/graph (4 numbers &gt;= 0). */

@@ -34,13 +34,47 @@ public final class RelaxationBound {
 
   private RelaxationBound() {}
 
-  /** Lower bound on sum of weight x JCT over all jobs, in seconds. */
+  /** Above this many jobs the LP is skipped by default and the critical path is the bound. */
+  public static final int DEFAULT_MAX_LP_JOBS = 10_000;
+
+  /**
+   * How hard to try.
+   *
+   * @param resolution target relative interval length (&gt; 0)
+   * @param maxVariables cap on jobs x types x intervals (the intervals shrink to fit, at least 8)
+   * @param maxLpJobs above this many jobs skip the LP: the critical-path bound only
+   * @param timeLimitMs solver limit, 0 for none; on timeout the critical-path bound is returned
+   */
+  public record Options(double resolution, int maxVariables, int maxLpJobs, long timeLimitMs) {
+    public Options {
+      if (!(resolution > 0) || maxVariables < 1 || maxLpJobs < 0 || timeLimitMs < 0) {
+        throw new IllegalArgumentException("bad bound options: resolution " + resolution
+            + ", max variables " + maxVariables + ", max LP jobs " + maxLpJobs
+            + ", time limit " + timeLimitMs);
+      }
+    }
+
+    public static Options defaults() {
+      return new Options(DEFAULT_RESOLUTION, DEFAULT_MAX_VARIABLES, DEFAULT_MAX_LP_JOBS, 0);
+    }
+  }
+
+  /** Lower bound on sum of weight x JCT over all jobs, in seconds, with default options. */
   public static double totalWeightedJctS(ClusterSpec cluster, List<JobSpec> jobs,
       TaskTimeModel times) {
+    return totalWeightedJctS(cluster, jobs, times, Options.defaults());
+  }
+
+  /** Lower bound on sum of weight x JCT over all jobs, in seconds. */
+  public static double totalWeightedJctS(ClusterSpec cluster, List<JobSpec> jobs,
+      TaskTimeModel times, Options o) {
+    if (jobs.size() > o.maxLpJobs()) {
+      return criticalPathS(offlineProblem(cluster, jobs, times));
+    }
     int types = Math.max(1, cluster.types().size());
-    int byVars = DEFAULT_MAX_VARIABLES / Math.max(1, jobs.size() * types);
-    return totalWeightedJctS(cluster, jobs, times, DEFAULT_RESOLUTION,
-        Math.max(8, Math.min(DEFAULT_MAX_INTERVALS, byVars)), 0);
+    int byVars = o.maxVariables() / Math.max(1, jobs.size() * types);
+    return totalWeightedJctS(cluster, jobs, times, o.resolution(),
+        Math.max(8, Math.min(DEFAULT_MAX_INTERVALS, byVars)), o.timeLimitMs());
   }
 
   /**
@@ -89,7 +123,7 @@ public final class RelaxationBound {
       TaskTimes[] tt = new TaskTimes[types.size()];
       boolean runnable = false;
       for (int m = 0; m < types.size(); m++) {
-        tt[m] = times.times(j.model(), types.get(m));
+        tt[m] = simulated(times.times(j.model(), types.get(m)));
         runnable |= tt[m] != null && cluster.count(types.get(m)) > 0;
       }
       if (runnable) {
@@ -98,6 +132,16 @@ public final class RelaxationBound {
       }
     }
     return new PlanningProblem(now, types, gpuType, free, ids, pj);
+  }
+
+  /**
+   * Task times as the simulator runs them (whole milliseconds, compute at least 1), so the bound
+   * holds for simulated schedules too: with fractional times a long job could come out a few
+   * milliseconds above its rounded simulation.
+   */
+  private static TaskTimes simulated(TaskTimes t) {
+    return t == null ? null
+        : new TaskTimes(Math.max(1, Math.round(t.computeMs())), Math.round(t.syncMs()));
   }
 
   /** Each job needs at least R rounds of its fastest compute + sync after arriving. */

@@ -16,13 +16,18 @@ public final class SmithOrder {
 
   private SmithOrder() {}
 
+  /** The sort key of a job with this much remaining GPU work (ms): lower runs first. */
+  public static double key(double workMs, double weight) {
+    return workMs / weight; // ascending key = descending weight / work
+  }
+
   public static List<GroupRef> of(PlanningProblem p) {
     boolean[] present = p.presentTypes();
     List<GroupRef> out = new ArrayList<>();
     for (int n = 0; n < p.jobs().size(); n++) {
       PlanJob j = p.jobs().get(n);
       double work = j.unstartedTasks() * j.minComputeMs(present);
-      double key = work / j.weight(); // ascending key = descending weight / work
+      double key = key(work, j.weight());
       for (int g = 0; g < j.groups(); g++) {
         // groups of one job follow each other; the tiny step keeps them after the job's key
         out.add(new GroupRef(n, g, key + g * 1e-9 * Math.max(1, key)));

@@ -71,6 +71,9 @@ public final class HarePolicy implements SchedulingPolicy {
   private final long minIntervalMs;
 
   private final HareTracker tracker = new HareTracker();
+  private final FreeGpuIndex freeIndex = new FreeGpuIndex();
+  /** Jobs that arrived since the last plan and still need a key (smith order only). */
+  private final List<JobView> unranked = new java.util.ArrayList<>();
   private final RoundRanks ranks = new RoundRanks();
   private final PriorityDispatcher dispatcher;
   private final PlanFollower follower;
@@ -127,12 +130,16 @@ public final class HarePolicy implements SchedulingPolicy {
   @Override
   public void onJobArrived(JobView job, long nowMs) {
     dirty = true;
+    if (!relaxationOrder) {
+      unranked.add(job); // keyed in assign, where the cluster's types are known
+    }
     refresh(job);
   }
 
   @Override
   public void onTaskStarted(JobView job, GpuView gpu, long nowMs) {
     tracker.started(job, gpu, nowMs);
+    freeIndex.remove(gpu);
     if (dispatcher != null && job.readyTasks() == 0) {
       dispatcher.remove(job.id());
     }
@@ -141,11 +148,13 @@ public final class HarePolicy implements SchedulingPolicy {
   @Override
   public void onTaskComputed(JobView job, GpuView gpu, long nowMs, long computeMs) {
     tracker.computed(job, gpu, nowMs);
+    freeIndex.add(gpu);
   }
 
   @Override
   public void onTaskFailed(JobView job, GpuView gpu, long nowMs) {
     tracker.failed(gpu);
+    freeIndex.add(gpu);
     refresh(job);
     dirty = true; // the plan counted on that task
   }
@@ -172,15 +181,21 @@ public final class HarePolicy implements SchedulingPolicy {
     }
   }
 
+  /**
+   * After an arrival or a failure, once the quiet period has passed; with priority dispatch only
+   * while ready tasks have to wait, since without contention every round starts at once whatever
+   * the order (and a light-loaded cluster then never pays for a solve).
+   */
   @Override
   public boolean replanDue(long nowMs) {
-    return dirty && (lastReplanMs == Long.MIN_VALUE || nowMs - lastReplanMs >= minIntervalMs);
+    return dirty && (dispatcher == null || dispatcher.contended())
+        && (lastReplanMs == Long.MIN_VALUE || nowMs - lastReplanMs >= minIntervalMs);
   }
 
   @Override
   public OptionalLong wakeUpAtMs() {
     // a deferred re-plan needs an offer at the end of the quiet period even if nothing happens
-    return dirty && lastReplanMs != Long.MIN_VALUE
+    return dirty && minIntervalMs > 0 && lastReplanMs != Long.MIN_VALUE
         ? OptionalLong.of(lastReplanMs + minIntervalMs) : OptionalLong.empty();
   }
 
@@ -210,6 +225,7 @@ public final class HarePolicy implements SchedulingPolicy {
       order = SmithOrder.of(p);
     }
     ranks.reset(p, order);
+    unranked.clear();
     if (dispatcher != null) {
       dispatcher.rebuild(cluster);
     } else {
@@ -243,8 +259,32 @@ public final class HarePolicy implements SchedulingPolicy {
   @Override
   public List<Assignment> assign(ClusterView cluster, List<? extends GpuView> freeGpus,
       long nowMs) {
-    return dispatcher != null ? dispatcher.assign(cluster, freeGpus, nowMs, tracker)
+    if (!unranked.isEmpty()) {
+      rankArrivals(cluster);
+    }
+    return dispatcher != null ? dispatcher.assign(cluster, freeGpus, nowMs, tracker, freeIndex)
         : follower.assign(cluster, freeGpus, ranks);
+  }
+
+  /** Smith keys for jobs that arrived since the last plan, comparable with the plan's. */
+  private void rankArrivals(ClusterView cluster) {
+    for (JobView j : unranked) {
+      if (cluster.job(j.id()) == null || ranks.has(j.id())) {
+        continue;
+      }
+      double tc = Double.POSITIVE_INFINITY;
+      for (GpuType t : cluster.gpuTypes()) {
+        if (cluster.gpuCount(t) > 0 && j.times(t) != null) {
+          tc = Math.min(tc, j.times(t).computeMs());
+        }
+      }
+      int rounds = j.rounds().orElse(Math.max(2 * j.roundsDone(), j.roundsDone() + 1));
+      long tasks = j.readyTasks() + (long) Math.max(0, rounds - j.roundsDone() - 1)
+          * j.tasksPerRound();
+      ranks.put(j, SmithOrder.key(tasks * tc, j.weight()));
+      refresh(j);
+    }
+    unranked.clear();
   }
 
   /** Exposed for tests: the latest plan when following plans, else null. */

@@ -94,7 +94,7 @@ final class PlanFollower {
         ready.add(j);
       }
     }
-    ready.sort(Comparator.comparingInt(ranks::rank));
+    ready.sort(Comparator.comparingDouble(ranks::rank));
     for (GpuView gpu : idle) {
       for (JobView j : ready) {
         if (j.readyTasks() - taken.getOrDefault(j.id(), 0) > 0 && j.times(gpu.type()) != null) {

@@ -30,10 +30,10 @@ import java.util.TreeSet;
  */
 final class PriorityDispatcher {
 
-  private record Key(int rank, long arrivalMs, String id) implements Comparable<Key> {
+  private record Key(double rank, long arrivalMs, String id) implements Comparable<Key> {
     @Override
     public int compareTo(Key o) {
-      int c = Integer.compare(rank, o.rank);
+      int c = Double.compare(rank, o.rank);
       if (c != 0) {
         return c;
       }
@@ -46,6 +46,15 @@ final class PriorityDispatcher {
   private final TreeSet<Key> index = new TreeSet<>();
   private final Map<String, Key> keys = new HashMap<>();
   private final Map<String, Set<GpuType>> affinity = new HashMap<>();
+  private boolean contended;
+
+  /**
+   * Whether the last call left ready tasks waiting. When it did not, every ready round got its
+   * GPUs at once and no order could have done better, so re-planning can wait.
+   */
+  boolean contended() {
+    return contended;
+  }
 
   /**
    * GPU types each job may use, by job id; a job missing here may use every type it can run on.
@@ -90,19 +99,19 @@ final class PriorityDispatcher {
     final ClusterView cluster;
     final long nowMs;
     final HareTracker tracker;
-    final Map<GpuType, List<GpuView>> freeByType = new HashMap<>();
+    final Map<GpuType, List<GpuView>> freeByType;
     final Map<GpuType, TypeSlots> slots = new HashMap<>();
     final List<Assignment> out = new ArrayList<>();
     int free;
+    boolean someWait;
 
-    Call(ClusterView cluster, List<? extends GpuView> free, long nowMs, HareTracker tracker) {
+    Call(ClusterView cluster, Map<GpuType, List<GpuView>> freeByType, int free, long nowMs,
+        HareTracker tracker) {
       this.cluster = cluster;
       this.nowMs = nowMs;
       this.tracker = tracker;
-      for (GpuView g : free) {
-        freeByType.computeIfAbsent(g.type(), t -> new ArrayList<>()).add(g);
-      }
-      this.free = free.size();
+      this.freeByType = freeByType;
+      this.free = free;
     }
 
     TypeSlots slots(GpuType t) {
@@ -111,9 +120,30 @@ final class PriorityDispatcher {
     }
   }
 
+  /** The offer grouped by type: from the index when the offer is every free GPU, else itself. */
+  private static Map<GpuType, List<GpuView>> group(ClusterView cluster,
+      List<? extends GpuView> offer, FreeGpuIndex index) {
+    Map<GpuType, List<GpuView>> byType = new HashMap<>();
+    index.ensureInitialised(cluster);
+    if (offer.size() == index.total()) {
+      for (GpuType t : cluster.gpuTypes()) {
+        byType.put(t, index.of(t));
+      }
+    } else {
+      for (GpuView g : offer) {
+        byType.computeIfAbsent(g.type(), t -> new ArrayList<>()).add(g);
+      }
+    }
+    return byType;
+  }
+
   List<Assignment> assign(ClusterView cluster, List<? extends GpuView> freeGpus, long nowMs,
-      HareTracker tracker) {
-    Call call = new Call(cluster, freeGpus, nowMs, tracker);
+      HareTracker tracker, FreeGpuIndex freeIndex) {
+    if (freeGpus.isEmpty()) {
+      return List.of();
+    }
+    Call call = new Call(cluster, group(cluster, freeGpus, freeIndex), freeGpus.size(), nowMs,
+        tracker);
     List<Key> stale = new ArrayList<>();
     for (Iterator<Key> it = index.iterator(); it.hasNext() && call.free > 0; ) {
       Key key = it.next();
@@ -125,27 +155,31 @@ final class PriorityDispatcher {
       }
     }
     stale.forEach(k -> remove(k.id()));
+    // ready tasks left waiting: either some were held for busy GPUs, or GPUs ran out first
+    contended = call.someWait || call.free == 0 && index.size() > stale.size();
     return call.out;
   }
 
   /** A GPU that may take some of the round's tasks, one after another. */
   private static final class Candidate {
     final GpuType type;
-    final TypeSlots.Avail avail;
+    final long atMs;
+    final boolean freeNow;
     final double computeMs;
     final double syncMs;
     int used;
 
-    Candidate(GpuType type, TypeSlots.Avail avail, TaskTimes t) {
+    Candidate(GpuType type, long atMs, boolean freeNow, TaskTimes t) {
       this.type = type;
-      this.avail = avail;
+      this.atMs = atMs;
+      this.freeNow = freeNow;
       this.computeMs = t.computeMs();
       this.syncMs = t.syncMs();
     }
 
     /** When one more task put on this GPU would finish compute and sync. */
     double nextFinish() {
-      return avail.atMs() + (used + 1) * computeMs + syncMs;
+      return atMs + (used + 1) * computeMs + syncMs;
     }
   }
 
@@ -167,8 +201,11 @@ final class PriorityDispatcher {
       if (tt == null || (allowed != null && !allowed.contains(t))) {
         continue;
       }
-      for (TypeSlots.Avail a : call.slots(t).earliest(tasks)) {
-        all.add(new Candidate(t, a, tt));
+      TypeSlots ts = call.slots(t);
+      int freeHere = Math.min(tasks, ts.freeLeft());
+      long[] at = ts.earliest(tasks);
+      for (int i = 0; i < at.length; i++) {
+        all.add(new Candidate(t, at[i], i < freeHere, tt));
       }
     }
     pq.addAll(all);
@@ -182,10 +219,14 @@ final class PriorityDispatcher {
         continue;
       }
       TypeSlots ts = call.slots(c.type);
-      if (c.avail.gpu() == null) {
-        ts.claim(c.avail.atMs()); // these tasks wait for this GPU
-      } else {
-        call.out.add(new Assignment(ts.takeFree(c.avail.gpu()).id(), job.id()));
+      if (!c.freeNow) {
+        ts.claim(c.atMs); // these tasks wait for this GPU
+        call.someWait = true;
+        continue;
+      }
+      GpuView g = ts.takeFree(); // free GPUs of a type are interchangeable
+      if (g != null) {
+        call.out.add(new Assignment(g.id(), job.id()));
         call.free--;
       }
     }

@@ -8,38 +8,52 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Position of every remaining round of every job in the latest planning order, so dispatch can
- * rank a job by the round it is on now: a job's priority falls as its rounds go by and its
- * next round sits later in the order.
+ * The sort key of every remaining round of every job in the latest planning order, so dispatch
+ * can rank a job by the round it is on now: a job's priority falls as its rounds go by and its
+ * next round sits later in the order. Jobs that arrived since the last plan can be given a key of
+ * their own that is comparable with the plan's (the Smith order's keys are), else they rank last.
  */
 final class RoundRanks {
 
-  private record Ranks(int firstRound, int[] positions) {}
+  private record Ranks(int firstRound, double[] keys) {}
 
   private final Map<String, Ranks> byJob = new HashMap<>();
 
   void reset(PlanningProblem p, List<GroupRef> order) {
     byJob.clear();
-    Map<Integer, int[]> pos = new HashMap<>();
-    for (int i = 0; i < order.size(); i++) {
-      GroupRef r = order.get(i);
+    Map<Integer, double[]> keys = new HashMap<>();
+    for (GroupRef r : order) {
       PlanJob j = p.jobs().get(r.job());
-      pos.computeIfAbsent(r.job(), n -> new int[j.groups()])[r.group()] = i;
+      keys.computeIfAbsent(r.job(), n -> new double[j.groups()])[r.group()] = r.key();
     }
-    pos.forEach((n, positions) -> {
+    keys.forEach((n, k) -> {
       PlanJob j = p.jobs().get(n);
-      byJob.put(j.id(), new Ranks(j.groupRound(0), positions));
+      byJob.put(j.id(), new Ranks(j.groupRound(0), k));
     });
   }
 
-  /** Rank of the job's current round; MAX_VALUE if the job or round was not planned. */
-  int rank(JobView job) {
+  /** Ranks every remaining round of a job not in the plan by one key. */
+  void put(JobView job, double key) {
+    byJob.put(job.id(), new Ranks(job.roundsDone(), new double[] {key}));
+  }
+
+  boolean has(String jobId) {
+    return byJob.containsKey(jobId);
+  }
+
+  /** Key of the job's current round; +infinity if the job or round was not ranked. */
+  double rank(JobView job) {
     Ranks r = byJob.get(job.id());
     if (r == null) {
-      return Integer.MAX_VALUE;
+      return Double.POSITIVE_INFINITY;
     }
     int i = job.roundsDone() - r.firstRound();
-    return i >= 0 && i < r.positions().length ? r.positions()[i] : Integer.MAX_VALUE;
+    if (i < 0) {
+      return Double.POSITIVE_INFINITY;
+    }
+    // a job ranked by one key keeps it for all its rounds
+    return i < r.keys().length ? r.keys()[i]
+        : r.keys().length == 1 ? r.keys()[0] : Double.POSITIVE_INFINITY;
   }
 
   void remove(String jobId) {

@@ -3,6 +3,7 @@ package io.hare.sim.report;
 import io.hare.core.ClusterSpec;
 import io.hare.core.plan.RelaxationBound;
 import io.hare.core.policy.SchedulingPolicy;
+import io.hare.sim.SimKeys;
 import io.hare.sim.SimOptions;
 import io.hare.sim.SimResult;
 import io.hare.sim.Simulator;
@@ -40,6 +41,13 @@ public final class ComparisonRunner {
    */
   public static Comparison run(Workload workload, ClusterSpec cluster,
       List<SchedulingPolicy> policies, SimOptions options, int threads) {
+    return run(workload, cluster, policies, options, threads, RelaxationBound.Options.defaults());
+  }
+
+  /** As {@link #run(Workload, ClusterSpec, List, SimOptions, int)}, with bound options. */
+  public static Comparison run(Workload workload, ClusterSpec cluster,
+      List<SchedulingPolicy> policies, SimOptions options, int threads,
+      RelaxationBound.Options boundOptions) {
     if (threads < 1) {
       throw new IllegalArgumentException("threads must be >= 1, got " + threads);
     }
@@ -50,7 +58,7 @@ public final class ComparisonRunner {
       return t;
     });
     try {
-      Future<Double> bound = pool.submit(() -> lowerBound(workload, cluster));
+      Future<Double> bound = pool.submit(() -> lowerBound(workload, cluster, boundOptions));
       List<Future<SimResult>> runs = new ArrayList<>();
       for (SchedulingPolicy p : policies) {
         runs.add(pool.submit(simulation(workload, cluster, p, options)));
@@ -79,9 +87,16 @@ public final class ComparisonRunner {
     };
   }
 
-  private static double lowerBound(Workload w, ClusterSpec cluster) {
+  private static double lowerBound(Workload w, ClusterSpec cluster,
+      RelaxationBound.Options o) {
     try {
-      return RelaxationBound.totalWeightedJctS(cluster, w.jobs(), w.profiles());
+      long t0 = System.nanoTime();
+      double b = RelaxationBound.totalWeightedJctS(cluster, w.jobs(), w.profiles(), o);
+      LOG.info("lower bound {} s in {} s{}", String.format("%.1f", b),
+          String.format("%.1f", (System.nanoTime() - t0) / 1e9),
+          w.jobs().size() > o.maxLpJobs() ? " (critical path only: more jobs than "
+              + SimKeys.BOUND_MAX_LP_JOBS + ")" : "");
+      return b;
     } catch (RuntimeException e) {
       LOG.warn("lower bound unavailable: {}", e.toString());
       return Double.NaN;
