@@ -22,6 +22,15 @@ final class FreeGpuIndex {
   private boolean initialised;
   private int total;
 
+  boolean initialised() {
+    return initialised;
+  }
+
+  /** Types the index has seen, free GPUs or not. */
+  java.util.Set<GpuType> types() {
+    return byType.keySet();
+  }
+
   /** Fills the index from the cluster the first time it is needed. */
   void ensureInitialised(ClusterView cluster) {
     if (initialised) {
@@ -29,6 +38,7 @@ final class FreeGpuIndex {
     }
     initialised = true;
     for (GpuView g : cluster.gpus()) {
+      byType.computeIfAbsent(g.type(), t -> new ArrayList<>());
       if (!g.busy()) {
         add(g);
       }

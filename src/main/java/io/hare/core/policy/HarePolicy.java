@@ -11,8 +11,10 @@ import io.hare.core.plan.MidpointOrder;
 import io.hare.core.plan.Plan;
 import io.hare.core.plan.PlanningProblem;
 import io.hare.core.plan.SmithOrder;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -74,6 +76,8 @@ public final class HarePolicy implements SchedulingPolicy {
   private final FreeGpuIndex freeIndex = new FreeGpuIndex();
   /** Jobs that arrived since the last plan and still need a key (smith order only). */
   private final List<JobView> unranked = new java.util.ArrayList<>();
+  /** Jobs that arrived since the last offer: their rounds may compete for the same GPUs. */
+  private final List<JobView> arrivals = new java.util.ArrayList<>();
   private final RoundRanks ranks = new RoundRanks();
   private final PriorityDispatcher dispatcher;
   private final PlanFollower follower;
@@ -133,6 +137,7 @@ public final class HarePolicy implements SchedulingPolicy {
     if (!relaxationOrder) {
       unranked.add(job); // keyed in assign, where the cluster's types are known
     }
+    arrivals.add(job);
     refresh(job);
   }
 
@@ -183,13 +188,35 @@ public final class HarePolicy implements SchedulingPolicy {
 
   /**
    * After an arrival or a failure, once the quiet period has passed; with priority dispatch only
-   * while ready tasks have to wait, since without contention every round starts at once whatever
-   * the order (and a light-loaded cluster then never pays for a solve).
+   * while rounds compete for GPUs: ready tasks had to wait at the last offer, or the new jobs want
+   * more GPUs of their fastest type than are free. Without contention every round starts at once
+   * on its fastest type whatever the order, and a light-loaded cluster never pays for a solve.
    */
   @Override
   public boolean replanDue(long nowMs) {
-    return dirty && (dispatcher == null || dispatcher.contended())
+    return dirty && (dispatcher == null || dispatcher.contended() || arrivalsCompete())
         && (lastReplanMs == Long.MIN_VALUE || nowMs - lastReplanMs >= minIntervalMs);
+  }
+
+  private boolean arrivalsCompete() {
+    if (!freeIndex.initialised()) {
+      return !arrivals.isEmpty();
+    }
+    Map<GpuType, Integer> demand = new HashMap<>();
+    for (JobView j : arrivals) {
+      GpuType best = null;
+      for (GpuType t : freeIndex.types()) {
+        if (j.times(t) != null
+            && (best == null || j.times(t).roundMs() < j.times(best).roundMs())) {
+          best = t;
+        }
+      }
+      if (best != null
+          && demand.merge(best, j.readyTasks(), Integer::sum) > freeIndex.of(best).size()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   @Override
@@ -262,6 +289,7 @@ public final class HarePolicy implements SchedulingPolicy {
     if (!unranked.isEmpty()) {
       rankArrivals(cluster);
     }
+    arrivals.clear();
     return dispatcher != null ? dispatcher.assign(cluster, freeGpus, nowMs, tracker, freeIndex)
         : follower.assign(cluster, freeGpus, ranks);
   }

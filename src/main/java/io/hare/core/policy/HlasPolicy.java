@@ -64,6 +64,7 @@ public final class HlasPolicy implements SchedulingPolicy {
   private final TreeSet<HlasJob> ready = new TreeSet<>(HlasJob.PRIORITY);
   private final FreeTimes freeTimes = new FreeTimes();
   private final ClusterTypes types = new ClusterTypes();
+  private final FreeGpuIndex freeIndex = new FreeGpuIndex();
   private long arrivals;
   private long offers;
 
@@ -99,6 +100,7 @@ public final class HlasPolicy implements SchedulingPolicy {
   public void onTaskStarted(JobView job, GpuView gpu, long nowMs) {
     TaskTimes t = job.times(gpu.type());
     freeTimes.started(gpu, nowMs + (t == null ? 0 : Math.round(t.computeMs())));
+    freeIndex.remove(gpu);
     HlasJob j = jobs.get(job.id());
     if (j != null && j.indexed && job.readyTasks() <= 0) {
       ready.remove(j);
@@ -109,11 +111,13 @@ public final class HlasPolicy implements SchedulingPolicy {
   @Override
   public void onTaskComputed(JobView job, GpuView gpu, long nowMs, long computeMs) {
     freeTimes.finished(gpu);
+    freeIndex.add(gpu);
   }
 
   @Override
   public void onTaskFailed(JobView job, GpuView gpu, long nowMs) {
     freeTimes.finished(gpu);
+    freeIndex.add(gpu);
     HlasJob j = jobs.get(job.id());
     if (j != null) {
       indexIfReady(j, job);
@@ -161,7 +165,7 @@ public final class HlasPolicy implements SchedulingPolicy {
       return out;
     }
     types.update(cluster);
-    List<List<GpuView>> byType = types.group(freeGpus);
+    List<List<GpuView>> byType = group(cluster, freeGpus);
     int[] free = new int[types.size()];
     int f = 0;
     for (int t = 0; t < types.size(); t++) {
@@ -186,6 +190,22 @@ public final class HlasPolicy implements SchedulingPolicy {
       }
     }
     return out;
+  }
+
+  /**
+   * The offer by type index: from the free-GPU index when the offer is every free GPU (the
+   * simulator's case; O(types)), else from the offer itself (a YARN node's GPUs).
+   */
+  private List<List<GpuView>> group(ClusterView cluster, List<? extends GpuView> offer) {
+    freeIndex.ensureInitialised(cluster);
+    if (offer.size() != freeIndex.total()) {
+      return types.group(offer);
+    }
+    List<List<GpuView>> byType = new ArrayList<>();
+    for (io.hare.core.GpuType t : types.types()) {
+      byType.add(freeIndex.of(t));
+    }
+    return byType;
   }
 
   private void indexIfReady(HlasJob j, JobView view) {
