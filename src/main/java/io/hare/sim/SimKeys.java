@@ -61,7 +61,7 @@ public final class SimKeys {
 
   /** Longest isolated job run time, seconds. */
   public static final String PAPER_DURATION_MAX_S = PREFIX + "paper.duration-max-s";
-  public static final double DEFAULT_PAPER_DURATION_MAX_S = 14400;
+  public static final double DEFAULT_PAPER_DURATION_MAX_S = 3600;
 
   /** Shape alpha of the bounded Pareto distribution of run times (smaller = heavier tail). */
   public static final String PAPER_DURATION_SHAPE = PREFIX + "paper.duration-shape";
@@ -77,7 +77,7 @@ public final class SimKeys {
 
   /** Work offered per unit of cluster capacity; sets the Poisson arrival rate. */
   public static final String PAPER_OFFERED_LOAD = PREFIX + "paper.offered-load";
-  public static final double DEFAULT_PAPER_OFFERED_LOAD = 0.8;
+  public static final double DEFAULT_PAPER_OFFERED_LOAD = 2.0;
 
   /** Fixed Poisson arrival rate in jobs per hour; 0 derives it from the offered load. */
   public static final String PAPER_ARRIVAL_RATE_PER_HOUR = PREFIX + "paper.arrival-rate-per-hour";
