@@ -56,7 +56,8 @@ public final class ClusterSpec {
       throw new IllegalArgumentException("cluster: expected type=count[,type=count...], got nothing");
     }
     Map<GpuType, Integer> perType = new LinkedHashMap<>();
-    for (String part : text.split(",")) {
+    // limit -1 keeps trailing empty entries, so "v100=2," is refused like ",v100=2"
+    for (String part : text.split(",", -1)) {
       String p = part.trim();
       int eq = p.indexOf('=');
       if (eq <= 0 || eq == p.length() - 1) {
@@ -90,7 +91,10 @@ public final class ClusterSpec {
     return gpus;
   }
 
-  /** Types present, in first-seen order (types with zero GPUs included if listed). */
+  /**
+   * Types that have at least one GPU, in first-seen order. A type listed with count 0 is not
+   * present: it has no GPUs to offer, so policies never see it.
+   */
   public List<GpuType> types() {
     return List.copyOf(counts.keySet());
   }

@@ -84,6 +84,7 @@ public final class OnlineEstimator implements TaskTimeModel {
     if (e != null) {
       return e.n;
     }
-    return prior.times(model, type) == null ? 0 : priorWeight;
+    // capped like a measured estimate: a prior heavier than the window is averaged as a window
+    return prior.times(model, type) == null ? 0 : Math.min(priorWeight, window);
   }
 }

@@ -1,0 +1,126 @@
+package io.hare.core.profile;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNull;
+import static org.junit.Assert.fail;
+
+import io.hare.core.GpuType;
+import io.hare.core.TaskTimes;
+import org.junit.Test;
+
+/** The online estimate: a mean with the prior as pseudo-samples, then a moving average. */
+public class OnlineEstimatorTest {
+
+  private static final GpuType V100 = GpuType.of("v100");
+  private static final GpuType K80 = GpuType.of("k80");
+
+  /** Prior: m on v100 computes 100 ms and syncs 20 ms; nothing on k80. */
+  private static final ProfileTable PRIOR = ProfileTable.builder()
+      .put("m", "v100", 100, 20).put("other", "v100", 500, 5).build();
+
+  @Test(timeout = 5_000)
+  public void priorCountsAsWeightSamplesThenMovingAverageAfterWindow() {
+    OnlineEstimator e = new OnlineEstimator(PRIOR, 2, 4);
+    assertEquals(new TaskTimes(100, 20), e.times("m", V100));
+    assertEquals(2, e.confidence("m", V100), 0);
+    // mean of {100, 100, 130} = 110
+    e.observe("m", V100, 130);
+    assertEquals(110, e.times("m", V100).computeMs(), 1e-9);
+    assertEquals(3, e.confidence("m", V100), 0);
+    // mean of {100, 100, 130, 150} = 120: four samples, the window is full
+    e.observe("m", V100, 150);
+    assertEquals(120, e.times("m", V100).computeMs(), 1e-9);
+    assertEquals(4, e.confidence("m", V100), 0);
+    // from now on 1/4 of the gap: 120 + (200 - 120) / 4 = 140 (a mean would give 136)
+    e.observe("m", V100, 200);
+    assertEquals(140, e.times("m", V100).computeMs(), 1e-9);
+    assertEquals(4, e.confidence("m", V100), 0);
+    // 140 + (60 - 140) / 4 = 120
+    e.observe("m", V100, 60);
+    assertEquals(120, e.times("m", V100).computeMs(), 1e-9);
+    // the host never measures sync: it stays as in the prior
+    assertEquals(20, e.times("m", V100).syncMs(), 0);
+    // other models are untouched
+    assertEquals(new TaskTimes(500, 5), e.times("other", V100));
+  }
+
+  @Test(timeout = 5_000)
+  public void zeroPriorWeightTrustsTheFirstSample() {
+    OnlineEstimator e = new OnlineEstimator(PRIOR, 0, 3);
+    assertEquals(0, e.confidence("m", V100), 0);
+    e.observe("m", V100, 300);
+    assertEquals(new TaskTimes(300, 20), e.times("m", V100));
+    // mean of {300, 330}
+    e.observe("m", V100, 330);
+    assertEquals(315, e.times("m", V100).computeMs(), 1e-9);
+  }
+
+  @Test(timeout = 5_000)
+  public void windowOfOneFollowsTheLastSample() {
+    OnlineEstimator e = new OnlineEstimator(PRIOR, 3, 1);
+    e.observe("m", V100, 130);
+    assertEquals(130, e.times("m", V100).computeMs(), 1e-9);
+    e.observe("m", V100, 70);
+    assertEquals(70, e.times("m", V100).computeMs(), 1e-9);
+    assertEquals(1, e.confidence("m", V100), 0);
+  }
+
+  @Test(timeout = 5_000)
+  public void priorHeavierThanTheWindowIsWorthAWindow() {
+    OnlineEstimator e = new OnlineEstimator(PRIOR, 10, 4);
+    // the prior can never weigh more than the window it is averaged in
+    assertEquals(4, e.confidence("m", V100), 0);
+    // 100 + (180 - 100) / 4 = 120
+    e.observe("m", V100, 180);
+    assertEquals(120, e.times("m", V100).computeMs(), 1e-9);
+    assertEquals(4, e.confidence("m", V100), 0);
+  }
+
+  @Test(timeout = 5_000)
+  public void unknownTypeBecomesKnownAfterOneSample() {
+    OnlineEstimator e = new OnlineEstimator(PRIOR, 5, 10);
+    assertNull(e.times("m", K80));
+    assertNull(e.times("nowhere", V100));
+    assertEquals(0, e.confidence("m", K80), 0);
+    e.observe("m", K80, 640);
+    // no prior: the sample is the estimate, and sync is 0 since nothing ever said otherwise
+    assertEquals(new TaskTimes(640, 0), e.times("m", K80));
+    assertEquals(1, e.confidence("m", K80), 0);
+    // then a plain mean: (640 + 700) / 2
+    e.observe("m", K80, 700);
+    assertEquals(670, e.times("m", K80).computeMs(), 1e-9);
+    assertEquals(2, e.confidence("m", K80), 0);
+  }
+
+  @Test(timeout = 5_000)
+  public void badSamplesAreIgnored() {
+    OnlineEstimator e = new OnlineEstimator(PRIOR, 2, 4);
+    for (double bad : new double[] {0, -5, Double.NaN, Double.POSITIVE_INFINITY,
+        Double.NEGATIVE_INFINITY}) {
+      e.observe("m", V100, bad);
+      e.observe("m", K80, bad);
+    }
+    assertEquals(new TaskTimes(100, 20), e.times("m", V100));
+    assertEquals(2, e.confidence("m", V100), 0);
+    assertNull("a bad sample must not make a type usable", e.times("m", K80));
+    assertEquals(0, e.confidence("m", K80), 0);
+  }
+
+  @Test(timeout = 5_000)
+  public void badArgumentsAreRefused() {
+    for (double w : new double[] {-1, Double.NaN}) {
+      try {
+        new OnlineEstimator(PRIOR, w, 4);
+        fail("prior weight " + w + " accepted");
+      } catch (IllegalArgumentException e) {
+        assertEquals("prior weight must be >= 0, got " + w, e.getMessage());
+      }
+    }
+    try {
+      new OnlineEstimator(PRIOR, 1, 0);
+      fail("window 0 accepted");
+    } catch (IllegalArgumentException e) {
+      assertEquals("window must be >= 1, got 0", e.getMessage());
+    }
+  }
+}
