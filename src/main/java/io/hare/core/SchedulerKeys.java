@@ -45,6 +45,13 @@ public final class SchedulerKeys {
   public static final String HARE_LP_INTERVALS = PREFIX + "hare.lp-intervals";
   public static final int DEFAULT_HARE_LP_INTERVALS = 12;
 
+  /**
+   * Most jobs in one re-plan's LP, the first ones in Smith order (0: all). The others are far
+   * from running; they keep the type affinity of their last LP, if any.
+   */
+  public static final String HARE_LP_MAX_JOBS = PREFIX + "hare.lp-max-jobs";
+  public static final int DEFAULT_HARE_LP_MAX_JOBS = 50;
+
   /** Solver time limit per re-plan; on timeout the stand-in order is used for that plan. */
   public static final String HARE_LP_TIME_LIMIT_MS = PREFIX + "hare.lp-time-limit-ms";
   public static final long DEFAULT_HARE_LP_TIME_LIMIT_MS = 5000L;

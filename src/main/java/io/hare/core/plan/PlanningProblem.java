@@ -1,6 +1,7 @@
 package io.hare.core.plan;
 
 import io.hare.core.GpuType;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -46,5 +47,27 @@ public record PlanningProblem(long nowMs, List<GpuType> types, int[] gpuType, lo
       p[i] = c[i] > 0;
     }
     return p;
+  }
+
+  /**
+   * The same problem with only the first {@code max} jobs that {@code order} names, in that
+   * order; this problem itself if {@code max} is 0 or there are no more jobs than that.
+   */
+  public PlanningProblem firstJobs(List<GroupRef> order, int max) {
+    if (max == 0 || jobs.size() <= max) {
+      return this;
+    }
+    boolean[] taken = new boolean[jobs.size()];
+    List<PlanJob> head = new ArrayList<>(max);
+    for (GroupRef g : order) {
+      if (!taken[g.job()]) {
+        taken[g.job()] = true;
+        head.add(jobs.get(g.job()));
+        if (head.size() == max) {
+          break;
+        }
+      }
+    }
+    return new PlanningProblem(nowMs, types, gpuType, gpuFreeMs, gpuIds, head);
   }
 }

@@ -8,6 +8,7 @@ import io.hare.core.plan.GroupRef;
 import io.hare.core.plan.ListScheduler;
 import io.hare.core.plan.ListScheduler.GpuChoice;
 import io.hare.core.plan.MidpointOrder;
+import io.hare.core.plan.OrTools;
 import io.hare.core.plan.Plan;
 import io.hare.core.plan.PlanningProblem;
 import io.hare.core.plan.SmithOrder;
@@ -70,6 +71,7 @@ public final class HarePolicy implements SchedulingPolicy {
   private final boolean relaxationOrder;
   private final double affinityMinShare;
   private final FluidRelaxation.Options lpOptions;
+  private final int lpMaxJobs;
   private final long minIntervalMs;
 
   private final HareTracker tracker = new HareTracker();
@@ -110,6 +112,8 @@ public final class HarePolicy implements SchedulingPolicy {
             10_000),
         c.getLong(SchedulerKeys.HARE_LP_TIME_LIMIT_MS,
             SchedulerKeys.DEFAULT_HARE_LP_TIME_LIMIT_MS, 0, Long.MAX_VALUE));
+    this.lpMaxJobs = c.getInt(SchedulerKeys.HARE_LP_MAX_JOBS,
+        SchedulerKeys.DEFAULT_HARE_LP_MAX_JOBS, 0, Integer.MAX_VALUE);
     this.minIntervalMs = c.getLong(SchedulerKeys.HARE_REPLAN_MIN_INTERVAL_MS,
         SchedulerKeys.DEFAULT_HARE_REPLAN_MIN_INTERVAL_MS, 0, Long.MAX_VALUE);
     int maxTasks = c.getInt(SchedulerKeys.HARE_PLAN_MAX_TASKS,
@@ -117,6 +121,9 @@ public final class HarePolicy implements SchedulingPolicy {
     long switchMs = c.getLong(SchedulerKeys.HARE_SWITCH_MS, SchedulerKeys.DEFAULT_HARE_SWITCH_MS,
         0, Long.MAX_VALUE);
     this.dispatcher = followPlan ? null : new PriorityDispatcher(ranks);
+    if (relaxationOrder || (!followPlan && affinityMinShare > 0)) {
+      OrTools.load(); // about a second, once per JVM: at start-up, not in the first re-plan
+    }
     this.follower = followPlan
         ? new PlanFollower(new ListScheduler.Options(choice, switchMs, maxTasks)) : null;
   }
@@ -231,13 +238,17 @@ public final class HarePolicy implements SchedulingPolicy {
     dirty = false;
     lastReplanMs = nowMs;
     PlanningProblem p = tracker.snapshot(cluster, nowMs);
-    List<GroupRef> order = null;
+    List<GroupRef> order = relaxationOrder ? null : SmithOrder.of(p);
     if (relaxationOrder || (dispatcher != null && affinityMinShare > 0)) {
-      FluidSolution s = FluidRelaxation.solve(p, lpOptions);
+      // the midpoint order needs every job in the LP; affinity only the jobs that run soon
+      PlanningProblem lp = relaxationOrder ? p : p.firstJobs(order, lpMaxJobs);
+      FluidSolution s = FluidRelaxation.solve(lp, lpOptions);
       if (s.optimal()) {
-        order = relaxationOrder ? MidpointOrder.of(p, s) : null;
+        if (relaxationOrder) {
+          order = MidpointOrder.of(p, s);
+        }
         if (dispatcher != null) {
-          setAffinity(p, s);
+          setAffinity(lp, s, lp.jobs().size() < p.jobs().size());
         }
       } else {
         lpFailures++;
@@ -260,8 +271,11 @@ public final class HarePolicy implements SchedulingPolicy {
     }
   }
 
-  private void setAffinity(PlanningProblem p, FluidSolution s) {
-    dispatcher.affinity().clear();
+  /** Affinity from the LP's type shares; with {@code partial}, other jobs keep theirs. */
+  private void setAffinity(PlanningProblem p, FluidSolution s, boolean partial) {
+    if (!partial) {
+      dispatcher.affinity().clear();
+    }
     if (affinityMinShare <= 0) {
       return;
     }
@@ -274,6 +288,8 @@ public final class HarePolicy implements SchedulingPolicy {
       }
       if (!ok.isEmpty()) {
         dispatcher.affinity().put(p.jobs().get(n).id(), ok);
+      } else {
+        dispatcher.affinity().remove(p.jobs().get(n).id());
       }
     }
   }

@@ -48,4 +48,24 @@ public class SmithOrderTest {
     assertEquals(200, order.get(3).key(), 1e-6);
     assertEquals(300, order.get(6).key(), 1e-6);
   }
+
+  @Test(timeout = 5_000)
+  public void firstJobsKeepsTheHeadOfTheOrder() {
+    List<GpuType> types = List.of(GpuType.of("a"));
+    TaskTimes[] t100 = {new TaskTimes(100, 0)};
+    // keys: A 1 x 100 / 1 = 100, B 3 x 100 / 1 = 300, C 2 x 100 / 4 = 50
+    PlanJob a = new PlanJob("A", 1, 0, 0, 1, 0, 1, 0, t100, 0);
+    PlanJob b = new PlanJob("B", 1, 0, 0, 1, 0, 1, 2, t100, 0);
+    PlanJob c = new PlanJob("C", 4, 0, 0, 2, 0, 2, 0, t100, 0);
+    PlanningProblem p = new PlanningProblem(7, types, new int[] {0}, new long[] {0},
+        new String[] {"a0"}, List.of(a, b, c));
+    List<GroupRef> order = SmithOrder.of(p);
+    PlanningProblem head = p.firstJobs(order, 2);
+    assertEquals(List.of(c, a), head.jobs());
+    assertEquals(7, head.nowMs());
+    assertEquals(1, head.gpuCount());
+    // 0 or a cap at least the number of jobs: the problem itself
+    org.junit.Assert.assertSame(p, p.firstJobs(order, 0));
+    org.junit.Assert.assertSame(p, p.firstJobs(order, 3));
+  }
 }
