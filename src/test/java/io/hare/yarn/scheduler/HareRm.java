@@ -109,9 +109,14 @@ final class HareRm implements AutoCloseable {
 
   /** The NM reports the container finished with exit status 0. */
   void finish(MockNM nm, Container c) throws Exception {
+    end(nm, c, 0);
+  }
+
+  /** The NM reports the container ended with {@code exitStatus}. */
+  void end(MockNM nm, Container c, int exitStatus) throws Exception {
     ContainerId id = c.getId();
-    nm.nodeHeartbeat(List.of(BuilderUtils.newContainerStatus(id, ContainerState.COMPLETE, "done",
-        0, c.getResource())), true);
+    nm.nodeHeartbeat(List.of(BuilderUtils.newContainerStatus(id, ContainerState.COMPLETE,
+        "exit " + exitStatus, exitStatus, c.getResource())), true);
     rm.drainEvents();
   }
 

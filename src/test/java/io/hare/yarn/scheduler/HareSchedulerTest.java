@@ -100,6 +100,22 @@ public class HareSchedulerTest {
   }
 
   @Test(timeout = 60_000)
+  public void aFailedTaskAskedAgainIsPlacedAgain() throws Exception {
+    h = HareRm.start(HareRm.conf());
+    MockNM nm = h.node("h1:1234", 2);
+    MockAM a = h.launch(h.submit("hare.rounds=1", "hare.tasks-per-round=2"), nm);
+    HareRm.askGpuTasks(a, 2);
+    List<Container> round = h.heartbeatAndPull(a, nm);
+    assertEquals(2, round.size());
+    h.end(nm, round.get(0), 1); // the task failed; its GPU is free again
+    assertEquals("nothing is asked, nothing placed", 0, h.heartbeatAndPull(a, nm).size());
+    HareRm.askGpuTasks(a, 1); // the AM retries it
+    List<Container> retry = h.heartbeatAndPull(a, nm);
+    assertEquals(1, retry.size());
+    assertEquals(round.get(0).getNodeId(), retry.get(0).getNodeId());
+  }
+
+  @Test(timeout = 60_000)
   public void multiGpuContainersAreRefused() throws Exception {
     h = HareRm.start(HareRm.conf());
     MockNM nm = h.node("h1:1234", 4);
