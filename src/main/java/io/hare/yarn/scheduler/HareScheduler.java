@@ -2,6 +2,7 @@ package io.hare.yarn.scheduler;
 
 import io.hare.core.ConfigException;
 import io.hare.core.GpuType;
+import io.hare.core.SchedulerKeys;
 import io.hare.core.policy.SchedulingPolicy;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -14,7 +15,6 @@ import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.api.records.ContainerStatus;
-import org.apache.hadoop.yarn.api.records.NodeAttribute;
 import org.apache.hadoop.yarn.api.records.NodeId;
 import org.apache.hadoop.yarn.api.records.QueueACL;
 import org.apache.hadoop.yarn.api.records.QueueInfo;
@@ -23,11 +23,15 @@ import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.api.records.ResourceInformation;
 import org.apache.hadoop.yarn.api.records.ResourceRequest;
 import org.apache.hadoop.yarn.api.records.SchedulingRequest;
+import org.apache.hadoop.yarn.server.api.protocolrecords.NMContainerStatus;
 import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
 import org.apache.hadoop.yarn.server.resourcemanager.nodelabels.RMNodeLabelsManager;
 import org.apache.hadoop.yarn.server.resourcemanager.recovery.RMStateStore.RMState;
 import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppState;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttemptState;
 import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainerEventType;
+import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainerState;
 import org.apache.hadoop.yarn.server.resourcemanager.rmnode.RMNode;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.AbstractYarnScheduler;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.Allocation;
@@ -96,7 +100,7 @@ public class HareScheduler extends AbstractYarnScheduler<HareAppAttempt, FiCaSch
   private HareSettings settings;
   private HareQueue queue;
   private GpuInventory inventory;
-  private GpuTypeResolver types;
+  private NodeGpus nodeGpus;
   private TaskTimeSource times;
   private PolicyHost host;
   private GpuTasks gpuTasks;
@@ -119,12 +123,13 @@ public class HareScheduler extends AbstractYarnScheduler<HareAppAttempt, FiCaSch
       QueueMetrics metrics = QueueMetrics.forQueue(HareQueue.NAME, null, false, c);
       queue = new HareQueue(metrics, this::getClusterResource, () -> used);
       inventory = new GpuInventory();
-      types = new GpuTypeResolver(s.gpuTypeAttribute(), s.defaultGpuType());
       times = new TaskTimeSource(s.profiles(), s.defaultComputeMs(), s.priorWeight(),
           s.window());
       SchedulingPolicy policy = s.newPolicy();
       host = new PolicyHost(policy, inventory, times, s.replanIntervalMs());
       gpuTasks = new GpuTasks(host, inventory, placer);
+      nodeGpus = new NodeGpus(inventory,
+          new GpuTypeResolver(s.gpuTypeAttribute(), s.defaultGpuType()), host);
       admission = new AppAdmission(s.weightMax(), policy.clairvoyant(), times);
       LOG.info("Hare scheduler: policy {}, GPU type attribute {} (default type {}), weight cap"
           + " {}, {} profiled models, re-plan interval {} ms", policy.name(),
@@ -165,7 +170,7 @@ public class HareScheduler extends AbstractYarnScheduler<HareAppAttempt, FiCaSch
     synchronized (this) {
       if (!s.policyName().equals(settings.policyName())) {
         LOG.warn("{} changed from {} to {}: a new policy takes effect only at RM restart",
-            io.hare.core.SchedulerKeys.POLICY, settings.policyName(), s.policyName());
+            SchedulerKeys.POLICY, settings.policyName(), s.policyName());
       }
       settings = s;
       setConf(c);
@@ -291,32 +296,14 @@ public class HareScheduler extends AbstractYarnScheduler<HareAppAttempt, FiCaSch
           c.getContainerId(), SchedulerUtils.LOST_CONTAINER), RMContainerEventType.KILL);
     }
     nodeTracker.removeNode(rmNode.getNodeID());
-    inventory.removeNode(rmNode.getNodeID());
-    host.markDirty();
+    nodeGpus.removed(rmNode.getNodeID());
   }
 
-  /** Re-reads a node's GPU count and type (its attributes from the attributes manager). */
   private synchronized void refreshNodeGpus(NodeId id) {
     FiCaSchedulerNode node = nodeTracker.getNode(id);
-    if (node == null) {
-      return;
+    if (node != null) {
+      nodeGpus.refresh(node, rmContext.getNodeAttributesManager());
     }
-    List<NodeAttribute> attributes = new ArrayList<>();
-    if (rmContext.getNodeAttributesManager() != null) {
-      attributes.addAll(rmContext.getNodeAttributesManager()
-          .getAttributesForNode(id.getHost()).keySet());
-    }
-    setGpus(node, types.resolve(id.getHost(), attributes));
-  }
-
-  private void setGpus(FiCaSchedulerNode node, GpuType type) {
-    int gpus = (int) Math.min(Integer.MAX_VALUE, Gpus.of(node.getTotalResource()));
-    GpuType before = inventory.typeOf(node.getNodeID());
-    inventory.setNode(node.getNodeID(), gpus, type);
-    if (gpus > 0 && !type.equals(before)) {
-      LOG.info("node {}: {} GPUs of type {}", node.getNodeID(), gpus, type);
-    }
-    host.markDirty();
   }
 
   private synchronized void attributesUpdated(NodeAttributesUpdateSchedulerEvent e) {
@@ -324,8 +311,8 @@ public class HareScheduler extends AbstractYarnScheduler<HareAppAttempt, FiCaSch
       for (NodeId id : nodeTracker.getNodeIdsByResourceName(hostName)) {
         FiCaSchedulerNode node = nodeTracker.getNode(id);
         if (node != null) {
-          node.updateNodeAttributes(attributes);
-          setGpus(node, types.resolve(hostName, attributes));
+          node.updateNodeAttributes(attributes); // for placement constraints
+          nodeGpus.attributesChanged(node, attributes);
         }
       }
     });
@@ -407,7 +394,7 @@ public class HareScheduler extends AbstractYarnScheduler<HareAppAttempt, FiCaSch
   }
 
   private synchronized void removeAttempt(ApplicationAttemptId id,
-      org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttemptState finalState,
+      RMAppAttemptState finalState,
       boolean keepContainers) {
     HareAppAttempt attempt = getApplicationAttempt(id);
     if (attempt == null) {
@@ -415,8 +402,7 @@ public class HareScheduler extends AbstractYarnScheduler<HareAppAttempt, FiCaSch
       return;
     }
     for (RMContainer c : attempt.getLiveContainers()) {
-      if (keepContainers && c.getState()
-          == org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainerState.RUNNING) {
+      if (keepContainers && c.getState() == RMContainerState.RUNNING) {
         continue; // work-preserving AM restart keeps running containers
       }
       super.completedContainer(c, SchedulerUtils.createAbnormalContainerStatus(
@@ -427,7 +413,7 @@ public class HareScheduler extends AbstractYarnScheduler<HareAppAttempt, FiCaSch
   }
 
   private synchronized void removeApplication(ApplicationId id,
-      org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppState finalState) {
+      RMAppState finalState) {
     SchedulerApplication<HareAppAttempt> app = applications.remove(id);
     gpuTasks.removeJob(id, getClock().getTime());
     times.removeJob(id.toString());
@@ -468,6 +454,17 @@ public class HareScheduler extends AbstractYarnScheduler<HareAppAttempt, FiCaSch
   public RMContainer getRMContainer(ContainerId id) {
     HareAppAttempt attempt = getCurrentAttemptForContainer(id);
     return attempt == null ? null : attempt.getRMContainer(id);
+  }
+
+  /**
+   * Containers that NodeManagers report after an RM restart are recovered into YARN's own
+   * bookkeeping (node, attempt, queue), so nothing is over-committed; the policy does not learn
+   * of recovered GPU tasks in this slice, so it may offer their GPUs until they end, and such
+   * offers fail the fit check and are dropped.
+   */
+  @Override
+  public synchronized void recoverContainersOnNode(List<NMContainerStatus> reports, RMNode nm) {
+    super.recoverContainersOnNode(reports, nm);
   }
 
   @Override
