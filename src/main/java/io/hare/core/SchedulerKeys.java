@@ -110,4 +110,41 @@ public final class SchedulerKeys {
    */
   public static final String ALLOX_ALPHA = PREFIX + "allox.alpha";
   public static final double DEFAULT_ALLOX_ALPHA = 0.3;
+
+  // --- YARN scheduler (the ResourceManager plugin, io.hare.yarn.scheduler) ---
+
+  /**
+   * Node attribute that names a node's GPU model, read with either prefix: {@code rm.yarn.io}
+   * (centralized, wins when both are set) or {@code nm.yarn.io} (distributed).
+   */
+  public static final String GPU_TYPE_ATTRIBUTE = PREFIX + "gpu-type.attribute";
+  public static final String DEFAULT_GPU_TYPE_ATTRIBUTE = "gpu-model";
+
+  /** GPU type of a node that has GPUs but no (valid) GPU-model attribute. */
+  public static final String GPU_TYPE_DEFAULT = PREFIX + "gpu-type.default";
+  public static final String DEFAULT_GPU_TYPE_DEFAULT = "generic";
+
+  /** Largest job weight a user may claim with the hare.weight tag; larger ones are clamped. */
+  public static final String WEIGHT_MAX = PREFIX + "weight.max";
+  public static final double DEFAULT_WEIGHT_MAX = 10.0;
+
+  /** PROFILES.csv with task times per (model, GPU type); empty: no profiles. */
+  public static final String PROFILES_FILE = PREFIX + "profiles.file";
+  public static final String DEFAULT_PROFILES_FILE = "";
+
+  /** Compute time assumed for one task of a job without a profiled model, on every type. */
+  public static final String PROFILES_DEFAULT_COMPUTE_MS = PREFIX + "profiles.default-compute-ms";
+  public static final long DEFAULT_PROFILES_DEFAULT_COMPUTE_MS = 60000L;
+
+  /** How many measured tasks the profile is worth when measured run times refine it. */
+  public static final String PROFILES_PRIOR_WEIGHT = PREFIX + "profiles.prior-weight";
+  public static final double DEFAULT_PROFILES_PRIOR_WEIGHT = 3.0;
+
+  /** Measured tasks after which the estimate becomes a moving average over about this many. */
+  public static final String PROFILES_WINDOW = PREFIX + "profiles.window";
+  public static final int DEFAULT_PROFILES_WINDOW = 20;
+
+  /** Least time between two re-plans of the policy in the ResourceManager (heartbeat path). */
+  public static final String REPLAN_INTERVAL_MS = PREFIX + "replan-interval-ms";
+  public static final long DEFAULT_REPLAN_INTERVAL_MS = 1000L;
 }

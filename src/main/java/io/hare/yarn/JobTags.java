@@ -1,0 +1,154 @@
+package io.hare.yarn;
+
+import io.hare.core.BadInputException;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * What a Hare job tells the scheduler at submission, carried as YARN application tags
+ * {@code hare.weight=W}, {@code hare.rounds=R}, {@code hare.tasks-per-round=K} and
+ * {@code hare.model=NAME}. The client writes them with {@link #write}; the scheduler reads them
+ * with {@link #parse}. YARN lower-cases tags, so names and values are compared in lower case and
+ * model names are lower case.
+ *
+ * <p>Every tag is optional: a job without tags has weight 1, unknown rounds and tasks per round
+ * (scheduled non-clairvoyantly) and no model (a neutral default task time). Tags that do not start
+ * with {@code hare.} are other tools' business and ignored.
+ *
+ * <p>{@link #parse} refuses, with a message naming the tag, the value and what is allowed: an
+ * unknown {@code hare.*} tag, a tag given twice, a tag without {@code =value}, a value that is not
+ * a number, NaN or infinite, not above 0, or above the limits below, and a model name outside
+ * {@code [a-z0-9._-]{1,64}}. Weight above the admin's cap is not an error here; the scheduler
+ * clamps it.
+ */
+public final class JobTags {
+
+  public static final String PREFIX = "hare.";
+  public static final String WEIGHT = PREFIX + "weight";
+  public static final String ROUNDS = PREFIX + "rounds";
+  public static final String TASKS_PER_ROUND = PREFIX + "tasks-per-round";
+  public static final String MODEL = PREFIX + "model";
+  public static final List<String> NAMES = List.of(WEIGHT, ROUNDS, TASKS_PER_ROUND, MODEL);
+
+  /** Largest weight a tag may carry at all (the admin cap is usually far lower). */
+  public static final double MAX_WEIGHT = 1e6;
+  public static final int MAX_ROUNDS = 100_000_000;
+  public static final int MAX_TASKS_PER_ROUND = 100_000;
+
+  private static final Pattern MODEL_NAME = Pattern.compile("[a-z0-9][a-z0-9._-]{0,63}");
+
+  private JobTags() {}
+
+  /**
+   * A job's declared information.
+   *
+   * @param weight &gt; 0, as declared (not yet clamped)
+   * @param rounds total rounds R, if declared
+   * @param tasksPerRound k, if declared
+   * @param model profile name, lower case, if declared
+   */
+  public record Info(double weight, OptionalInt rounds, OptionalInt tasksPerRound,
+      Optional<String> model) {
+
+    /** What an untagged job gets. */
+    public static final Info NONE = new Info(1.0, OptionalInt.empty(), OptionalInt.empty(),
+        Optional.empty());
+  }
+
+  /** Tags for {@code info}, in a fixed order; what the Hare client sets on its submission. */
+  public static Set<String> write(Info info) {
+    Set<String> tags = new LinkedHashSet<>();
+    tags.add(WEIGHT + "=" + info.weight());
+    info.rounds().ifPresent(r -> tags.add(ROUNDS + "=" + r));
+    info.tasksPerRound().ifPresent(k -> tags.add(TASKS_PER_ROUND + "=" + k));
+    info.model().ifPresent(m -> tags.add(MODEL + "=" + m.toLowerCase(Locale.ROOT)));
+    return tags;
+  }
+
+  /**
+   * Reads the {@code hare.*} tags among {@code tags} (null: none).
+   *
+   * @throws BadInputException naming the first bad tag, its value and what is allowed
+   */
+  public static Info parse(Collection<String> tags) throws BadInputException {
+    Map<String, String> values = new HashMap<>();
+    if (tags != null) {
+      for (String raw : tags) {
+        String tag = raw == null ? "" : raw.trim().toLowerCase(Locale.ROOT);
+        if (!tag.startsWith(PREFIX)) {
+          continue;
+        }
+        int eq = tag.indexOf('=');
+        String name = eq < 0 ? tag : tag.substring(0, eq).trim();
+        if (!NAMES.contains(name)) {
+          throw new BadInputException("application tag '" + raw + "': unknown Hare tag '" + name
+              + "'; known: " + String.join(", ", NAMES) + " (each as name=value)");
+        }
+        if (eq < 0) {
+          throw new BadInputException("application tag '" + raw + "': " + name
+              + " needs a value, as " + name + "=VALUE");
+        }
+        if (values.put(name, tag.substring(eq + 1).trim()) != null) {
+          throw new BadInputException("application tag " + name + " is given twice; give it once");
+        }
+      }
+    }
+    double weight = values.containsKey(WEIGHT) ? weight(values.get(WEIGHT)) : 1.0;
+    OptionalInt rounds = values.containsKey(ROUNDS)
+        ? OptionalInt.of(count(ROUNDS, values.get(ROUNDS), MAX_ROUNDS)) : OptionalInt.empty();
+    OptionalInt k = values.containsKey(TASKS_PER_ROUND)
+        ? OptionalInt.of(count(TASKS_PER_ROUND, values.get(TASKS_PER_ROUND), MAX_TASKS_PER_ROUND))
+        : OptionalInt.empty();
+    Optional<String> model = Optional.empty();
+    if (values.containsKey(MODEL)) {
+      String m = values.get(MODEL);
+      if (!MODEL_NAME.matcher(m).matches()) {
+        throw new BadInputException(bad(MODEL, m, "a model name of 1-64 characters a-z, 0-9, '.',"
+            + " '_' or '-', starting with a letter or digit"));
+      }
+      model = Optional.of(m);
+    }
+    return new Info(weight, rounds, k, model);
+  }
+
+  private static double weight(String v) throws BadInputException {
+    String allowed = "a number > 0 and <= " + (long) MAX_WEIGHT;
+    double w;
+    try {
+      w = Double.parseDouble(v);
+    } catch (NumberFormatException e) {
+      throw new BadInputException(bad(WEIGHT, v, allowed));
+    }
+    if (!(w > 0) || w > MAX_WEIGHT) { // NaN and infinities fail one of the two
+      throw new BadInputException(bad(WEIGHT, v, allowed));
+    }
+    return w;
+  }
+
+  private static int count(String name, String v, int max) throws BadInputException {
+    String allowed = "a whole number from 1 to " + max;
+    long n;
+    try {
+      n = Long.parseLong(v);
+    } catch (NumberFormatException e) {
+      throw new BadInputException(bad(name, v, allowed));
+    }
+    if (n < 1 || n > max) {
+      throw new BadInputException(bad(name, v, allowed));
+    }
+    return (int) n;
+  }
+
+  private static String bad(String name, String value, String allowed) {
+    return "application tag " + name + "=" + value + ": '" + value + "' is not allowed; " + name
+        + " must be " + allowed;
+  }
+}

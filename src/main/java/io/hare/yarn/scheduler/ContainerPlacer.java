@@ -1,0 +1,86 @@
+package io.hare.yarn.scheduler;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.yarn.api.records.Container;
+import org.apache.hadoop.yarn.api.records.ContainerId;
+import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerAppUtils;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.PendingAsk;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerNode;
+import org.apache.hadoop.yarn.server.scheduler.SchedulerRequestKey;
+import org.apache.hadoop.yarn.server.utils.BuilderUtils;
+import org.apache.hadoop.yarn.util.resource.Resources;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Turns an ask of an attempt into a container on a node, only if the container fits in what
+ * the node has unallocated in <em>every</em> resource type ({@code yarn.io/gpu} included), so
+ * no resource is ever over-committed whatever the policy decided. Also the FIFO pass for
+ * non-GPU asks (ApplicationMasters and anything without GPUs), which never consults the policy.
+ */
+final class ContainerPlacer {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ContainerPlacer.class);
+
+  /** Whether an ask is for GPU tasks (then the policy decides) or not (FIFO). */
+  static boolean isGpuAsk(Resource perContainer) {
+    return Gpus.of(perContainer) > 0;
+  }
+
+  /**
+   * One container for {@code key} of {@code attempt} on {@code node}.
+   *
+   * @return the container, or null if it does not fit, the node is blacklisted for the attempt
+   *     or the ask is gone
+   */
+  RMContainer place(HareAppAttempt attempt, SchedulerRequestKey key, FiCaSchedulerNode node) {
+    PendingAsk ask = attempt.pending(key);
+    if (ask.getCount() <= 0) {
+      return null;
+    }
+    Resource size = ask.getPerAllocationResource();
+    if (!Resources.fitsIn(size, node.getUnallocatedResource())
+        || SchedulerAppUtils.isPlaceBlacklisted(attempt, node, LOG)) {
+      return null;
+    }
+    ContainerId id = BuilderUtils.newContainerId(attempt.getApplicationAttemptId(),
+        attempt.getNewContainerId());
+    Container c = BuilderUtils.newContainer(id, node.getNodeID(),
+        node.getRMNode().getHttpAddress(), size, key.getPriority(), null,
+        key.getAllocationRequestId());
+    RMContainer rmContainer = attempt.allocate(node, key, c);
+    if (rmContainer != null) {
+      node.allocateContainer(rmContainer);
+    }
+    return rmContainer;
+  }
+
+  /**
+   * Places the attempts' non-GPU asks on {@code node} in FIFO order (attempts in application
+   * order, asks by priority), as many as fit.
+   *
+   * @return containers placed
+   */
+  List<RMContainer> placeNonGpu(Iterable<HareAppAttempt> attempts, FiCaSchedulerNode node) {
+    List<RMContainer> out = new ArrayList<>();
+    for (HareAppAttempt a : attempts) {
+      for (SchedulerRequestKey key : new ArrayList<>(a.getSchedulerKeys())) {
+        PendingAsk ask = a.pending(key);
+        if (ask.getCount() <= 0 || isGpuAsk(ask.getPerAllocationResource())) {
+          continue;
+        }
+        for (int i = ask.getCount(); i > 0; i--) {
+          RMContainer c = place(a, key, node);
+          if (c == null) {
+            break;
+          }
+          out.add(c);
+        }
+      }
+    }
+    return out;
+  }
+}

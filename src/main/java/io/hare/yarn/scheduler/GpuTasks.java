@@ -1,0 +1,167 @@
+package io.hare.yarn.scheduler;
+
+import io.hare.core.policy.Assignment;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.ContainerExitStatus;
+import org.apache.hadoop.yarn.api.records.ContainerId;
+import org.apache.hadoop.yarn.api.records.ContainerStatus;
+import org.apache.hadoop.yarn.api.records.NodeId;
+import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
+import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainerEventType;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.PendingAsk;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerNode;
+import org.apache.hadoop.yarn.server.scheduler.SchedulerRequestKey;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The GPU side of the scheduler: jobs, their GPU task containers, and the policy pass that
+ * places them. An application's outstanding GPU asks are re-read only after its AM changed them
+ * ({@link #asksChanged}, safe from the AM's RPC thread); a pass runs only when something changed
+ * or the policy asked to be woken, so a heartbeat with nothing new costs a few checks.
+ *
+ * <p>Each assignment becomes one container of the job's highest-priority GPU ask on the GPU's
+ * node, if it fits there in every resource; one that cannot be made (the AM withdrew the ask,
+ * the node lacks memory, the node is blacklisted) is dropped and the next pass retries.
+ *
+ * <p>Not thread-safe apart from {@link #asksChanged}: the scheduler calls it under its lock.
+ */
+final class GpuTasks {
+
+  private static final Logger LOG = LoggerFactory.getLogger(GpuTasks.class);
+
+  private record Running(YarnJob job, YarnGpu gpu, long startMs) {}
+
+  private final PolicyHost host;
+  private final GpuInventory inventory;
+  private final ContainerPlacer placer;
+  private final Map<ApplicationId, YarnJob> jobs = new HashMap<>();
+  private final Map<ContainerId, Running> running = new HashMap<>();
+  private final Set<ApplicationId> asksChanged = ConcurrentHashMap.newKeySet();
+  private boolean retry;
+
+  GpuTasks(PolicyHost host, GpuInventory inventory, ContainerPlacer placer) {
+    this.host = host;
+    this.inventory = inventory;
+    this.placer = placer;
+  }
+
+  void addJob(YarnJob job) {
+    jobs.put(job.appId(), job);
+  }
+
+  YarnJob job(ApplicationId id) {
+    return jobs.get(id);
+  }
+
+  void removeJob(ApplicationId id, long nowMs) {
+    YarnJob j = jobs.remove(id);
+    asksChanged.remove(id);
+    if (j != null) {
+      host.jobDone(j, nowMs);
+    }
+  }
+
+  /** The AM of {@code app} changed its asks; read them at the next pass. Any thread. */
+  void asksChanged(ApplicationId app) {
+    asksChanged.add(app);
+  }
+
+  /** GPU tasks running now. */
+  int runningCount() {
+    return running.size();
+  }
+
+  /**
+   * Brings readiness up to date and, if anything changed, runs one policy pass and makes its
+   * containers.
+   *
+   * @return the containers made
+   */
+  List<RMContainer> schedule(Function<ApplicationId, HareAppAttempt> attempts,
+      Function<NodeId, FiCaSchedulerNode> nodes, long nowMs) {
+    if (!asksChanged.isEmpty()) {
+      for (ApplicationId id : new ArrayList<>(asksChanged)) {
+        asksChanged.remove(id);
+        YarnJob j = jobs.get(id);
+        HareAppAttempt a = attempts.apply(id);
+        if (j != null) {
+          host.asksChanged(j, a == null || a.isStopped() ? 0 : outstanding(a), nowMs);
+        }
+      }
+    }
+    if (retry) {
+      retry = false;
+      host.markDirty();
+    }
+    List<RMContainer> placed = new ArrayList<>();
+    if (!host.passDue(nowMs)) {
+      return placed;
+    }
+    for (Assignment a : host.pass(nowMs)) {
+      YarnJob job = host.activeJob(a.jobId());
+      YarnGpu gpu = inventory.gpu(a.gpuId());
+      HareAppAttempt attempt = attempts.apply(job.appId());
+      FiCaSchedulerNode node = nodes.apply(gpu.nodeId());
+      RMContainer c = attempt == null || node == null ? null : placeGpuTask(attempt, node);
+      if (c == null) {
+        retry = true;
+        LOG.debug("could not start a task of {} on {} now; retrying at the next heartbeat",
+            job, gpu);
+        continue;
+      }
+      running.put(c.getContainerId(), new Running(job, gpu, nowMs));
+      host.taskStarted(job, gpu, nowMs);
+      placed.add(c);
+      LOG.debug("task of {} on {}: container {}", job, gpu, c.getContainerId());
+    }
+    return placed;
+  }
+
+  private RMContainer placeGpuTask(HareAppAttempt attempt, FiCaSchedulerNode node) {
+    for (SchedulerRequestKey key : new ArrayList<>(attempt.getSchedulerKeys())) {
+      PendingAsk ask = attempt.pending(key);
+      if (ask.getCount() > 0 && ContainerPlacer.isGpuAsk(ask.getPerAllocationResource())) {
+        RMContainer c = placer.place(attempt, key, node);
+        if (c != null) {
+          return c;
+        }
+      }
+    }
+    return null;
+  }
+
+  /** Outstanding one-GPU containers of the attempt. */
+  static int outstanding(HareAppAttempt attempt) {
+    int n = 0;
+    for (SchedulerRequestKey key : new ArrayList<>(attempt.getSchedulerKeys())) {
+      PendingAsk ask = attempt.pending(key);
+      if (ask.getCount() > 0 && ContainerPlacer.isGpuAsk(ask.getPerAllocationResource())) {
+        n += ask.getCount();
+      }
+    }
+    return n;
+  }
+
+  /**
+   * A container ended. A GPU task that exited 0 after finishing normally is a computed task;
+   * any other end frees the GPU as a failed task.
+   */
+  void containerCompleted(RMContainer c, ContainerStatus status, RMContainerEventType event,
+      long nowMs) {
+    Running r = running.remove(c.getContainerId());
+    if (r == null) {
+      return;
+    }
+    boolean ok = event == RMContainerEventType.FINISHED && status != null
+        && status.getExitStatus() == ContainerExitStatus.SUCCESS;
+    host.taskEnded(r.job(), r.gpu(), nowMs, ok, Math.max(1, nowMs - r.startMs()));
+  }
+}

@@ -1,0 +1,540 @@
+package io.hare.yarn.scheduler;
+
+import io.hare.core.ConfigException;
+import io.hare.core.GpuType;
+import io.hare.core.SchedulerKeys;
+import io.hare.core.policy.SchedulingPolicy;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentSkipListMap;
+import org.apache.hadoop.conf.Configurable;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.ContainerId;
+import org.apache.hadoop.yarn.api.records.ContainerStatus;
+import org.apache.hadoop.yarn.api.records.NodeId;
+import org.apache.hadoop.yarn.api.records.QueueACL;
+import org.apache.hadoop.yarn.api.records.QueueInfo;
+import org.apache.hadoop.yarn.api.records.QueueUserACLInfo;
+import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.api.records.ResourceInformation;
+import org.apache.hadoop.yarn.api.records.ResourceRequest;
+import org.apache.hadoop.yarn.api.records.SchedulingRequest;
+import org.apache.hadoop.yarn.server.api.protocolrecords.NMContainerStatus;
+import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
+import org.apache.hadoop.yarn.server.resourcemanager.nodelabels.RMNodeLabelsManager;
+import org.apache.hadoop.yarn.server.resourcemanager.recovery.RMStateStore.RMState;
+import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppState;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttemptState;
+import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainerEventType;
+import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainerState;
+import org.apache.hadoop.yarn.server.resourcemanager.rmnode.RMNode;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.AbstractYarnScheduler;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.Allocation;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ContainerUpdates;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.QueueMetrics;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerApplication;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerUtils;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerNode;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppAddedSchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppAttemptAddedSchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppAttemptRemovedSchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppRemovedSchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.ContainerExpiredSchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeAddedSchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeAttributesUpdateSchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeRemovedSchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeResourceUpdateSchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeUpdateSchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.ReleaseContainerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.SchedulerEvent;
+import org.apache.hadoop.yarn.util.resource.DominantResourceCalculator;
+import org.apache.hadoop.yarn.util.resource.ResourceCalculator;
+import org.apache.hadoop.yarn.util.resource.Resources;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Hare scheduler for YARN's ResourceManager: set
+ * {@code yarn.resourcemanager.scheduler.class} to this class. It places containers by every
+ * resource type with the {@link DominantResourceCalculator} (so {@code yarn.io/gpu} is never
+ * over-committed) and lets the configured policy ({@code yarn.scheduler.hare.policy}, the same
+ * objects the simulator runs) decide which waiting GPU task gets which free GPU.
+ *
+ * <ul>
+ *   <li>Non-GPU asks (ApplicationMasters, anything with 0 GPUs) are placed first, in FIFO order,
+ *       on the node that heartbeats, whenever they fit: they never wait behind GPU tasks.
+ *   <li>GPU asks are one-GPU tasks. At a heartbeat where something changed, every free GPU of
+ *       the cluster is offered to the policy ({@link PolicyHost}) and each answer becomes a
+ *       container on that GPU's node ({@link GpuTasks}). Offering the whole cluster rather than
+ *       the heartbeating node keeps the choice of GPU type with the policy instead of with
+ *       whichever node happens to heartbeat first; a container on another node is as valid in
+ *       YARN as one on the heartbeating node (the AM launches it).
+ *   <li>Multi-GPU containers are refused: the maximum allocation has {@code yarn.io/gpu} = 1, so
+ *       YARN rejects such an ask with its usual "greater than maximum allowed allocation" error.
+ *   <li>Job information comes from application tags ({@link io.hare.yarn.JobTags}); a malformed
+ *       tag rejects that application alone with a diagnostic ({@link AppAdmission}).
+ *   <li>GPU types come from node attributes ({@link GpuTypeResolver}), on node registration and
+ *       on every {@code NODE_ATTRIBUTES_UPDATE}.
+ * </ul>
+ *
+ * <p>One queue ({@code default}, open ACLs). Not in this slice: RM restart recovery (containers
+ * reported by NMs after a restart are not rebuilt into Hare's state), locality of asks (every
+ * container is off-switch), queues and ACLs beyond the default queue, reservations, preemption.
+ *
+ * <p>Threading: event handling and scheduling run under this object's monitor, as in YARN's
+ * FifoScheduler; {@link #allocate} from AM RPC threads only updates the attempt's asks and
+ * flags the application for the next scheduling pass.
+ */
+public class HareScheduler extends AbstractYarnScheduler<HareAppAttempt, FiCaSchedulerNode>
+    implements Configurable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(HareScheduler.class);
+
+  private final ResourceCalculator calculator = new DominantResourceCalculator();
+  private Configuration conf;
+  private HareSettings settings;
+  private HareQueue queue;
+  private GpuInventory inventory;
+  private NodeGpus nodeGpus;
+  private TaskTimeSource times;
+  private PolicyHost host;
+  private GpuTasks gpuTasks;
+  private AppAdmission admission;
+  private final ContainerPlacer placer = new ContainerPlacer();
+  private final Resource used = Resource.newInstance(0, 0);
+
+  public HareScheduler() {
+    super(HareScheduler.class.getName());
+  }
+
+  @Override
+  public void serviceInit(Configuration c) throws Exception {
+    HareSettings s = HareSettings.read(c); // throws every problem at once: the RM won't start
+    synchronized (this) {
+      settings = s;
+      applications = new ConcurrentSkipListMap<>();
+      minimumAllocation = super.getMinimumAllocation();
+      initMaximumResourceCapability(super.getMaximumAllocation());
+      QueueMetrics metrics = QueueMetrics.forQueue(HareQueue.NAME, null, false, c);
+      queue = new HareQueue(metrics, this::getClusterResource, () -> used);
+      inventory = new GpuInventory();
+      times = new TaskTimeSource(s.profiles(), s.defaultComputeMs(), s.priorWeight(),
+          s.window());
+      SchedulingPolicy policy = s.newPolicy();
+      host = new PolicyHost(policy, inventory, times, s.replanIntervalMs());
+      gpuTasks = new GpuTasks(host, inventory, placer);
+      nodeGpus = new NodeGpus(inventory,
+          new GpuTypeResolver(s.gpuTypeAttribute(), s.defaultGpuType()), host);
+      admission = new AppAdmission(s.weightMax(), policy.clairvoyant(), times);
+      LOG.info("Hare scheduler: policy {}, GPU type attribute {} (default type {}), weight cap"
+          + " {}, {} profiled models, re-plan interval {} ms", policy.name(),
+          s.gpuTypeAttribute(), s.defaultGpuType(), s.weightMax(), s.profiles().models().size(),
+          s.replanIntervalMs());
+    }
+    super.serviceInit(c);
+  }
+
+  @Override
+  public synchronized void setConf(Configuration c) {
+    this.conf = c;
+  }
+
+  @Override
+  public synchronized Configuration getConf() {
+    return conf;
+  }
+
+  @Override
+  public synchronized void setRMContext(RMContext context) {
+    this.rmContext = context;
+  }
+
+  /**
+   * {@code yarn rmadmin -refreshQueues}: re-reads and validates the settings; a bad one refuses
+   * the refresh and keeps the running settings. Profiles and the weight cap take effect (the cap
+   * for applications submitted from now on); a new policy name needs an RM restart.
+   */
+  @Override
+  public void reinitialize(Configuration c, RMContext context) throws IOException {
+    HareSettings s;
+    try {
+      s = HareSettings.read(c);
+    } catch (ConfigException e) {
+      throw new IOException(e.getMessage(), e);
+    }
+    synchronized (this) {
+      if (!s.policyName().equals(settings.policyName())) {
+        LOG.warn("{} changed from {} to {}: a new policy takes effect only at RM restart",
+            SchedulerKeys.POLICY, settings.policyName(), s.policyName());
+      }
+      settings = s;
+      setConf(c);
+      times.setProfiles(s.profiles(), s.defaultComputeMs());
+      admission.setWeightMax(s.weightMax());
+    }
+    super.reinitialize(c, context);
+  }
+
+  @Override
+  public ResourceCalculator getResourceCalculator() {
+    return calculator;
+  }
+
+  /** YARN's maximum allocation with at most one GPU per container: tasks are one-GPU. */
+  @Override
+  public Resource getMaximumResourceCapability() {
+    Resource max = Resources.clone(super.getMaximumResourceCapability());
+    if (Gpus.of(max) > 1) {
+      max.setResourceValue(ResourceInformation.GPU_URI, 1);
+    }
+    return max;
+  }
+
+  @Override
+  public Resource getMaximumResourceCapability(String queueName) {
+    return getMaximumResourceCapability();
+  }
+
+  @Override
+  public Allocation allocate(ApplicationAttemptId attemptId, List<ResourceRequest> ask,
+      List<SchedulingRequest> schedulingRequests, List<ContainerId> release,
+      List<String> blacklistAdditions, List<String> blacklistRemovals,
+      ContainerUpdates updateRequests) {
+    HareAppAttempt attempt = getApplicationAttempt(attemptId);
+    if (attempt == null || !attempt.getApplicationAttemptId().equals(attemptId)) {
+      LOG.error("allocate for an unknown or previous attempt {}", attemptId);
+      return EMPTY_ALLOCATION;
+    }
+    normalizeResourceRequests(ask);
+    releaseContainers(release, attempt);
+    synchronized (attempt) {
+      if (attempt.isStopped()) {
+        return EMPTY_ALLOCATION;
+      }
+      if (!ask.isEmpty()) {
+        attempt.updateResourceRequests(ask);
+      }
+      attempt.updateBlacklist(blacklistAdditions, blacklistRemovals);
+      gpuTasks.asksChanged(attemptId.getApplicationId());
+      Resource headroom = Resources.subtract(getClusterResource(), used);
+      attempt.setHeadroom(headroom);
+      attempt.setApplicationHeadroomForMetrics(headroom);
+      return new Allocation(attempt.pullNewlyAllocatedContainers(), headroom, null, null, null,
+          attempt.pullUpdatedNMTokens());
+    }
+  }
+
+  @Override
+  public void handle(SchedulerEvent event) {
+    switch (event.getType()) {
+      case NODE_ADDED -> {
+        NodeAddedSchedulerEvent e = (NodeAddedSchedulerEvent) event;
+        addNode(e.getAddedRMNode());
+        recoverContainersOnNode(e.getContainerReports(), e.getAddedRMNode());
+      }
+      case NODE_REMOVED -> removeNode(((NodeRemovedSchedulerEvent) event).getRemovedRMNode());
+      case NODE_RESOURCE_UPDATE -> {
+        NodeResourceUpdateSchedulerEvent e = (NodeResourceUpdateSchedulerEvent) event;
+        updateNodeResource(e.getRMNode(), e.getResourceOption());
+        refreshNodeGpus(e.getRMNode().getNodeID());
+      }
+      case NODE_ATTRIBUTES_UPDATE -> attributesUpdated((NodeAttributesUpdateSchedulerEvent) event);
+      case NODE_UPDATE -> nodeUpdate(((NodeUpdateSchedulerEvent) event).getRMNode());
+      case APP_ADDED -> {
+        AppAddedSchedulerEvent e = (AppAddedSchedulerEvent) event;
+        addApplication(e.getApplicationId(), e.getUser(), e.getIsAppRecovering(),
+            e.isUnmanagedAM());
+      }
+      case APP_REMOVED -> {
+        AppRemovedSchedulerEvent e = (AppRemovedSchedulerEvent) event;
+        removeApplication(e.getApplicationID(), e.getFinalState());
+      }
+      case APP_ATTEMPT_ADDED -> {
+        AppAttemptAddedSchedulerEvent e = (AppAttemptAddedSchedulerEvent) event;
+        addAttempt(e.getApplicationAttemptId(), e.getTransferStateFromPreviousAttempt(),
+            e.getIsAttemptRecovering());
+      }
+      case APP_ATTEMPT_REMOVED -> {
+        AppAttemptRemovedSchedulerEvent e = (AppAttemptRemovedSchedulerEvent) event;
+        removeAttempt(e.getApplicationAttemptID(), e.getFinalAttemptState(),
+            e.getKeepContainersAcrossAppAttempts());
+      }
+      case CONTAINER_EXPIRED -> {
+        ContainerId id = ((ContainerExpiredSchedulerEvent) event).getContainerId();
+        super.completedContainer(getRMContainer(id),
+            SchedulerUtils.createAbnormalContainerStatus(id, SchedulerUtils.EXPIRED_CONTAINER),
+            RMContainerEventType.EXPIRE);
+      }
+      case RELEASE_CONTAINER -> {
+        RMContainer c = ((ReleaseContainerEvent) event).getContainer();
+        completedContainer(c, SchedulerUtils.createAbnormalContainerStatus(c.getContainerId(),
+            SchedulerUtils.RELEASED_CONTAINER), RMContainerEventType.RELEASED);
+      }
+      default -> LOG.error("Hare scheduler: unexpected event {}; ignored", event.getType());
+    }
+  }
+
+  // --- nodes ---
+
+  private synchronized void addNode(RMNode rmNode) {
+    nodeTracker.addNode(new FiCaSchedulerNode(rmNode, false));
+    refreshNodeGpus(rmNode.getNodeID());
+  }
+
+  private synchronized void removeNode(RMNode rmNode) {
+    FiCaSchedulerNode node = nodeTracker.getNode(rmNode.getNodeID());
+    if (node == null) {
+      return;
+    }
+    for (RMContainer c : node.getCopiedListOfRunningContainers()) {
+      super.completedContainer(c, SchedulerUtils.createAbnormalContainerStatus(
+          c.getContainerId(), SchedulerUtils.LOST_CONTAINER), RMContainerEventType.KILL);
+    }
+    nodeTracker.removeNode(rmNode.getNodeID());
+    nodeGpus.removed(rmNode.getNodeID());
+  }
+
+  private synchronized void refreshNodeGpus(NodeId id) {
+    FiCaSchedulerNode node = nodeTracker.getNode(id);
+    if (node != null) {
+      nodeGpus.refresh(node, rmContext.getNodeAttributesManager());
+    }
+  }
+
+  private synchronized void attributesUpdated(NodeAttributesUpdateSchedulerEvent e) {
+    e.getUpdatedNodeToAttributes().forEach((hostName, attributes) -> {
+      for (NodeId id : nodeTracker.getNodeIdsByResourceName(hostName)) {
+        FiCaSchedulerNode node = nodeTracker.getNode(id);
+        if (node != null) {
+          node.updateNodeAttributes(attributes); // for placement constraints
+          nodeGpus.attributesChanged(node, attributes);
+        }
+      }
+    });
+  }
+
+  @Override
+  protected synchronized void nodeUpdate(RMNode rmNode) {
+    super.nodeUpdate(rmNode); // launched and completed containers first
+    if (rmContext.isWorkPreservingRecoveryEnabled()
+        && !rmContext.isSchedulerReadyForAllocatingContainers()) {
+      return;
+    }
+    FiCaSchedulerNode node = nodeTracker.getNode(rmNode.getNodeID());
+    if (node == null) {
+      return;
+    }
+    for (RMContainer c : placer.placeNonGpu(attempts(), node)) {
+      Resources.addTo(used, c.getAllocatedResource());
+    }
+    for (RMContainer c : gpuTasks.schedule(this::currentAttempt, nodeTracker::getNode,
+        getClock().getTime())) {
+      Resources.addTo(used, c.getAllocatedResource());
+    }
+    queue.getMetrics().setAvailableResourcesToQueue(Resources.subtract(getClusterResource(),
+        used));
+  }
+
+  private List<HareAppAttempt> attempts() {
+    List<HareAppAttempt> out = new ArrayList<>(applications.size());
+    for (SchedulerApplication<HareAppAttempt> app : applications.values()) {
+      HareAppAttempt a = app.getCurrentAppAttempt();
+      if (a != null && !a.isStopped()) {
+        out.add(a);
+      }
+    }
+    return out;
+  }
+
+  private HareAppAttempt currentAttempt(ApplicationId id) {
+    SchedulerApplication<HareAppAttempt> app = applications.get(id);
+    return app == null ? null : app.getCurrentAppAttempt();
+  }
+
+  // --- applications ---
+
+  private synchronized void addApplication(ApplicationId id, String user, boolean recovering,
+      boolean unmanagedAM) {
+    YarnJob job = admission.admit(rmContext, id, getClock().getTime());
+    if (job == null) {
+      return; // rejected with a diagnostic
+    }
+    applications.put(id, new SchedulerApplication<>(queue, user, unmanagedAM));
+    gpuTasks.addJob(job);
+    queue.getMetrics().submitApp(user, unmanagedAM);
+    LOG.info("Accepted application {} from user {} (weight {}, model {}, rounds {}, k {})", id,
+        user, job.weight(), job.model(), job.rounds(), job.tasksPerRound());
+    if (!recovering) {
+      admission.accept(rmContext, id);
+    }
+  }
+
+  private synchronized void addAttempt(ApplicationAttemptId id, boolean transferState,
+      boolean recovering) {
+    SchedulerApplication<HareAppAttempt> app = applications.get(id.getApplicationId());
+    if (app == null) {
+      LOG.error("attempt {} of an unknown application", id);
+      return;
+    }
+    HareAppAttempt attempt = new HareAppAttempt(id, app.getUser(), queue, queue.users(),
+        rmContext);
+    if (transferState) {
+      attempt.transferStateFromPreviousAttempt(app.getCurrentAppAttempt());
+    }
+    app.setCurrentAppAttempt(attempt);
+    queue.getMetrics().submitAppAttempt(app.getUser(), app.isUnmanagedAM());
+    if (!recovering) {
+      admission.attemptAdded(rmContext, id);
+    }
+  }
+
+  private synchronized void removeAttempt(ApplicationAttemptId id,
+      RMAppAttemptState finalState,
+      boolean keepContainers) {
+    HareAppAttempt attempt = getApplicationAttempt(id);
+    if (attempt == null) {
+      LOG.warn("unknown attempt {} finished", id);
+      return;
+    }
+    for (RMContainer c : attempt.getLiveContainers()) {
+      if (keepContainers && c.getState() == RMContainerState.RUNNING) {
+        continue; // work-preserving AM restart keeps running containers
+      }
+      super.completedContainer(c, SchedulerUtils.createAbnormalContainerStatus(
+          c.getContainerId(), SchedulerUtils.COMPLETED_APPLICATION), RMContainerEventType.KILL);
+    }
+    attempt.stop(finalState);
+    gpuTasks.asksChanged(id.getApplicationId());
+  }
+
+  private synchronized void removeApplication(ApplicationId id,
+      RMAppState finalState) {
+    SchedulerApplication<HareAppAttempt> app = applications.remove(id);
+    gpuTasks.removeJob(id, getClock().getTime());
+    times.removeJob(id.toString());
+    if (app == null) {
+      return;
+    }
+    queue.users().deactivateApplication(app.getUser(), id);
+    app.stop(finalState);
+  }
+
+  // --- containers ---
+
+  @Override
+  protected synchronized void completedContainerInternal(RMContainer rmContainer,
+      ContainerStatus status, RMContainerEventType event) {
+    HareAppAttempt attempt = getCurrentAttemptForContainer(rmContainer.getContainerId());
+    FiCaSchedulerNode node = nodeTracker.getNode(rmContainer.getContainer().getNodeId());
+    gpuTasks.containerCompleted(rmContainer, status, event, getClock().getTime());
+    if (attempt == null) {
+      LOG.info("container {} of an unknown attempt completed ({})",
+          rmContainer.getContainerId(), event);
+      return;
+    }
+    attempt.containerCompleted(rmContainer, status, event, RMNodeLabelsManager.NO_LABEL);
+    if (node != null) {
+      node.releaseContainer(rmContainer.getContainerId(), false);
+    }
+    Resources.subtractFrom(used, rmContainer.getContainer().getResource());
+  }
+
+  @Override
+  public void killContainer(RMContainer container) {
+    completedContainer(container, SchedulerUtils.createKilledContainerStatus(
+        container.getContainerId(), "killed by the RM"), RMContainerEventType.KILL);
+  }
+
+  @Override
+  public RMContainer getRMContainer(ContainerId id) {
+    HareAppAttempt attempt = getCurrentAttemptForContainer(id);
+    return attempt == null ? null : attempt.getRMContainer(id);
+  }
+
+  /**
+   * Containers that NodeManagers report after an RM restart are recovered into YARN's own
+   * bookkeeping (node, attempt, queue), so nothing is over-committed; the policy does not learn
+   * of recovered GPU tasks in this slice, so it may offer their GPUs until they end, and such
+   * offers fail the fit check and are dropped.
+   */
+  @Override
+  public synchronized void recoverContainersOnNode(List<NMContainerStatus> reports, RMNode nm) {
+    super.recoverContainersOnNode(reports, nm);
+  }
+
+  @Override
+  public void recover(RMState state) {
+    // RM restart recovery is not in this slice; applications restart from their submission
+  }
+
+  // --- queue ---
+
+  @Override
+  public QueueInfo getQueueInfo(String queueName, boolean includeChildQueues,
+      boolean recursive) {
+    return queue.getQueueInfo(false, false);
+  }
+
+  @Override
+  public List<QueueUserACLInfo> getQueueUserAclInfo() {
+    return queue.getQueueUserAclInfo(null);
+  }
+
+  @Override
+  public QueueMetrics getRootQueueMetrics() {
+    return queue.getMetrics();
+  }
+
+  @Override
+  public synchronized boolean checkAccess(UserGroupInformation callerUGI, QueueACL acl,
+      String queueName) {
+    return queue.hasAccess(acl, callerUGI);
+  }
+
+  @Override
+  public synchronized List<ApplicationAttemptId> getAppsInQueue(String queueName) {
+    if (!HareQueue.NAME.equals(queueName)) {
+      return null;
+    }
+    List<ApplicationAttemptId> out = new ArrayList<>();
+    for (SchedulerApplication<HareAppAttempt> app : applications.values()) {
+      if (app.getCurrentAppAttempt() != null) {
+        out.add(app.getCurrentAppAttempt().getApplicationAttemptId());
+      }
+    }
+    return out;
+  }
+
+  @Override
+  public int getNumClusterNodes() {
+    return nodeTracker.nodeCount();
+  }
+
+  // --- for tests and metrics ---
+
+  /** The policy in use. */
+  public synchronized SchedulingPolicy policy() {
+    return host.policy();
+  }
+
+  /** The GPU type Hare uses for a node, or null if the node has no GPUs. */
+  public synchronized GpuType gpuType(NodeId node) {
+    return inventory.typeOf(node);
+  }
+
+  /** The weight the scheduler uses for an application, after the cap; NaN if unknown. */
+  public synchronized double weight(ApplicationId app) {
+    YarnJob j = gpuTasks.job(app);
+    return j == null ? Double.NaN : j.weight();
+  }
+
+  /** Re-plans run so far. */
+  public synchronized long replans() {
+    return host.replans();
+  }
+}

@@ -1,0 +1,143 @@
+package io.hare.yarn.scheduler;
+
+import io.hare.core.BadInputException;
+import io.hare.core.ConfigException;
+import io.hare.core.GpuType;
+import io.hare.core.SchedulerKeys;
+import io.hare.core.policy.Policies;
+import io.hare.core.policy.PolicyConfig;
+import io.hare.core.policy.SchedulingPolicy;
+import io.hare.core.profile.ProfileCsv;
+import io.hare.core.profile.ProfileTable;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * The scheduler's configuration, read and validated once from the RM's configuration. Every
+ * problem is collected, each naming the key, the bad value and what is allowed, and thrown at
+ * once as a {@link ConfigException}, so the RM refuses to start (or a refresh is refused) with a
+ * list an admin fixes in one pass. The policy's own keys are validated by the policy factory
+ * through the same {@link PolicyConfig}.
+ *
+ * @param policyName the policy's configured name
+ * @param policyConfig every {@code yarn.scheduler.hare.*} value, for the policy factory
+ * @param gpuTypeAttribute attribute name of the GPU model
+ * @param defaultGpuType type of GPU nodes without the attribute
+ * @param weightMax cap on declared weights
+ * @param profiles task times by (lower-case model, type); empty when no file is set
+ * @param defaultComputeMs compute time of a task of an unprofiled job
+ * @param priorWeight samples the prior counts for in the online estimate
+ * @param window samples after which the estimate becomes a moving average
+ * @param replanIntervalMs least time between two re-plans
+ */
+public record HareSettings(String policyName, PolicyConfig policyConfig, String gpuTypeAttribute,
+    GpuType defaultGpuType, double weightMax, ProfileTable profiles, long defaultComputeMs,
+    double priorWeight, int window, long replanIntervalMs) {
+
+  /** YARN's rule for node-attribute names. */
+  private static final Pattern ATTRIBUTE_NAME = Pattern.compile("[0-9a-zA-Z_-]+");
+
+  /**
+   * Reads and validates the settings and builds the policy once to validate its keys.
+   *
+   * @throws ConfigException listing every bad key and value
+   */
+  public static HareSettings read(Configuration conf) throws ConfigException {
+    List<String> problems = new ArrayList<>();
+    Map<String, String> values = new HashMap<>();
+    conf.getPropsWithPrefix(SchedulerKeys.PREFIX)
+        .forEach((k, v) -> values.put(SchedulerKeys.PREFIX + k, v));
+    PolicyConfig t = new PolicyConfig(values, 0); // typed getters collect problems
+
+    long seed = t.getLong(SchedulerKeys.SEED, SchedulerKeys.DEFAULT_SEED, Long.MIN_VALUE,
+        Long.MAX_VALUE);
+    String attribute = t.getString(SchedulerKeys.GPU_TYPE_ATTRIBUTE,
+        SchedulerKeys.DEFAULT_GPU_TYPE_ATTRIBUTE);
+    if (!ATTRIBUTE_NAME.matcher(attribute).matches()) {
+      problems.add(SchedulerKeys.GPU_TYPE_ATTRIBUTE + ": must be a node-attribute name of"
+          + " letters, digits, '-' and '_', got '" + attribute + "'");
+    }
+    String typeName = t.getString(SchedulerKeys.GPU_TYPE_DEFAULT,
+        SchedulerKeys.DEFAULT_GPU_TYPE_DEFAULT);
+    GpuType defaultType = GpuType.of(SchedulerKeys.DEFAULT_GPU_TYPE_DEFAULT);
+    try {
+      defaultType = GpuType.of(typeName);
+    } catch (IllegalArgumentException e) {
+      problems.add(SchedulerKeys.GPU_TYPE_DEFAULT + ": " + e.getMessage());
+    }
+    double weightMax = t.getDouble(SchedulerKeys.WEIGHT_MAX, SchedulerKeys.DEFAULT_WEIGHT_MAX,
+        1, 1e6);
+    long defaultCompute = t.getLong(SchedulerKeys.PROFILES_DEFAULT_COMPUTE_MS,
+        SchedulerKeys.DEFAULT_PROFILES_DEFAULT_COMPUTE_MS, 1, 365L * 24 * 3600 * 1000);
+    double priorWeight = t.getDouble(SchedulerKeys.PROFILES_PRIOR_WEIGHT,
+        SchedulerKeys.DEFAULT_PROFILES_PRIOR_WEIGHT, 0, 1000);
+    int window = t.getInt(SchedulerKeys.PROFILES_WINDOW, SchedulerKeys.DEFAULT_PROFILES_WINDOW, 1,
+        100_000);
+    long replan = t.getLong(SchedulerKeys.REPLAN_INTERVAL_MS,
+        SchedulerKeys.DEFAULT_REPLAN_INTERVAL_MS, 0, Long.MAX_VALUE);
+    ProfileTable profiles = profiles(t.getString(SchedulerKeys.PROFILES_FILE,
+        SchedulerKeys.DEFAULT_PROFILES_FILE), problems);
+    problems.addAll(t.problems());
+
+    String policyName = t.getString(SchedulerKeys.POLICY, SchedulerKeys.DEFAULT_POLICY);
+    PolicyConfig pc = new PolicyConfig(values, seed);
+    try {
+      Policies.create(policyName, pc);
+    } catch (ConfigException e) {
+      for (String p : e.problems()) {
+        problems.add(p.startsWith("policy:") ? SchedulerKeys.POLICY + p.substring(6) : p);
+      }
+    } catch (RuntimeException e) {
+      problems.add(SchedulerKeys.POLICY + ": policy '" + policyName + "' failed to start: " + e);
+    }
+    if (!problems.isEmpty()) {
+      throw new ConfigException(problems);
+    }
+    return new HareSettings(policyName, new PolicyConfig(values, seed), attribute, defaultType,
+        weightMax, profiles, defaultCompute, priorWeight, window, replan);
+  }
+
+  /** A fresh policy of these settings (already validated by {@link #read}). */
+  public SchedulingPolicy newPolicy() {
+    try {
+      return Policies.create(policyName, new PolicyConfig(policyConfig.values(),
+          policyConfig.seed()));
+    } catch (ConfigException e) {
+      throw new IllegalStateException("validated policy settings failed: " + e.getMessage(), e);
+    }
+  }
+
+  private static ProfileTable profiles(String file, List<String> problems) {
+    if (file.isEmpty()) {
+      return ProfileTable.builder().build();
+    }
+    try {
+      ProfileTable read = ProfileCsv.read(Path.of(file));
+      // YARN lower-cases application tags, so the hare.model tag arrives in lower case
+      ProfileTable.Builder b = ProfileTable.builder();
+      Map<String, String> seen = new HashMap<>();
+      for (String model : read.models()) {
+        String lower = model.toLowerCase(Locale.ROOT);
+        String other = seen.put(lower, model);
+        if (other != null) {
+          problems.add(SchedulerKeys.PROFILES_FILE + ": " + file + ": models '" + other
+              + "' and '" + model + "' differ only in case; application tags are lower-cased");
+        }
+        read.forModel(model).forEach((type, times) -> b.put(lower, type, times));
+      }
+      return b.build();
+    } catch (BadInputException e) {
+      problems.add(SchedulerKeys.PROFILES_FILE + ": " + e.getMessage());
+    } catch (IOException | RuntimeException e) {
+      problems.add(SchedulerKeys.PROFILES_FILE + ": cannot read '" + file + "': " + e);
+    }
+    return ProfileTable.builder().build();
+  }
+}

@@ -1,0 +1,61 @@
+package io.hare.yarn.scheduler;
+
+import io.hare.core.GpuType;
+import java.util.Collection;
+import java.util.List;
+import org.apache.hadoop.yarn.api.records.NodeAttribute;
+import org.apache.hadoop.yarn.api.records.NodeId;
+import org.apache.hadoop.yarn.nodelabels.NodeAttributesManager;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerNode;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps the {@link GpuInventory} in step with YARN's node events: a node's GPU count from its
+ * total {@code yarn.io/gpu}, its type from its attributes ({@link GpuTypeResolver}), read from
+ * the attributes manager when the node registers or changes resources, and from the event
+ * itself on {@code NODE_ATTRIBUTES_UPDATE} (only the CapacityScheduler handles that event in
+ * YARN; every other scheduler must do it itself). Called under the scheduler's lock.
+ */
+final class NodeGpus {
+
+  private static final Logger LOG = LoggerFactory.getLogger(NodeGpus.class);
+
+  private final GpuInventory inventory;
+  private final GpuTypeResolver resolver;
+  private final PolicyHost host;
+
+  NodeGpus(GpuInventory inventory, GpuTypeResolver resolver, PolicyHost host) {
+    this.inventory = inventory;
+    this.resolver = resolver;
+    this.host = host;
+  }
+
+  /** The node registered or its resources changed: re-read its count and attributes. */
+  void refresh(FiCaSchedulerNode node, NodeAttributesManager attributes) {
+    String hostName = node.getNodeID().getHost();
+    Collection<NodeAttribute> a = attributes == null ? List.of()
+        : attributes.getAttributesForNode(hostName).keySet();
+    set(node, resolver.resolve(hostName, a));
+  }
+
+  /** The node's attributes are now {@code attributes} (the full set). */
+  void attributesChanged(FiCaSchedulerNode node, Collection<NodeAttribute> attributes) {
+    set(node, resolver.resolve(node.getNodeID().getHost(), attributes));
+  }
+
+  void removed(NodeId id) {
+    inventory.removeNode(id);
+    host.markDirty();
+  }
+
+  private void set(FiCaSchedulerNode node, GpuType type) {
+    int gpus = (int) Math.min(Integer.MAX_VALUE, Gpus.of(node.getTotalResource()));
+    GpuType before = inventory.typeOf(node.getNodeID());
+    inventory.setNode(node.getNodeID(), gpus, type);
+    if (gpus > 0 && !type.equals(before)) {
+      LOG.info("node {}: {} GPUs of type {}", node.getNodeID(), gpus, type);
+    }
+    host.markDirty();
+  }
+}

@@ -1,0 +1,91 @@
+package io.hare.yarn.scheduler;
+
+import io.hare.core.GpuType;
+import io.hare.core.policy.GpuView;
+import org.apache.hadoop.yarn.api.records.NodeId;
+
+/**
+ * One GPU of a node as the policy sees it. The index is the scheduler's own bookkeeping (which
+ * of the node's {@code yarn.io/gpu} units a task container counts against); the NodeManager
+ * picks the physical device.
+ *
+ * <p>A GPU whose node left or changed type is <em>retired</em>: it reads as busy forever, so a
+ * policy that cached it never hands it out again; the node's new GPUs carry new ids.
+ */
+final class YarnGpu implements GpuView {
+
+  private final String id;
+  private final NodeId node;
+  private final int index;
+  private final GpuType type;
+  private boolean busy;
+  private boolean retired;
+  private String lastJobId;
+
+  YarnGpu(NodeId node, int index, GpuType type, int generation) {
+    this.node = node;
+    this.index = index;
+    this.type = type;
+    this.id = node + "/gpu" + index + (generation == 0 ? "" : "." + generation);
+  }
+
+  @Override
+  public String id() {
+    return id;
+  }
+
+  @Override
+  public GpuType type() {
+    return type;
+  }
+
+  @Override
+  public String node() {
+    return node.toString();
+  }
+
+  NodeId nodeId() {
+    return node;
+  }
+
+  int index() {
+    return index;
+  }
+
+  @Override
+  public boolean busy() {
+    return busy || retired;
+  }
+
+  /** Busy with a task right now (a retired GPU may still be). */
+  boolean running() {
+    return busy;
+  }
+
+  boolean retired() {
+    return retired;
+  }
+
+  void start(String jobId) {
+    busy = true;
+    lastJobId = jobId;
+  }
+
+  void free() {
+    busy = false;
+  }
+
+  void retire() {
+    retired = true;
+  }
+
+  @Override
+  public String lastJobId() {
+    return lastJobId;
+  }
+
+  @Override
+  public String toString() {
+    return id + "(" + type + ")";
+  }
+}

@@ -1,0 +1,91 @@
+package io.hare.yarn.scheduler;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+import io.hare.core.ConfigException;
+import io.hare.core.SchedulerKeys;
+import java.io.File;
+import java.nio.file.Files;
+import org.apache.hadoop.test.GenericTestUtils;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.apache.hadoop.yarn.server.resourcemanager.MockRM;
+import org.junit.Test;
+
+/** A bad configuration stops the RM at start, naming every bad key and value at once. */
+public class HareSettingsTest {
+
+  @Test(timeout = 10_000)
+  public void defaultsAreValid() throws Exception {
+    HareSettings s = HareSettings.read(new YarnConfiguration());
+    assertEquals("hare", s.newPolicy().name());
+    assertEquals(10.0, s.weightMax(), 0);
+    assertEquals("gpu-model", s.gpuTypeAttribute());
+  }
+
+  @Test(timeout = 10_000)
+  public void everyBadKeyIsNamedWithItsValue() throws Exception {
+    File badCsv = GenericTestUtils.getTestDir("bad-profiles.csv");
+    Files.writeString(badCsv.toPath(), "model,gpu_type,compute_ms,sync_ms\ncnn,v100,-5,0\n");
+    YarnConfiguration conf = new YarnConfiguration();
+    conf.set(SchedulerKeys.WEIGHT_MAX, "0");
+    conf.set(SchedulerKeys.GPU_TYPE_ATTRIBUTE, "gpu.model");
+    conf.set(SchedulerKeys.GPU_TYPE_DEFAULT, "Tesla V100!");
+    conf.set(SchedulerKeys.PROFILES_FILE, badCsv.getAbsolutePath());
+    conf.set(SchedulerKeys.PROFILES_DEFAULT_COMPUTE_MS, "soon");
+    conf.set(SchedulerKeys.REPLAN_INTERVAL_MS, "-1");
+    conf.set(SchedulerKeys.HARE_ORDERING, "random"); // a key of the hare policy itself
+    try {
+      HareSettings.read(conf);
+      fail("accepted");
+    } catch (ConfigException e) {
+      String m = e.getMessage();
+      assertEquals(m, 7, e.problems().size());
+      for (String bad : new String[] {SchedulerKeys.WEIGHT_MAX + ": must be a number in [1.0",
+          "got '0'", SchedulerKeys.GPU_TYPE_ATTRIBUTE, "gpu.model", SchedulerKeys.GPU_TYPE_DEFAULT,
+          "tesla v100!", SchedulerKeys.PROFILES_FILE, "bad-profiles.csv",
+          SchedulerKeys.PROFILES_DEFAULT_COMPUTE_MS, "soon", SchedulerKeys.REPLAN_INTERVAL_MS,
+          "'-1'", SchedulerKeys.HARE_ORDERING, "random"}) {
+        assertTrue("message should name " + bad + ":\n" + m, m.contains(bad));
+      }
+    }
+  }
+
+  @Test(timeout = 10_000)
+  public void anUnknownPolicyIsNamedWithTheKnownOnes() {
+    YarnConfiguration conf = new YarnConfiguration();
+    conf.set(SchedulerKeys.POLICY, "fastest");
+    try {
+      HareSettings.read(conf);
+      fail("accepted");
+    } catch (ConfigException e) {
+      assertTrue(e.getMessage(), e.getMessage().contains(SchedulerKeys.POLICY
+          + ": unknown policy 'fastest'; known: hare, hlas"));
+    }
+  }
+
+  @Test(timeout = 60_000)
+  public void theResourceManagerRefusesToStart() {
+    YarnConfiguration conf = HareRm.conf();
+    conf.set(SchedulerKeys.WEIGHT_MAX, "-3");
+    conf.set(SchedulerKeys.POLICY, "nope");
+    MockRM rm = null;
+    try {
+      rm = new MockRM(conf);
+      rm.start();
+      fail("the RM started with a bad configuration");
+    } catch (RuntimeException e) {
+      StringBuilder chain = new StringBuilder();
+      for (Throwable t = e; t != null; t = t.getCause()) {
+        chain.append('\n').append(t.getMessage());
+      }
+      assertTrue(chain.toString(), chain.toString().contains(SchedulerKeys.WEIGHT_MAX));
+      assertTrue(chain.toString(), chain.toString().contains(SchedulerKeys.POLICY));
+    } finally {
+      if (rm != null) {
+        rm.stop();
+      }
+    }
+  }
+}
