@@ -157,7 +157,8 @@ public class HarePolicyTest {
     ClusterSpec c = ClusterSpec.parse("v100=1,t4=1,k80=1,m60=1");
     double sum = 0;
     int n = 0;
-    for (int seed = 1; seed <= 12; seed++) {
+    // 8 instances keep the suite fast: each CP-SAT proof takes seconds on one core
+    for (int seed = 1; seed <= 8; seed++) {
       Random r = new Random(seed);
       List<JobSpec> jobs = new ArrayList<>();
       for (int i = 0; i < 4; i++) {
@@ -173,7 +174,7 @@ public class HarePolicyTest {
       sum += ratio;
       n++;
     }
-    assertTrue("too few instances solved: " + n, n >= 8);
+    assertTrue("too few instances solved: " + n, n >= 6);
     assertTrue("mean hare/optimum " + sum / n, sum / n < 1.2);
   }
 }
