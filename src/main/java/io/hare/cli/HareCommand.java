@@ -66,6 +66,7 @@ public final class HareCommand implements Callable<Integer> {
     CommandLine cl = new CommandLine(new HareCommand());
     cl.addSubcommand("help", new CommandLine.HelpCommand());
     cl.addSubcommand("simulate", new SimulateCommand(sources, env));
+    cl.addSubcommand("conf-check", new ConfCheckCommand());
     // Subcommands first: these setters reach only the subcommands present when called.
     cl.setOut(out);
     cl.setErr(err);

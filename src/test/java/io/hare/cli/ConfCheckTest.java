@@ -1,0 +1,75 @@
+package io.hare.cli;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
+
+/** {@code hare conf-check}: the scheduler's start-up validation, from the command line. */
+public class ConfCheckTest {
+
+  @Rule
+  public TemporaryFolder tmp = new TemporaryFolder();
+
+  private Path site(String... props) throws Exception {
+    StringBuilder b = new StringBuilder("<?xml version=\"1.0\"?>\n<configuration>\n");
+    for (int i = 0; i < props.length; i += 2) {
+      b.append("  <property><name>").append(props[i]).append("</name><value>")
+          .append(props[i + 1]).append("</value></property>\n");
+    }
+    Path f = tmp.newFile("yarn-site-" + props.length + ".xml").toPath();
+    Files.writeString(f, b.append("</configuration>\n").toString());
+    return f;
+  }
+
+  @Test(timeout = 30_000)
+  public void validFileIsAccepted() throws Exception {
+    Path f = site("yarn.scheduler.hare.policy", "hlas", "yarn.scheduler.hare.weight.max", "8");
+    CliRun r = CliRun.run("conf-check", "--conf", f.toString());
+    assertEquals(r.toString(), 0, r.code);
+    assertTrue(r.toString(), r.out.contains("policy hlas"));
+    assertTrue(r.toString(), r.out.contains("2 yarn.scheduler.hare.* keys"));
+  }
+
+  @Test(timeout = 30_000)
+  public void everyBadValueIsNamedAtOnce() throws Exception {
+    Path f = site("yarn.scheduler.hare.weight.max", "0",
+        "yarn.scheduler.hare.gpu-type.attribute", "gpu.model");
+    CliRun r = CliRun.run("conf-check", "--conf", f.toString(),
+        "-D", "yarn.scheduler.hare.policy=no-such-policy");
+    assertEquals(r.toString(), 2, r.code);
+    assertTrue(r.toString(), r.err.contains("yarn.scheduler.hare.weight.max"));
+    assertTrue(r.toString(), r.err.contains("0"));
+    assertTrue(r.toString(), r.err.contains("gpu.model"));
+    assertTrue(r.toString(), r.err.contains("no-such-policy"));
+    assertTrue(r.toString(), r.err.contains("3 problems"));
+    assertFalse(r.toString(), r.err.contains("Exception"));
+  }
+
+  @Test(timeout = 30_000)
+  public void laterSourcesWin() throws Exception {
+    Path bad = site("yarn.scheduler.hare.weight.max", "0");
+    Path good = site("yarn.scheduler.hare.weight.max", "5", "yarn.scheduler.hare.policy", "hare");
+    assertEquals(0, CliRun.run("conf-check", "--conf", bad.toString(), "--conf", good.toString())
+        .code);
+    assertEquals(0, CliRun.run("conf-check", "--conf", bad.toString(),
+        "-D", "yarn.scheduler.hare.weight.max=3").code);
+  }
+
+  @Test(timeout = 30_000)
+  public void missingOrMalformedFileIsBadInput() throws Exception {
+    CliRun missing = CliRun.run("conf-check", "--conf", tmp.getRoot() + "/nope.xml");
+    assertEquals(missing.toString(), 2, missing.code);
+    assertTrue(missing.toString(), missing.err.contains("nope.xml"));
+    Path garbage = tmp.newFile("garbage.xml").toPath();
+    Files.writeString(garbage, "this is not <xml");
+    CliRun r = CliRun.run("conf-check", "--conf", garbage.toString());
+    assertEquals(r.toString(), 2, r.code);
+    assertTrue(r.toString(), r.err.contains("cannot read the configuration"));
+  }
+}
