@@ -14,7 +14,7 @@ import java.util.TreeMap;
  *
  * @param defaultMax the cap when no override applies
  * @param users caps by user name
- * @param queues caps by queue name (as named at submission)
+ * @param queues caps by queue name as YARN records it (with Hare's one queue: "default")
  */
 record WeightCaps(double defaultMax, Map<String, Double> users, Map<String, Double> queues) {
 
