@@ -83,9 +83,12 @@ import org.slf4j.LoggerFactory;
  *       on every {@code NODE_ATTRIBUTES_UPDATE}.
  * </ul>
  *
- * <p>One queue ({@code default}, open ACLs). Not in this slice: RM restart recovery (containers
+ * <p>One queue ({@code default}; ACLs from the admin, {@link QueueAcls}, enforced with
+ * {@code yarn.acl.enable}; weight caps per user and queue, {@link WeightCaps}). GPU types may
+ * also come from an admin mapping file that the scheduler registers as {@code rm.yarn.io}
+ * attributes ({@link CentralGpuTypes}). Not in this slice: RM restart recovery (containers
  * reported by NMs after a restart are not rebuilt into Hare's state), locality of asks (every
- * container is off-switch), queues and ACLs beyond the default queue, reservations, preemption.
+ * container is off-switch), queues beyond the default queue, reservations, preemption.
  *
  * <p>Threading: event handling and scheduling run under this object's monitor, as in YARN's
  * FifoScheduler; {@link #allocate} from AM RPC threads only updates the attempt's asks and
