@@ -147,4 +147,29 @@ public final class SchedulerKeys {
   /** Least time between two re-plans of the policy in the ResourceManager (heartbeat path). */
   public static final String REPLAN_INTERVAL_MS = PREFIX + "replan-interval-ms";
   public static final long DEFAULT_REPLAN_INTERVAL_MS = 1000L;
+
+  // --- admin: GPU-type mapping file, per-user/per-queue weight caps, queue ACLs (sched-admin) ---
+
+  /**
+   * Admin mapping file: lines {@code HOST_OR_GLOB GPU_MODEL}, first match wins; the scheduler
+   * registers the models as {@code rm.yarn.io} node attributes. Empty: no mapping.
+   */
+  public static final String GPU_TYPE_MAPPING_FILE = PREFIX + "gpu-type.mapping-file";
+  public static final String DEFAULT_GPU_TYPE_MAPPING_FILE = "";
+
+  /** Prefix of a per-user weight cap, {@code weight.max.user.<user>}; overrides every other cap. */
+  public static final String WEIGHT_MAX_USER_PREFIX = PREFIX + "weight.max.user.";
+
+  /** Prefix of a per-queue weight cap, {@code weight.max.queue.<queue>}; overrides weight.max. */
+  public static final String WEIGHT_MAX_QUEUE_PREFIX = PREFIX + "weight.max.queue.";
+
+  /** Who may submit to the default queue, as a YARN AccessControlList ("users groups"). */
+  public static final String QUEUE_DEFAULT_ACL_SUBMIT_APPLICATIONS =
+      PREFIX + "queue.default.acl-submit-applications";
+  public static final String DEFAULT_QUEUE_DEFAULT_ACL_SUBMIT_APPLICATIONS = "*";
+
+  /** Who administers the default queue (kills and modifies any of its applications). */
+  public static final String QUEUE_DEFAULT_ACL_ADMINISTER_QUEUE =
+      PREFIX + "queue.default.acl-administer-queue";
+  public static final String DEFAULT_QUEUE_DEFAULT_ACL_ADMINISTER_QUEUE = "*";
 }

@@ -23,7 +23,7 @@ public class SchedulerKeysTest {
     Map<String, String> out = new LinkedHashMap<>();
     for (Field f : keys.getFields()) {
       if (!Modifier.isStatic(f.getModifiers()) || f.getName().startsWith("DEFAULT_")
-          || f.getName().equals("PREFIX") || f.getType() != String.class) {
+          || f.getName().endsWith("PREFIX") || f.getType() != String.class) {
         continue;
       }
       String key = (String) f.get(null);

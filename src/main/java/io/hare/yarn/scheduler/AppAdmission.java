@@ -1,16 +1,18 @@
 package io.hare.yarn.scheduler;
 
 import io.hare.core.BadInputException;
-import io.hare.core.SchedulerKeys;
 import io.hare.yarn.JobTags;
+import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.QueueACL;
 import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppEvent;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppEventType;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttemptEvent;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttemptEventType;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.Queue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,25 +22,53 @@ import org.slf4j.LoggerFactory;
  * CapacityScheduler rejects a bad queue: an {@code APP_REJECTED} event whose message the user
  * sees as the diagnostics of {@code yarn application -status}. Nothing else is disturbed.
  *
- * <p>Weights above {@code yarn.scheduler.hare.weight.max} are clamped, logged once per
- * application. One cap for everyone in this slice; per-queue or per-user caps would slot in here.
+ * <p>Weights above the admin's cap are clamped, logged once per application (at admission). The
+ * cap is the most specific of {@code weight.max.user.<user>}, {@code weight.max.queue.<queue>}
+ * (the queue named at submission) and {@code weight.max} ({@link WeightCaps}).
  */
 final class AppAdmission {
 
   private static final Logger LOG = LoggerFactory.getLogger(AppAdmission.class);
 
-  private volatile double weightMax;
+  private volatile WeightCaps caps;
   private final boolean clairvoyant;
   private final TaskTimeSource times;
 
-  AppAdmission(double weightMax, boolean clairvoyant, TaskTimeSource times) {
-    this.weightMax = weightMax;
+  AppAdmission(WeightCaps caps, boolean clairvoyant, TaskTimeSource times) {
+    this.caps = caps;
     this.clairvoyant = clairvoyant;
     this.times = times;
   }
 
-  void setWeightMax(double weightMax) {
-    this.weightMax = weightMax;
+  /** New caps for applications admitted from now on (refreshQueues). */
+  void setWeightCaps(WeightCaps caps) {
+    this.caps = caps;
+  }
+
+  /**
+   * Whether {@code user} may submit to {@code queue}: with {@code yarn.acl.enable} the user
+   * needs the queue's submit or administer ACL, as the RM checks for the Capacity and Fair
+   * schedulers (the RM itself checks only theirs, so other schedulers must, as FairScheduler
+   * does again at APP_ADDED). A denied application is rejected with a diagnostic.
+   */
+  boolean maySubmit(RMContext rm, ApplicationId id, String user, Queue queue,
+      boolean aclsEnabled) {
+    if (!aclsEnabled) {
+      return true;
+    }
+    UserGroupInformation ugi = UserGroupInformation.createRemoteUser(user);
+    if (queue.hasAccess(QueueACL.SUBMIT_APPLICATIONS, ugi)
+        || queue.hasAccess(QueueACL.ADMINISTER_QUEUE, ugi)) {
+      return true;
+    }
+    RMApp app = rm.getRMApps().get(id);
+    String message = "User " + user + " does not have permission to submit " + id
+        + " to queue " + (app == null ? queue.getQueueName() : app.getQueue())
+        + " (Hare's default queue; see yarn.scheduler.hare.queue.default.acl-submit-applications)";
+    LOG.warn(message);
+    rm.getDispatcher().getEventHandler()
+        .handle(new RMAppEvent(id, RMAppEventType.APP_REJECTED, message));
+    return false;
   }
 
   /** The application as a job, or null after rejecting it. */
@@ -55,10 +85,11 @@ final class AppAdmission {
       return null;
     }
     double weight = info.weight();
-    if (weight > weightMax) {
-      LOG.info("{}: weight {} clamped to {} ({})", id, weight, weightMax,
-          SchedulerKeys.WEIGHT_MAX);
-      weight = weightMax;
+    WeightCaps.Cap cap = caps.capFor(app == null ? null : app.getUser(),
+        app == null ? null : app.getQueue());
+    if (weight > cap.max()) {
+      LOG.info("{}: weight {} clamped to {} ({})", id, weight, cap.max(), cap.key());
+      weight = cap.max();
     }
     times.addJob(id.toString(), info.model().orElse(null));
     if (info.model().isPresent() && !times.profiled(info.model().get())) {

@@ -1,14 +1,10 @@
 package io.hare.yarn.scheduler;
 
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.EnumMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.apache.hadoop.security.UserGroupInformation;
-import org.apache.hadoop.security.authorize.AccessControlList;
 import org.apache.hadoop.yarn.api.records.Priority;
 import org.apache.hadoop.yarn.api.records.QueueACL;
 import org.apache.hadoop.yarn.api.records.QueueInfo;
@@ -26,7 +22,7 @@ import org.apache.hadoop.yarn.util.Records;
 /**
  * The one queue, {@code default}, every application runs in, as in YARN's FifoScheduler: open
  * to everyone ({@code *} ACLs), its {@link QueueMetrics} the root metrics the RM UI and REST
- * show. Queue ACLs and more queues are not in this slice.
+ * show. Its ACLs are the admin's ({@link QueueAcls}), replaced on refresh.
  */
 final class HareQueue implements Queue {
 
@@ -36,6 +32,7 @@ final class HareQueue implements Queue {
   private final ActiveUsersManager users;
   private final Supplier<Resource> cluster;
   private final Supplier<Resource> used;
+  private volatile QueueAcls acls = QueueAcls.open();
 
   HareQueue(QueueMetrics metrics, Supplier<Resource> cluster, Supplier<Resource> used) {
     this.metrics = metrics;
@@ -68,25 +65,21 @@ final class HareQueue implements Queue {
     return info;
   }
 
-  private Map<QueueACL, AccessControlList> acls() {
-    Map<QueueACL, AccessControlList> m = new EnumMap<>(QueueACL.class);
-    for (QueueACL acl : QueueACL.values()) {
-      m.put(acl, new AccessControlList("*"));
-    }
-    return m;
+  void setAcls(QueueAcls acls) {
+    this.acls = acls;
   }
 
   @Override
   public List<QueueUserACLInfo> getQueueUserAclInfo(UserGroupInformation user) {
     QueueUserACLInfo info = Records.newRecord(QueueUserACLInfo.class);
     info.setQueueName(NAME);
-    info.setUserAcls(Arrays.asList(QueueACL.values()));
+    info.setUserAcls(user == null ? List.of(QueueACL.values()) : acls.of(user));
     return List.of(info);
   }
 
   @Override
   public boolean hasAccess(QueueACL acl, UserGroupInformation user) {
-    return acls().get(acl).isUserAllowed(user);
+    return acls.allows(acl, user);
   }
 
   @Override

@@ -23,6 +23,7 @@ import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.api.records.ResourceInformation;
 import org.apache.hadoop.yarn.api.records.ResourceRequest;
 import org.apache.hadoop.yarn.api.records.SchedulingRequest;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.api.protocolrecords.NMContainerStatus;
 import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
 import org.apache.hadoop.yarn.server.resourcemanager.nodelabels.RMNodeLabelsManager;
@@ -82,9 +83,12 @@ import org.slf4j.LoggerFactory;
  *       on every {@code NODE_ATTRIBUTES_UPDATE}.
  * </ul>
  *
- * <p>One queue ({@code default}, open ACLs). Not in this slice: RM restart recovery (containers
+ * <p>One queue ({@code default}; ACLs from the admin, {@link QueueAcls}, enforced with
+ * {@code yarn.acl.enable}; weight caps per user and queue, {@link WeightCaps}). GPU types may
+ * also come from an admin mapping file that the scheduler registers as {@code rm.yarn.io}
+ * attributes ({@link CentralGpuTypes}). Not in this slice: RM restart recovery (containers
  * reported by NMs after a restart are not rebuilt into Hare's state), locality of asks (every
- * container is off-switch), queues and ACLs beyond the default queue, reservations, preemption.
+ * container is off-switch), queues beyond the default queue, reservations, preemption.
  *
  * <p>Threading: event handling and scheduling run under this object's monitor, as in YARN's
  * FifoScheduler; {@link #allocate} from AM RPC threads only updates the attempt's asks and
@@ -105,6 +109,7 @@ public class HareScheduler extends AbstractYarnScheduler<HareAppAttempt, FiCaSch
   private PolicyHost host;
   private GpuTasks gpuTasks;
   private AppAdmission admission;
+  private CentralGpuTypes centralTypes; // the admin's mapping file, registered as rm.yarn.io
   private final ContainerPlacer placer = new ContainerPlacer();
   private final Resource used = Resource.newInstance(0, 0);
 
@@ -122,6 +127,7 @@ public class HareScheduler extends AbstractYarnScheduler<HareAppAttempt, FiCaSch
       initMaximumResourceCapability(super.getMaximumAllocation());
       QueueMetrics metrics = QueueMetrics.forQueue(HareQueue.NAME, null, false, c);
       queue = new HareQueue(metrics, this::getClusterResource, () -> used);
+      queue.setAcls(s.admin().acls());
       inventory = new GpuInventory();
       times = new TaskTimeSource(s.profiles(), s.defaultComputeMs(), s.priorWeight(),
           s.window());
@@ -130,7 +136,9 @@ public class HareScheduler extends AbstractYarnScheduler<HareAppAttempt, FiCaSch
       gpuTasks = new GpuTasks(host, inventory, placer);
       nodeGpus = new NodeGpus(inventory,
           new GpuTypeResolver(s.gpuTypeAttribute(), s.defaultGpuType()), host);
-      admission = new AppAdmission(s.weightMax(), policy.clairvoyant(), times);
+      admission = new AppAdmission(s.admin().weightCaps(), policy.clairvoyant(), times);
+      centralTypes = new CentralGpuTypes(s.gpuTypeAttribute());
+      centralTypes.apply(s.admin().mapping(), List.of(), null); // nodes register later
       LOG.info("Hare scheduler: policy {}, GPU type attribute {} (default type {}), weight cap"
           + " {}, {} profiled models, re-plan interval {} ms", policy.name(),
           s.gpuTypeAttribute(), s.defaultGpuType(), s.weightMax(), s.profiles().models().size(),
@@ -157,7 +165,8 @@ public class HareScheduler extends AbstractYarnScheduler<HareAppAttempt, FiCaSch
   /**
    * {@code yarn rmadmin -refreshQueues}: re-reads and validates the settings; a bad one refuses
    * the refresh and keeps the running settings. Profiles and the weight cap take effect (the cap
-   * for applications submitted from now on); a new policy name needs an RM restart.
+   * for applications submitted from now on); a new policy name needs an RM restart. The queue
+   * ACLs take effect at once; a new GPU-type mapping file is registered for every node.
    */
   @Override
   public void reinitialize(Configuration c, RMContext context) throws IOException {
@@ -175,7 +184,11 @@ public class HareScheduler extends AbstractYarnScheduler<HareAppAttempt, FiCaSch
       settings = s;
       setConf(c);
       times.setProfiles(s.profiles(), s.defaultComputeMs());
-      admission.setWeightMax(s.weightMax());
+      admission.setWeightCaps(s.admin().weightCaps());
+      queue.setAcls(s.admin().acls());
+      List<String> hosts = new ArrayList<>();
+      nodeTracker.getAllNodes().forEach(n -> hosts.add(n.getNodeID().getHost()));
+      centralTypes.apply(s.admin().mapping(), hosts, rmContext.getNodeAttributesManager());
     }
     super.reinitialize(c, context);
   }
@@ -283,6 +296,7 @@ public class HareScheduler extends AbstractYarnScheduler<HareAppAttempt, FiCaSch
 
   private synchronized void addNode(RMNode rmNode) {
     nodeTracker.addNode(new FiCaSchedulerNode(rmNode, false));
+    centralTypes.nodeAdded(rmNode.getNodeID().getHost(), rmContext.getNodeAttributesManager());
     refreshNodeGpus(rmNode.getNodeID());
   }
 
@@ -360,6 +374,10 @@ public class HareScheduler extends AbstractYarnScheduler<HareAppAttempt, FiCaSch
 
   private synchronized void addApplication(ApplicationId id, String user, boolean recovering,
       boolean unmanagedAM) {
+    if (!recovering && !admission.maySubmit(rmContext, id, user, queue,
+        YarnConfiguration.isAclEnabled(getConf() != null ? getConf() : getConfig()))) {
+      return; // rejected with a diagnostic
+    }
     YarnJob job = admission.admit(rmContext, id, getClock().getTime());
     if (job == null) {
       return; // rejected with a diagnostic
@@ -482,7 +500,12 @@ public class HareScheduler extends AbstractYarnScheduler<HareAppAttempt, FiCaSch
 
   @Override
   public List<QueueUserACLInfo> getQueueUserAclInfo() {
-    return queue.getQueueUserAclInfo(null);
+    try { // the caller, as CapacityScheduler and FairScheduler find it
+      return queue.getQueueUserAclInfo(UserGroupInformation.getCurrentUser());
+    } catch (IOException e) {
+      LOG.warn("cannot tell the caller of getQueueUserAclInfo: {}", e.toString());
+      return queue.getQueueUserAclInfo(null);
+    }
   }
 
   @Override

@@ -36,10 +36,11 @@ import org.apache.hadoop.conf.Configuration;
  * @param priorWeight samples the prior counts for in the online estimate
  * @param window samples after which the estimate becomes a moving average
  * @param replanIntervalMs least time between two re-plans
+ * @param admin GPU-model mapping file, per-user/per-queue weight caps, queue ACLs
  */
 public record HareSettings(String policyName, PolicyConfig policyConfig, String gpuTypeAttribute,
     GpuType defaultGpuType, double weightMax, ProfileTable profiles, long defaultComputeMs,
-    double priorWeight, int window, long replanIntervalMs) {
+    double priorWeight, int window, long replanIntervalMs, AdminSettings admin) {
 
   /** YARN's rule for node-attribute names. */
   private static final Pattern ATTRIBUTE_NAME = Pattern.compile("[0-9a-zA-Z_-]+");
@@ -84,6 +85,7 @@ public record HareSettings(String policyName, PolicyConfig policyConfig, String 
         SchedulerKeys.DEFAULT_REPLAN_INTERVAL_MS, 0, Long.MAX_VALUE);
     ProfileTable profiles = profiles(t.getString(SchedulerKeys.PROFILES_FILE,
         SchedulerKeys.DEFAULT_PROFILES_FILE), problems);
+    AdminSettings admin = AdminSettings.read(weightMax, t); // sched-admin
     problems.addAll(t.problems());
 
     String policyName = t.getString(SchedulerKeys.POLICY, SchedulerKeys.DEFAULT_POLICY);
@@ -101,7 +103,7 @@ public record HareSettings(String policyName, PolicyConfig policyConfig, String 
       throw new ConfigException(problems);
     }
     return new HareSettings(policyName, new PolicyConfig(values, seed), attribute, defaultType,
-        weightMax, profiles, defaultCompute, priorWeight, window, replan);
+        weightMax, profiles, defaultCompute, priorWeight, window, replan, admin);
   }
 
   /** A fresh policy of these settings (already validated by {@link #read}). */

@@ -88,4 +88,48 @@ public class HareSettingsTest {
       }
     }
   }
+
+  @Test(timeout = 10_000)
+  public void adminKeysAreValidatedWithTheRest() throws Exception {
+    File map = GenericTestUtils.getTestDir("bad-gpu-map.txt");
+    Files.writeString(map.toPath(), "gpu-* v100\nthis line is bad\n# ok\nh2 Tesla!\n");
+    YarnConfiguration conf = new YarnConfiguration();
+    conf.set(SchedulerKeys.GPU_TYPE_MAPPING_FILE, map.getAbsolutePath());
+    conf.set(SchedulerKeys.WEIGHT_MAX_USER_PREFIX + "alice", "0.5");
+    conf.set(SchedulerKeys.WEIGHT_MAX_QUEUE_PREFIX + "research", "Infinity");
+    conf.set(SchedulerKeys.WEIGHT_MAX_QUEUE_PREFIX + "prod", "40"); // fine
+    conf.set(SchedulerKeys.QUEUE_DEFAULT_ACL_SUBMIT_APPLICATIONS, "alice bob carol");
+    try {
+      HareSettings.read(conf);
+      fail("accepted");
+    } catch (ConfigException e) {
+      String m = e.getMessage();
+      assertEquals(m, 5, e.problems().size());
+      for (String bad : new String[] {
+          SchedulerKeys.GPU_TYPE_MAPPING_FILE + ": " + map.getAbsolutePath() + ":2: expected 2",
+          SchedulerKeys.GPU_TYPE_MAPPING_FILE + ": " + map.getAbsolutePath() + ":4: bad GPU model",
+          SchedulerKeys.WEIGHT_MAX_USER_PREFIX + "alice: must be a number in [1.0, 1000000.0],"
+              + " got '0.5'",
+          SchedulerKeys.WEIGHT_MAX_QUEUE_PREFIX + "research: must be a number in [1.0",
+          SchedulerKeys.QUEUE_DEFAULT_ACL_SUBMIT_APPLICATIONS + ": must be an ACL"}) {
+        assertTrue("message should contain " + bad + ":\n" + m, m.contains(bad));
+      }
+    }
+  }
+
+  @Test(timeout = 10_000)
+  public void theMostSpecificWeightCapApplies() throws Exception {
+    YarnConfiguration conf = new YarnConfiguration();
+    conf.set(SchedulerKeys.WEIGHT_MAX, "8");
+    conf.set(SchedulerKeys.WEIGHT_MAX_USER_PREFIX + "alice", "2");
+    conf.set(SchedulerKeys.WEIGHT_MAX_USER_PREFIX + "j.doe", "50");
+    conf.set(SchedulerKeys.WEIGHT_MAX_QUEUE_PREFIX + "research", "20");
+    WeightCaps caps = HareSettings.read(conf).admin().weightCaps();
+    assertEquals("user wins over queue", 2, caps.capFor("alice", "research").max(), 0);
+    assertEquals(50, caps.capFor("j.doe", "default").max(), 0);
+    assertEquals(20, caps.capFor("bob", "research").max(), 0);
+    assertEquals(SchedulerKeys.WEIGHT_MAX_QUEUE_PREFIX + "research",
+        caps.capFor("bob", "research").key());
+    assertEquals(8, caps.capFor("bob", "default").max(), 0);
+  }
 }
