@@ -12,7 +12,6 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -33,9 +32,7 @@ import org.slf4j.LoggerFactory;
  * time refines the job's estimate), any other end (failure, kill, release, lost node) a task
  * failed. When a job's asks grow after its finished tasks completed a round, its round barrier
  * cleared ({@code onRoundDone}). Asks that grow otherwise (a task asked again after a failure)
- * are announced as {@code onTaskFailed} on a GPU that is free at the next pass: every policy of
- * the core takes that as "this job has ready tasks again" and it cannot mislead one about a
- * GPU that is free anyway. A job ends when its application is removed.
+ * are announced as {@code onTasksReady}. A job ends when its application is removed.
  *
  * <p><b>Rules.</b> An answer that breaks the policy contract (a GPU not offered or given twice,
  * a job without a ready task, a type the job cannot run on) is a policy bug; inside the RM it is
@@ -59,7 +56,6 @@ final class PolicyHost implements ClusterView {
   private final TreeMap<YarnJob, YarnJob> ordered = new TreeMap<>(ARRIVAL);
   private List<YarnJob> jobList = List.of();
   private boolean jobsChanged;
-  private final Set<YarnJob> readyAgain = new LinkedHashSet<>();
   private long readyTotal;
   private boolean dirty = true;
   private long lastReplanMs = Long.MIN_VALUE;
@@ -113,7 +109,7 @@ final class PolicyHost implements ClusterView {
         job.roundsNotified = job.roundsDone();
         policy.onRoundDone(job, nowMs);
       } else {
-        readyAgain.add(job);
+        policy.onTasksReady(job, nowMs);
       }
     }
   }
@@ -143,7 +139,6 @@ final class PolicyHost implements ClusterView {
   }
 
   void jobDone(YarnJob job, long nowMs) {
-    readyAgain.remove(job);
     if (active.remove(job.id()) != null) {
       ordered.remove(job);
       jobsChanged = true;
@@ -169,12 +164,6 @@ final class PolicyHost implements ClusterView {
   List<Assignment> pass(long nowMs) {
     dirty = false;
     List<YarnGpu> free = inventory.free();
-    if (!readyAgain.isEmpty() && !free.isEmpty()) {
-      for (YarnJob j : readyAgain) {
-        policy.onTaskFailed(j, free.get(0), nowMs);
-      }
-      readyAgain.clear();
-    }
     if ((lastReplanMs == Long.MIN_VALUE || nowMs - lastReplanMs >= replanIntervalMs)
         && policy.replanDue(nowMs)) {
       long t0 = System.nanoTime();
