@@ -8,6 +8,8 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
 import org.apache.hadoop.conf.Configurable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.security.UserGroupInformation;
@@ -88,7 +90,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Threading: event handling and scheduling run under this object's monitor, as in YARN's
  * FifoScheduler; {@link #allocate} from AM RPC threads only updates the attempt's asks and
- * flags the application for the next scheduling pass.
+ * flags the application for the next scheduling pass. The policy's heavy re-plans run on one
+ * background daemon thread ({@code hare-replan}, {@link #newReplanExecutor}); the heartbeat only
+ * reads the latest finished plan and never waits for a solve (locking rule in {@link PolicyGate}).
  */
 public class HareScheduler extends AbstractYarnScheduler<HareAppAttempt, FiCaSchedulerNode>
     implements Configurable {
@@ -107,6 +111,7 @@ public class HareScheduler extends AbstractYarnScheduler<HareAppAttempt, FiCaSch
   private AppAdmission admission;
   private final ContainerPlacer placer = new ContainerPlacer();
   private final Resource used = Resource.newInstance(0, 0);
+  private Executor replanExecutor;
 
   public HareScheduler() {
     super(HareScheduler.class.getName());
@@ -126,7 +131,9 @@ public class HareScheduler extends AbstractYarnScheduler<HareAppAttempt, FiCaSch
       times = new TaskTimeSource(s.profiles(), s.defaultComputeMs(), s.priorWeight(),
           s.window());
       SchedulingPolicy policy = s.newPolicy();
-      host = new PolicyHost(policy, inventory, times, s.replanIntervalMs());
+      replanExecutor = newReplanExecutor();
+      host = new PolicyHost(policy, inventory, times, s.replanIntervalMs(), replanExecutor,
+          nanos -> { });
       gpuTasks = new GpuTasks(host, inventory, placer);
       nodeGpus = new NodeGpus(inventory,
           new GpuTypeResolver(s.gpuTypeAttribute(), s.defaultGpuType()), host);
@@ -137,6 +144,23 @@ public class HareScheduler extends AbstractYarnScheduler<HareAppAttempt, FiCaSch
           s.replanIntervalMs());
     }
     super.serviceInit(c);
+  }
+
+  /**
+   * Where heavy re-plans run: one daemon thread ({@code hare-replan}) so the heartbeat path never
+   * waits for a solve. A subclass may return another executor (tests: a same-thread one, which
+   * makes each re-plan finish before the pass that asked for it places anything).
+   */
+  protected Executor newReplanExecutor() {
+    return Replanner.newThread();
+  }
+
+  @Override
+  public void serviceStop() throws Exception {
+    if (replanExecutor instanceof ExecutorService e) {
+      e.shutdownNow();
+    }
+    super.serviceStop();
   }
 
   @Override

@@ -12,11 +12,13 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,7 +40,15 @@ import org.slf4j.LoggerFactory;
  * a job without a ready task, a type the job cannot run on) is a policy bug; inside the RM it is
  * logged and skipped rather than thrown, so one bad decision never takes the RM down.
  *
- * <p>Not thread-safe: the scheduler calls it under its lock, so the policy sees one thread.
+ * <p><b>Threading.</b> The scheduler calls this class under its monitor (one thread at a time).
+ * The policy is called only under the {@link PolicyGate} lock: callbacks and
+ * {@link SchedulingPolicy#assign} from the scheduler thread, {@link SchedulingPolicy#replan}
+ * from the {@link Replanner}'s thread. What the policy reads (this {@link ClusterView}, the
+ * {@link YarnJob} and {@link YarnGpu} views) is a copy published only under that lock, so a
+ * background re-plan sees a state that does not move under it. While a re-plan is in flight a
+ * pass places nothing through the policy and callbacks wait in the gate's queue; the heartbeat
+ * never waits for a solve. Task-time estimates ({@link TaskTimeSource}) are not part of the
+ * copy: a re-plan may see an estimate refined during the solve.
  */
 final class PolicyHost implements ClusterView {
 
@@ -51,25 +61,37 @@ final class PolicyHost implements ClusterView {
   private final GpuInventory inventory;
   private final TaskTimeSource times;
   private final long replanIntervalMs;
+  private final PolicyGate gate = new PolicyGate(this::publish);
+  private final Replanner replanner;
 
   private final Map<String, YarnJob> active = new HashMap<>();
   private final TreeMap<YarnJob, YarnJob> ordered = new TreeMap<>(ARRIVAL);
   private List<YarnJob> jobList = List.of();
+  private Map<String, YarnJob> shownJobs = Map.of();
   private boolean jobsChanged;
+  private final Set<YarnJob> touchedJobs = new LinkedHashSet<>();
+  private List<YarnGpu> shownGpus = List.of();
+  private long gpusVersion = -1;
+  private OptionalLong wakeAt = OptionalLong.empty();
   private long readyTotal;
   private boolean dirty = true;
   private long lastReplanMs = Long.MIN_VALUE;
-  private long countsStamp = -1;
+  private boolean countsStale = true;
   private Map<GpuType, int[]> counts = Map.of();
   private List<GpuType> types = List.of();
-  private long replans;
 
+  /**
+   * @param replans runs re-plans: the RM's background thread, or a same-thread executor in
+   *     tests
+   * @param listener told each re-plan's duration (metrics)
+   */
   PolicyHost(SchedulingPolicy policy, GpuInventory inventory, TaskTimeSource times,
-      long replanIntervalMs) {
+      long replanIntervalMs, Executor replans, Replanner.Listener listener) {
     this.policy = policy;
     this.inventory = inventory;
     this.times = times;
     this.replanIntervalMs = replanIntervalMs;
+    this.replanner = new Replanner(policy, this, gate, replans, listener);
   }
 
   SchedulingPolicy policy() {
@@ -77,7 +99,7 @@ final class PolicyHost implements ClusterView {
   }
 
   long replans() {
-    return replans;
+    return replanner.replans();
   }
 
   /** Something changed that may let the policy place more (GPUs, nodes, asks). */
@@ -89,27 +111,28 @@ final class PolicyHost implements ClusterView {
   void asksChanged(YarnJob job, int outstanding, long nowMs) {
     int before = job.ready;
     int grew = job.setReady(outstanding);
+    touchedJobs.add(job);
     if (!job.announced) {
       if (outstanding > 0) {
         job.announced = true;
-        job.roundsNotified = job.roundsDone();
+        job.roundsNotified = job.liveRoundsDone();
         active.put(job.id(), job);
         ordered.put(job, job);
         jobsChanged = true;
         readyTotal += outstanding;
         dirty = true;
-        policy.onJobArrived(job, nowMs);
+        gate.call(() -> policy.onJobArrived(job, nowMs));
       }
       return;
     }
     readyTotal += outstanding - before;
     if (grew > 0) {
       dirty = true;
-      if (job.roundsDone() > job.roundsNotified) {
-        job.roundsNotified = job.roundsDone();
-        policy.onRoundDone(job, nowMs);
+      if (job.liveRoundsDone() > job.roundsNotified) {
+        job.roundsNotified = job.liveRoundsDone();
+        gate.call(() -> policy.onRoundDone(job, nowMs));
       } else {
-        policy.onTasksReady(job, nowMs);
+        gate.call(() -> policy.onTasksReady(job, nowMs));
       }
     }
   }
@@ -118,23 +141,25 @@ final class PolicyHost implements ClusterView {
     inventory.start(gpu, job.id());
     job.ready--;
     job.running++;
+    touchedJobs.add(job);
     if (job.announced) {
       readyTotal--;
     }
-    policy.onTaskStarted(job, gpu, nowMs);
+    gate.call(() -> policy.onTaskStarted(job, gpu, nowMs));
   }
 
   /** A GPU container of {@code job} ended; {@code ok} when it exited with status 0. */
   void taskEnded(YarnJob job, YarnGpu gpu, long nowMs, boolean ok, long runMs) {
     inventory.release(gpu);
     job.running--;
+    touchedJobs.add(job);
     dirty = true;
     if (ok) {
       job.tasksDone++;
       times.observe(job.id(), gpu.type(), runMs);
-      policy.onTaskComputed(job, gpu, nowMs, runMs);
+      gate.call(() -> policy.onTaskComputed(job, gpu, nowMs, runMs));
     } else {
-      policy.onTaskFailed(job, gpu, nowMs);
+      gate.call(() -> policy.onTaskFailed(job, gpu, nowMs));
     }
   }
 
@@ -144,16 +169,20 @@ final class PolicyHost implements ClusterView {
       jobsChanged = true;
       readyTotal -= job.ready;
       dirty = true;
-      policy.onJobDone(job, nowMs);
+      touchedJobs.add(job);
+      gate.call(() -> policy.onJobDone(job, nowMs));
     }
   }
 
   /** Whether a pass could place anything or the policy wants time now; cheap. */
   boolean passDue(long nowMs) {
-    if (dirty) {
+    if (replanner.takePlanReady()) {
+      dirty = true; // a background plan finished: use it
+    }
+    if (dirty || gate.pending() && !gate.replanInFlight()) {
       return true;
     }
-    OptionalLong wake = policy.wakeUpAtMs();
+    OptionalLong wake = wakeAt;
     return wake.isPresent() && wake.getAsLong() <= nowMs && readyTotal > 0;
   }
 
@@ -162,21 +191,54 @@ final class PolicyHost implements ClusterView {
    * turns into containers and reports back through {@link #taskStarted}.
    */
   List<Assignment> pass(long nowMs) {
-    dirty = false;
-    List<YarnGpu> free = inventory.free();
-    if ((lastReplanMs == Long.MIN_VALUE || nowMs - lastReplanMs >= replanIntervalMs)
-        && policy.replanDue(nowMs)) {
-      long t0 = System.nanoTime();
-      policy.replan(this, nowMs);
-      lastReplanMs = nowMs;
-      replans++;
-      LOG.debug("{} re-planned in {} us", policy.name(), (System.nanoTime() - t0) / 1000);
+    if (!gate.enter()) {
+      return List.of(); // a re-plan is in flight: its plan is used at a later heartbeat
     }
-    if (readyTotal <= 0 || free.isEmpty()) {
-      return List.of();
+    try {
+      dirty = false;
+      if ((lastReplanMs == Long.MIN_VALUE || nowMs - lastReplanMs >= replanIntervalMs)
+          && policy.replanDue(nowMs)) {
+        lastReplanMs = nowMs;
+        replanner.start(nowMs); // a same-thread executor has finished it on return
+        if (gate.replanInFlight()) {
+          dirty = true;
+          return List.of();
+        }
+        replanner.takePlanReady(); // finished already: this pass uses it
+      }
+      List<YarnGpu> free = inventory.free();
+      if (readyTotal <= 0 || free.isEmpty()) {
+        return List.of();
+      }
+      List<Assignment> answer = policy.assign(this, Collections.unmodifiableList(free), nowMs);
+      return check(answer, free, nowMs);
+    } finally {
+      wakeAt = policy.wakeUpAtMs();
+      gate.exit();
     }
-    List<Assignment> answer = policy.assign(this, Collections.unmodifiableList(free), nowMs);
-    return check(answer, free, nowMs);
+  }
+
+  /** Copies the live state of what changed to what the policy reads; under the gate's lock. */
+  private void publish() {
+    for (YarnJob j : touchedJobs) {
+      j.publish();
+    }
+    touchedJobs.clear();
+    List<YarnGpu> touched = inventory.drainTouched();
+    for (YarnGpu g : touched) {
+      g.publish();
+    }
+    if (jobsChanged) {
+      jobList = List.copyOf(ordered.keySet());
+      shownJobs = Map.copyOf(active);
+      jobsChanged = false;
+    }
+    if (gpusVersion != inventory.version()) {
+      shownGpus = inventory.gpus();
+      gpusVersion = inventory.version();
+      countsStale = true;
+    }
+    countsStale |= !touched.isEmpty();
   }
 
   private List<Assignment> check(List<Assignment> answer, List<YarnGpu> free, long nowMs) {
@@ -219,21 +281,17 @@ final class PolicyHost implements ClusterView {
 
   @Override
   public List<? extends JobView> jobs() {
-    if (jobsChanged) {
-      jobList = List.copyOf(ordered.keySet());
-      jobsChanged = false;
-    }
     return jobList;
   }
 
   @Override
   public JobView job(String id) {
-    return active.get(id);
+    return shownJobs.get(id);
   }
 
   @Override
   public List<? extends GpuView> gpus() {
-    return inventory.gpus();
+    return shownGpus;
   }
 
   @Override
@@ -262,10 +320,18 @@ final class PolicyHost implements ClusterView {
   }
 
   private void refreshCounts() {
-    if (countsStamp != inventory.stamp()) {
-      counts = inventory.counts();
-      types = List.copyOf(counts.keySet());
-      countsStamp = inventory.stamp();
+    if (countsStale) {
+      Map<GpuType, int[]> m = new TreeMap<>();
+      for (YarnGpu g : shownGpus) {
+        int[] c = m.computeIfAbsent(g.type(), t -> new int[2]);
+        c[0]++;
+        if (!g.busy()) {
+          c[1]++;
+        }
+      }
+      counts = m;
+      types = List.copyOf(m.keySet());
+      countsStale = false;
     }
   }
 }
