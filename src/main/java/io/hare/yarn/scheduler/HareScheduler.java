@@ -84,8 +84,8 @@ import org.slf4j.LoggerFactory;
  *       on every {@code NODE_ATTRIBUTES_UPDATE}.
  * </ul>
  *
- * <p>One queue ({@code default}, open ACLs). Not in this slice: RM restart recovery (containers
- * reported by NMs after a restart are not rebuilt into Hare's state), locality of asks (every
+ * <p>One queue ({@code default}, open ACLs). Work-preserving RM restart rebuilds running GPU
+ * tasks ({@link #recoverContainersOnNode}). Not in this slice: locality of asks (every
  * container is off-switch), queues and ACLs beyond the default queue, reservations, preemption.
  *
  * <p>Threading: event handling and scheduling run under this object's monitor, as in YARN's
@@ -481,14 +481,44 @@ public class HareScheduler extends AbstractYarnScheduler<HareAppAttempt, FiCaSch
   }
 
   /**
-   * Containers that NodeManagers report after an RM restart are recovered into YARN's own
-   * bookkeeping (node, attempt, queue), so nothing is over-committed; the policy does not learn
-   * of recovered GPU tasks in this slice, so it may offer their GPUs until they end, and such
-   * offers fail the fit check and are dropped.
+   * Work-preserving RM restart: containers that a NodeManager reports running when it
+   * re-registers are recovered into YARN's bookkeeping (node, attempt, queue metrics) by the
+   * base class, then into Hare's: their resources count as used, and a GPU container of a known
+   * job holds a GPU of its node and is a running task of the job for the policy
+   * ({@code onJobArrived} if new to it, then {@code onTaskStarted}). The job's tags are re-read
+   * from the recovered application ({@link AppAdmission}).
+   *
+   * <p>What is lost: Hare keeps no state of its own in the RM state store, so tasks finished
+   * before the restart are unknown; a job's rounds done count again from 0, and its measured
+   * task times restart from the profile. Readiness is not lost: the AM, the source of truth,
+   * re-sends its outstanding asks when it re-registers ({@code onTasksReady} or
+   * {@code onRoundDone} as its asks grow). A clairvoyant policy therefore sees a recovered job
+   * as having more rounds left than it has; it only ranks it lower, it never places wrongly. A
+   * recovered container's run time is not a measurement (its start is unknown).
    */
   @Override
   public synchronized void recoverContainersOnNode(List<NMContainerStatus> reports, RMNode nm) {
+    List<ContainerId> known = new ArrayList<>();
+    if (reports != null) {
+      reports.forEach(r -> {
+        if (getRMContainer(r.getContainerId()) != null) {
+          known.add(r.getContainerId()); // already live: not a recovery
+        }
+      });
+    }
     super.recoverContainersOnNode(reports, nm);
+    if (reports == null) {
+      return;
+    }
+    for (NMContainerStatus r : reports) {
+      RMContainer c = getRMContainer(r.getContainerId());
+      if (c == null || known.contains(r.getContainerId())
+          || c.getState() == RMContainerState.COMPLETED) {
+        continue;
+      }
+      Resources.addTo(used, c.getAllocatedResource());
+      gpuTasks.recovered(c, getClock().getTime());
+    }
   }
 
   @Override
@@ -555,6 +585,17 @@ public class HareScheduler extends AbstractYarnScheduler<HareAppAttempt, FiCaSch
   public synchronized double weight(ApplicationId app) {
     YarnJob j = gpuTasks.job(app);
     return j == null ? Double.NaN : j.weight();
+  }
+
+  /** GPU task containers running now, as Hare counts them (recovered ones included). */
+  public synchronized int runningGpuTasks() {
+    return gpuTasks.runningCount();
+  }
+
+  /** Running GPU tasks of an application as Hare counts them; -1 if unknown. */
+  public synchronized int runningTasks(ApplicationId app) {
+    YarnJob j = gpuTasks.job(app);
+    return j == null ? -1 : j.running;
   }
 
   /** Re-plans run so far. */

@@ -114,14 +114,7 @@ final class PolicyHost implements ClusterView {
     touchedJobs.add(job);
     if (!job.announced) {
       if (outstanding > 0) {
-        job.announced = true;
-        job.roundsNotified = job.liveRoundsDone();
-        active.put(job.id(), job);
-        ordered.put(job, job);
-        jobsChanged = true;
-        readyTotal += outstanding;
-        dirty = true;
-        gate.call(() -> policy.onJobArrived(job, nowMs));
+        announce(job, nowMs);
       }
       return;
     }
@@ -137,6 +130,34 @@ final class PolicyHost implements ClusterView {
     }
   }
 
+  private void announce(YarnJob job, long nowMs) {
+    job.announced = true;
+    job.roundsNotified = job.liveRoundsDone();
+    active.put(job.id(), job);
+    ordered.put(job, job);
+    jobsChanged = true;
+    readyTotal += job.ready;
+    dirty = true;
+    gate.call(() -> policy.onJobArrived(job, nowMs));
+  }
+
+  /**
+   * After an RM restart, a task container of {@code job} that its NodeManager reported running
+   * holds {@code gpu}. A job the policy has not heard of arrives first (possibly with no ready
+   * task: its AM re-sends its asks after re-registering).
+   */
+  void taskRecovered(YarnJob job, YarnGpu gpu, long nowMs) {
+    if (!job.announced) {
+      announce(job, nowMs);
+    }
+    inventory.start(gpu, job.id());
+    job.running++;
+    job.setReady(job.ready); // the peak demand counts the running task
+    touchedJobs.add(job);
+    dirty = true;
+    gate.call(() -> policy.onTaskStarted(job, gpu, nowMs));
+  }
+
   void taskStarted(YarnJob job, YarnGpu gpu, long nowMs) {
     inventory.start(gpu, job.id());
     job.ready--;
@@ -148,15 +169,22 @@ final class PolicyHost implements ClusterView {
     gate.call(() -> policy.onTaskStarted(job, gpu, nowMs));
   }
 
-  /** A GPU container of {@code job} ended; {@code ok} when it exited with status 0. */
-  void taskEnded(YarnJob job, YarnGpu gpu, long nowMs, boolean ok, long runMs) {
+  /**
+   * A GPU container of {@code job} ended; {@code ok} when it exited with status 0;
+   * {@code measured} when {@code runMs} is its whole run (false for a recovered container, whose
+   * start the scheduler does not know: it does not refine the estimate).
+   */
+  void taskEnded(YarnJob job, YarnGpu gpu, long nowMs, boolean ok, long runMs,
+      boolean measured) {
     inventory.release(gpu);
     job.running--;
     touchedJobs.add(job);
     dirty = true;
     if (ok) {
       job.tasksDone++;
-      times.observe(job.id(), gpu.type(), runMs);
+      if (measured) {
+        times.observe(job.id(), gpu.type(), runMs);
+      }
       gate.call(() -> policy.onTaskComputed(job, gpu, nowMs, runMs));
     } else {
       gate.call(() -> policy.onTaskFailed(job, gpu, nowMs));
