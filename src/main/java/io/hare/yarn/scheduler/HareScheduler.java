@@ -112,6 +112,9 @@ public class HareScheduler extends AbstractYarnScheduler<HareAppAttempt, FiCaSch
   private final ContainerPlacer placer = new ContainerPlacer();
   private final Resource used = Resource.newInstance(0, 0);
   private Executor replanExecutor;
+  private HareSchedulerMetrics hareMetrics;
+  private long metricsStamp = -1;
+  private long metricsPending = -1;
 
   public HareScheduler() {
     super(HareScheduler.class.getName());
@@ -132,8 +135,9 @@ public class HareScheduler extends AbstractYarnScheduler<HareAppAttempt, FiCaSch
           s.window());
       SchedulingPolicy policy = s.newPolicy();
       replanExecutor = newReplanExecutor();
+      hareMetrics = HareSchedulerMetrics.register();
       host = new PolicyHost(policy, inventory, times, s.replanIntervalMs(), replanExecutor,
-          nanos -> { });
+          hareMetrics::replanned);
       gpuTasks = new GpuTasks(host, inventory, placer);
       nodeGpus = new NodeGpus(inventory,
           new GpuTypeResolver(s.gpuTypeAttribute(), s.defaultGpuType()), host);
@@ -159,6 +163,9 @@ public class HareScheduler extends AbstractYarnScheduler<HareAppAttempt, FiCaSch
   public void serviceStop() throws Exception {
     if (replanExecutor instanceof ExecutorService e) {
       e.shutdownNow();
+    }
+    if (hareMetrics != null) {
+      hareMetrics.unregister();
     }
     super.serviceStop();
   }
@@ -362,6 +369,18 @@ public class HareScheduler extends AbstractYarnScheduler<HareAppAttempt, FiCaSch
     }
     queue.getMetrics().setAvailableResourcesToQueue(Resources.subtract(getClusterResource(),
         used));
+    updateHareMetrics();
+  }
+
+  /** Hare's gauges, when GPUs or pending tasks changed (a pass over the GPUs otherwise). */
+  private void updateHareMetrics() {
+    long pending = host.pendingTasks();
+    if (inventory.stamp() != metricsStamp || pending != metricsPending) {
+      metricsStamp = inventory.stamp();
+      metricsPending = pending;
+      hareMetrics.update((int) Math.min(Integer.MAX_VALUE, pending), gpuTasks.runningCount(),
+          inventory.counts());
+    }
   }
 
   private List<HareAppAttempt> attempts() {
@@ -386,6 +405,7 @@ public class HareScheduler extends AbstractYarnScheduler<HareAppAttempt, FiCaSch
       boolean unmanagedAM) {
     YarnJob job = admission.admit(rmContext, id, getClock().getTime());
     if (job == null) {
+      hareMetrics.rejected();
       return; // rejected with a diagnostic
     }
     applications.put(id, new SchedulerApplication<>(queue, user, unmanagedAM));
@@ -596,6 +616,11 @@ public class HareScheduler extends AbstractYarnScheduler<HareAppAttempt, FiCaSch
   public synchronized int runningTasks(ApplicationId app) {
     YarnJob j = gpuTasks.job(app);
     return j == null ? -1 : j.running;
+  }
+
+  /** Hare's metrics2 source. */
+  public synchronized HareSchedulerMetrics hareMetrics() {
+    return hareMetrics;
   }
 
   /** Re-plans run so far. */

@@ -102,6 +102,11 @@ final class PolicyHost implements ClusterView {
     return replanner.replans();
   }
 
+  /** Outstanding GPU asks of the jobs the policy knows. */
+  long pendingTasks() {
+    return readyTotal;
+  }
+
   /** Something changed that may let the policy place more (GPUs, nodes, asks). */
   void markDirty() {
     dirty = true;
