@@ -24,6 +24,7 @@ import org.apache.hadoop.yarn.api.records.QueueUserACLInfo;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.api.records.ResourceInformation;
 import org.apache.hadoop.yarn.api.records.ResourceRequest;
+import org.apache.hadoop.yarn.api.records.ResourceUtilization;
 import org.apache.hadoop.yarn.api.records.SchedulingRequest;
 import org.apache.hadoop.yarn.server.api.protocolrecords.NMContainerStatus;
 import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
@@ -359,6 +360,13 @@ public class HareScheduler extends AbstractYarnScheduler<HareAppAttempt, FiCaSch
     FiCaSchedulerNode node = nodeTracker.getNode(rmNode.getNodeID());
     if (node == null) {
       return;
+    }
+    if (node.getNodeUtilization() == null) {
+      // an NM that reports no utilization would make the REST /nodes resource fail (NPE)
+      node.setNodeUtilization(ResourceUtilization.newInstance(0, 0, 0f));
+    }
+    if (node.getAggregatedContainersUtilization() == null) {
+      node.setAggregatedContainersUtilization(ResourceUtilization.newInstance(0, 0, 0f));
     }
     for (RMContainer c : placer.placeNonGpu(attempts(), node)) {
       Resources.addTo(used, c.getAllocatedResource());
