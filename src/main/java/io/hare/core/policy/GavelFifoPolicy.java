@@ -76,6 +76,11 @@ public final class GavelFifoPolicy implements SchedulingPolicy {
   }
 
   @Override
+  public void onTasksReady(JobView job, long nowMs) {
+    leases.markDue(job.id()); // a leased job's held GPUs take its new ready tasks
+  }
+
+  @Override
   public void onJobDone(JobView job, long nowMs) {
     leases.release(job.id());
     waiting.remove(job.id());

@@ -172,6 +172,12 @@ public final class HarePolicy implements SchedulingPolicy {
   }
 
   @Override
+  public void onTasksReady(JobView job, long nowMs) {
+    refresh(job);
+    dirty = true; // the plan did not count on these tasks
+  }
+
+  @Override
   public void onRoundDone(JobView job, long nowMs) {
     tracker.roundDone(job);
     refresh(job); // ready again, and ranked by its new round

@@ -125,6 +125,14 @@ public final class HlasPolicy implements SchedulingPolicy {
   }
 
   @Override
+  public void onTasksReady(JobView job, long nowMs) {
+    HlasJob j = jobs.get(job.id());
+    if (j != null) {
+      indexIfReady(j, job);
+    }
+  }
+
+  @Override
   public void onRoundDone(JobView job, long nowMs) {
     HlasJob j = jobs.get(job.id());
     if (j == null) {

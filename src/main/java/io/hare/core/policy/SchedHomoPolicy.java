@@ -102,6 +102,11 @@ public final class SchedHomoPolicy implements SchedulingPolicy {
   }
 
   @Override
+  public void onTasksReady(JobView job, long nowMs) {
+    readyAgain(job);
+  }
+
+  @Override
   public void onRoundDone(JobView job, long nowMs) {
     readyAgain(job);
   }

@@ -41,8 +41,19 @@ public interface SchedulingPolicy {
   /** A task finished computing and freed {@code gpu}; its sync may still be running. */
   default void onTaskComputed(JobView job, GpuView gpu, long nowMs, long computeMs) {}
 
-  /** A task failed or was lost; it is ready again. */
+  /**
+   * A task failed or was lost and freed {@code gpu}. In the simulator it is ready again at once;
+   * in YARN it is ready when its application asks again, announced by {@link #onTasksReady}.
+   */
   default void onTaskFailed(JobView job, GpuView gpu, long nowMs) {}
+
+  /**
+   * The job has more ready tasks than before for a reason other than a round barrier (for
+   * example a failed task that its application asked for again, after {@link #onTaskFailed}
+   * already freed the GPU). No GPU changes state. A policy that indexes ready jobs re-indexes
+   * this one; {@link JobView#readyTasks()} already shows the new count.
+   */
+  default void onTasksReady(JobView job, long nowMs) {}
 
   /** The job's round barrier cleared: {@link JobView#roundsDone()} has just grown. */
   default void onRoundDone(JobView job, long nowMs) {}

@@ -101,6 +101,11 @@ public final class SrtfPolicy implements SchedulingPolicy {
   }
 
   @Override
+  public void onTasksReady(JobView job, long nowMs) {
+    leases.markDue(job.id()); // a leased job's held GPUs take its new ready tasks
+  }
+
+  @Override
   public void onJobDone(JobView job, long nowMs) {
     leases.release(job.id());
     waiting.remove(job.id());

@@ -2,6 +2,9 @@ package io.hare.yarn.scheduler;
 
 import io.hare.core.GpuType;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Set;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -43,6 +46,7 @@ final class GpuInventory {
   private List<YarnGpu> ordered; // current GPUs in cluster order; null when stale
   private long version;
   private long stamp;
+  private final Set<YarnGpu> touched = Collections.newSetFromMap(new IdentityHashMap<>());
 
   /** Sets a node's GPU count and type (adds the node if new). No GPUs: the node is left out. */
   void setNode(NodeId id, int gpus, GpuType type) {
@@ -76,6 +80,7 @@ final class GpuInventory {
     n.shrinkPending = 0;
     while (n.slots.size() < gpus) {
       YarnGpu g = new YarnGpu(n.id, n.slots.size(), n.type, generation);
+      touched.add(g);
       n.slots.add(g);
       byId.put(g.id(), g);
     }
@@ -93,14 +98,17 @@ final class GpuInventory {
   private void replace(Node n, int i) {
     YarnGpu old = n.slots.get(i);
     old.retire();
+    touched.add(old);
     byId.remove(old.id());
     YarnGpu g = new YarnGpu(n.id, i, n.type, generation);
+    touched.add(g);
     n.slots.set(i, g);
     byId.put(g.id(), g);
   }
 
   private void drop(Node n, YarnGpu g) {
     g.retire();
+    touched.add(g);
     byId.remove(g.id());
     n.slots.remove(g);
   }
@@ -113,6 +121,7 @@ final class GpuInventory {
     }
     for (YarnGpu g : n.slots) {
       g.retire();
+      touched.add(g);
       byId.remove(g.id());
     }
     changed();
@@ -130,12 +139,14 @@ final class GpuInventory {
 
   void start(YarnGpu g, String jobId) {
     g.start(jobId);
+    touched.add(g);
     stamp++;
   }
 
   /** A task on {@code g} ended: the GPU is free, or retires if its node changed meanwhile. */
   void release(YarnGpu g) {
     g.free();
+    touched.add(g);
     stamp++;
     Node n = nodes.get(g.nodeId());
     if (g.retired() || n == null) {
@@ -157,7 +168,7 @@ final class GpuInventory {
     Node n = nodes.get(node);
     if (n != null) {
       for (YarnGpu g : n.slots) {
-        if (!g.busy()) {
+        if (!g.taken()) {
           return g;
         }
       }
@@ -180,7 +191,7 @@ final class GpuInventory {
   List<YarnGpu> free() {
     Map<GpuType, List<YarnGpu>> byType = new TreeMap<>();
     for (YarnGpu g : gpus()) {
-      if (!g.busy()) {
+      if (!g.taken()) {
         byType.computeIfAbsent(g.type(), t -> new ArrayList<>()).add(g);
       }
     }
@@ -195,11 +206,21 @@ final class GpuInventory {
     for (YarnGpu g : gpus()) {
       int[] c = m.computeIfAbsent(g.type(), t -> new int[2]);
       c[0]++;
-      if (!g.busy()) {
+      if (!g.taken()) {
         c[1]++;
       }
     }
     return m;
+  }
+
+  /**
+   * GPUs whose state changed since the last call (new, started, freed, retired), for the policy
+   * host to publish; clears the set.
+   */
+  List<YarnGpu> drainTouched() {
+    List<YarnGpu> out = new ArrayList<>(touched);
+    touched.clear();
+    return out;
   }
 
   /** Grows whenever the set of GPUs or their types change. */

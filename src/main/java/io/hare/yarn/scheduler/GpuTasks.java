@@ -37,7 +37,8 @@ final class GpuTasks {
 
   private static final Logger LOG = LoggerFactory.getLogger(GpuTasks.class);
 
-  private record Running(YarnJob job, YarnGpu gpu, long startMs) {}
+  /** A task container; {@code measured} false when recovered after an RM restart. */
+  private record Running(YarnJob job, YarnGpu gpu, long startMs, boolean measured) {}
 
   private final PolicyHost host;
   private final GpuInventory inventory;
@@ -117,7 +118,7 @@ final class GpuTasks {
             job, gpu);
         continue;
       }
-      running.put(c.getContainerId(), new Running(job, gpu, nowMs));
+      running.put(c.getContainerId(), new Running(job, gpu, nowMs, true));
       host.taskStarted(job, gpu, nowMs);
       placed.add(c);
       LOG.debug("task of {} on {}: container {}", job, gpu, c.getContainerId());
@@ -162,6 +163,33 @@ final class GpuTasks {
     }
     boolean ok = event == RMContainerEventType.FINISHED && status != null
         && status.getExitStatus() == ContainerExitStatus.SUCCESS;
-    host.taskEnded(r.job(), r.gpu(), nowMs, ok, Math.max(1, nowMs - r.startMs()));
+    host.taskEnded(r.job(), r.gpu(), nowMs, ok, Math.max(1, nowMs - r.startMs()),
+        r.measured());
+  }
+
+  /**
+   * After an RM restart: a live container that a NodeManager reported running, already
+   * recovered into YARN's bookkeeping. A GPU container of a known job takes a free GPU of its
+   * node in the inventory and becomes a running task of the job for the policy.
+   *
+   * @return whether it became a GPU task
+   */
+  boolean recovered(RMContainer c, long nowMs) {
+    if (!ContainerPlacer.isGpuAsk(c.getAllocatedResource())
+        || running.containsKey(c.getContainerId())) {
+      return false;
+    }
+    YarnJob job = jobs.get(c.getApplicationAttemptId().getApplicationId());
+    YarnGpu gpu = inventory.freeOn(c.getAllocatedNode());
+    if (job == null || gpu == null) {
+      LOG.warn("recovered GPU container {} on {}: {}; not a task for the policy",
+          c.getContainerId(), c.getAllocatedNode(),
+          job == null ? "unknown job" : "no free GPU left on the node");
+      return false;
+    }
+    running.put(c.getContainerId(), new Running(job, gpu, nowMs, false));
+    host.taskRecovered(job, gpu, nowMs);
+    LOG.info("recovered task of {} on {}: container {}", job, gpu, c.getContainerId());
+    return true;
   }
 }

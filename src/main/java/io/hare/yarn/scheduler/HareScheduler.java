@@ -8,6 +8,8 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
 import org.apache.hadoop.conf.Configurable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.security.UserGroupInformation;
@@ -22,6 +24,7 @@ import org.apache.hadoop.yarn.api.records.QueueUserACLInfo;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.api.records.ResourceInformation;
 import org.apache.hadoop.yarn.api.records.ResourceRequest;
+import org.apache.hadoop.yarn.api.records.ResourceUtilization;
 import org.apache.hadoop.yarn.api.records.SchedulingRequest;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.api.protocolrecords.NMContainerStatus;
@@ -86,13 +89,15 @@ import org.slf4j.LoggerFactory;
  * <p>One queue ({@code default}; ACLs from the admin, {@link QueueAcls}, enforced with
  * {@code yarn.acl.enable}; weight caps per user and queue, {@link WeightCaps}). GPU types may
  * also come from an admin mapping file that the scheduler registers as {@code rm.yarn.io}
- * attributes ({@link CentralGpuTypes}). Not in this slice: RM restart recovery (containers
- * reported by NMs after a restart are not rebuilt into Hare's state), locality of asks (every
- * container is off-switch), queues beyond the default queue, reservations, preemption.
+ * attributes ({@link CentralGpuTypes}). Work-preserving RM restart rebuilds running GPU tasks
+ * ({@link #recoverContainersOnNode}). Not in this slice: locality of asks (every container is
+ * off-switch), queues beyond the default queue, reservations, preemption.
  *
  * <p>Threading: event handling and scheduling run under this object's monitor, as in YARN's
  * FifoScheduler; {@link #allocate} from AM RPC threads only updates the attempt's asks and
- * flags the application for the next scheduling pass.
+ * flags the application for the next scheduling pass. The policy's heavy re-plans run on one
+ * background daemon thread ({@code hare-replan}, {@link #newReplanExecutor}); the heartbeat only
+ * reads the latest finished plan and never waits for a solve (locking rule in {@link PolicyGate}).
  */
 public class HareScheduler extends AbstractYarnScheduler<HareAppAttempt, FiCaSchedulerNode>
     implements Configurable {
@@ -112,6 +117,10 @@ public class HareScheduler extends AbstractYarnScheduler<HareAppAttempt, FiCaSch
   private CentralGpuTypes centralTypes; // the admin's mapping file, registered as rm.yarn.io
   private final ContainerPlacer placer = new ContainerPlacer();
   private final Resource used = Resource.newInstance(0, 0);
+  private Executor replanExecutor;
+  private HareSchedulerMetrics hareMetrics;
+  private long metricsStamp = -1;
+  private long metricsPending = -1;
 
   public HareScheduler() {
     super(HareScheduler.class.getName());
@@ -132,7 +141,10 @@ public class HareScheduler extends AbstractYarnScheduler<HareAppAttempt, FiCaSch
       times = new TaskTimeSource(s.profiles(), s.defaultComputeMs(), s.priorWeight(),
           s.window());
       SchedulingPolicy policy = s.newPolicy();
-      host = new PolicyHost(policy, inventory, times, s.replanIntervalMs());
+      replanExecutor = newReplanExecutor();
+      hareMetrics = HareSchedulerMetrics.register();
+      host = new PolicyHost(policy, inventory, times, s.replanIntervalMs(), replanExecutor,
+          hareMetrics::replanned);
       gpuTasks = new GpuTasks(host, inventory, placer);
       nodeGpus = new NodeGpus(inventory,
           new GpuTypeResolver(s.gpuTypeAttribute(), s.defaultGpuType()), host);
@@ -145,6 +157,26 @@ public class HareScheduler extends AbstractYarnScheduler<HareAppAttempt, FiCaSch
           s.replanIntervalMs());
     }
     super.serviceInit(c);
+  }
+
+  /**
+   * Where heavy re-plans run: one daemon thread ({@code hare-replan}) so the heartbeat path never
+   * waits for a solve. A subclass may return another executor (tests: a same-thread one, which
+   * makes each re-plan finish before the pass that asked for it places anything).
+   */
+  protected Executor newReplanExecutor() {
+    return Replanner.newThread();
+  }
+
+  @Override
+  public void serviceStop() throws Exception {
+    if (replanExecutor instanceof ExecutorService e) {
+      e.shutdownNow();
+    }
+    if (hareMetrics != null) {
+      hareMetrics.unregister();
+    }
+    super.serviceStop();
   }
 
   @Override
@@ -343,6 +375,13 @@ public class HareScheduler extends AbstractYarnScheduler<HareAppAttempt, FiCaSch
     if (node == null) {
       return;
     }
+    if (node.getNodeUtilization() == null) {
+      // an NM that reports no utilization would make the REST /nodes resource fail (NPE)
+      node.setNodeUtilization(ResourceUtilization.newInstance(0, 0, 0f));
+    }
+    if (node.getAggregatedContainersUtilization() == null) {
+      node.setAggregatedContainersUtilization(ResourceUtilization.newInstance(0, 0, 0f));
+    }
     for (RMContainer c : placer.placeNonGpu(attempts(), node)) {
       Resources.addTo(used, c.getAllocatedResource());
     }
@@ -352,6 +391,18 @@ public class HareScheduler extends AbstractYarnScheduler<HareAppAttempt, FiCaSch
     }
     queue.getMetrics().setAvailableResourcesToQueue(Resources.subtract(getClusterResource(),
         used));
+    updateHareMetrics();
+  }
+
+  /** Hare's gauges, when GPUs or pending tasks changed (a pass over the GPUs otherwise). */
+  private void updateHareMetrics() {
+    long pending = host.pendingTasks();
+    if (inventory.stamp() != metricsStamp || pending != metricsPending) {
+      metricsStamp = inventory.stamp();
+      metricsPending = pending;
+      hareMetrics.update((int) Math.min(Integer.MAX_VALUE, pending), gpuTasks.runningCount(),
+          inventory.counts());
+    }
   }
 
   private List<HareAppAttempt> attempts() {
@@ -380,6 +431,7 @@ public class HareScheduler extends AbstractYarnScheduler<HareAppAttempt, FiCaSch
     }
     YarnJob job = admission.admit(rmContext, id, getClock().getTime());
     if (job == null) {
+      hareMetrics.rejected();
       return; // rejected with a diagnostic
     }
     applications.put(id, new SchedulerApplication<>(queue, user, unmanagedAM));
@@ -475,14 +527,44 @@ public class HareScheduler extends AbstractYarnScheduler<HareAppAttempt, FiCaSch
   }
 
   /**
-   * Containers that NodeManagers report after an RM restart are recovered into YARN's own
-   * bookkeeping (node, attempt, queue), so nothing is over-committed; the policy does not learn
-   * of recovered GPU tasks in this slice, so it may offer their GPUs until they end, and such
-   * offers fail the fit check and are dropped.
+   * Work-preserving RM restart: containers that a NodeManager reports running when it
+   * re-registers are recovered into YARN's bookkeeping (node, attempt, queue metrics) by the
+   * base class, then into Hare's: their resources count as used, and a GPU container of a known
+   * job holds a GPU of its node and is a running task of the job for the policy
+   * ({@code onJobArrived} if new to it, then {@code onTaskStarted}). The job's tags are re-read
+   * from the recovered application ({@link AppAdmission}).
+   *
+   * <p>What is lost: Hare keeps no state of its own in the RM state store, so tasks finished
+   * before the restart are unknown; a job's rounds done count again from 0, and its measured
+   * task times restart from the profile. Readiness is not lost: the AM, the source of truth,
+   * re-sends its outstanding asks when it re-registers ({@code onTasksReady} or
+   * {@code onRoundDone} as its asks grow). A clairvoyant policy therefore sees a recovered job
+   * as having more rounds left than it has; it only ranks it lower, it never places wrongly. A
+   * recovered container's run time is not a measurement (its start is unknown).
    */
   @Override
   public synchronized void recoverContainersOnNode(List<NMContainerStatus> reports, RMNode nm) {
+    List<ContainerId> known = new ArrayList<>();
+    if (reports != null) {
+      reports.forEach(r -> {
+        if (getRMContainer(r.getContainerId()) != null) {
+          known.add(r.getContainerId()); // already live: not a recovery
+        }
+      });
+    }
     super.recoverContainersOnNode(reports, nm);
+    if (reports == null) {
+      return;
+    }
+    for (NMContainerStatus r : reports) {
+      RMContainer c = getRMContainer(r.getContainerId());
+      if (c == null || known.contains(r.getContainerId())
+          || c.getState() == RMContainerState.COMPLETED) {
+        continue;
+      }
+      Resources.addTo(used, c.getAllocatedResource());
+      gpuTasks.recovered(c, getClock().getTime());
+    }
   }
 
   @Override
@@ -554,6 +636,22 @@ public class HareScheduler extends AbstractYarnScheduler<HareAppAttempt, FiCaSch
   public synchronized double weight(ApplicationId app) {
     YarnJob j = gpuTasks.job(app);
     return j == null ? Double.NaN : j.weight();
+  }
+
+  /** GPU task containers running now, as Hare counts them (recovered ones included). */
+  public synchronized int runningGpuTasks() {
+    return gpuTasks.runningCount();
+  }
+
+  /** Running GPU tasks of an application as Hare counts them; -1 if unknown. */
+  public synchronized int runningTasks(ApplicationId app) {
+    YarnJob j = gpuTasks.job(app);
+    return j == null ? -1 : j.running;
+  }
+
+  /** Hare's metrics2 source. */
+  public synchronized HareSchedulerMetrics hareMetrics() {
+    return hareMetrics;
   }
 
   /** Re-plans run so far. */

@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,15 +34,21 @@ import org.slf4j.LoggerFactory;
  * time refines the job's estimate), any other end (failure, kill, release, lost node) a task
  * failed. When a job's asks grow after its finished tasks completed a round, its round barrier
  * cleared ({@code onRoundDone}). Asks that grow otherwise (a task asked again after a failure)
- * are announced as {@code onTaskFailed} on a GPU that is free at the next pass: every policy of
- * the core takes that as "this job has ready tasks again" and it cannot mislead one about a
- * GPU that is free anyway. A job ends when its application is removed.
+ * are announced as {@code onTasksReady}. A job ends when its application is removed.
  *
  * <p><b>Rules.</b> An answer that breaks the policy contract (a GPU not offered or given twice,
  * a job without a ready task, a type the job cannot run on) is a policy bug; inside the RM it is
  * logged and skipped rather than thrown, so one bad decision never takes the RM down.
  *
- * <p>Not thread-safe: the scheduler calls it under its lock, so the policy sees one thread.
+ * <p><b>Threading.</b> The scheduler calls this class under its monitor (one thread at a time).
+ * The policy is called only under the {@link PolicyGate} lock: callbacks and
+ * {@link SchedulingPolicy#assign} from the scheduler thread, {@link SchedulingPolicy#replan}
+ * from the {@link Replanner}'s thread. What the policy reads (this {@link ClusterView}, the
+ * {@link YarnJob} and {@link YarnGpu} views) is a copy published only under that lock, so a
+ * background re-plan sees a state that does not move under it. While a re-plan is in flight a
+ * pass places nothing through the policy and callbacks wait in the gate's queue; the heartbeat
+ * never waits for a solve. Task-time estimates ({@link TaskTimeSource}) are not part of the
+ * copy: a re-plan may see an estimate refined during the solve.
  */
 final class PolicyHost implements ClusterView {
 
@@ -54,26 +61,37 @@ final class PolicyHost implements ClusterView {
   private final GpuInventory inventory;
   private final TaskTimeSource times;
   private final long replanIntervalMs;
+  private final PolicyGate gate = new PolicyGate(this::publish);
+  private final Replanner replanner;
 
   private final Map<String, YarnJob> active = new HashMap<>();
   private final TreeMap<YarnJob, YarnJob> ordered = new TreeMap<>(ARRIVAL);
   private List<YarnJob> jobList = List.of();
+  private Map<String, YarnJob> shownJobs = Map.of();
   private boolean jobsChanged;
-  private final Set<YarnJob> readyAgain = new LinkedHashSet<>();
+  private final Set<YarnJob> touchedJobs = new LinkedHashSet<>();
+  private List<YarnGpu> shownGpus = List.of();
+  private long gpusVersion = -1;
+  private OptionalLong wakeAt = OptionalLong.empty();
   private long readyTotal;
   private boolean dirty = true;
   private long lastReplanMs = Long.MIN_VALUE;
-  private long countsStamp = -1;
+  private boolean countsStale = true;
   private Map<GpuType, int[]> counts = Map.of();
   private List<GpuType> types = List.of();
-  private long replans;
 
+  /**
+   * @param replans runs re-plans: the RM's background thread, or a same-thread executor in
+   *     tests
+   * @param listener told each re-plan's duration (metrics)
+   */
   PolicyHost(SchedulingPolicy policy, GpuInventory inventory, TaskTimeSource times,
-      long replanIntervalMs) {
+      long replanIntervalMs, Executor replans, Replanner.Listener listener) {
     this.policy = policy;
     this.inventory = inventory;
     this.times = times;
     this.replanIntervalMs = replanIntervalMs;
+    this.replanner = new Replanner(policy, this, gate, replans, listener);
   }
 
   SchedulingPolicy policy() {
@@ -81,7 +99,12 @@ final class PolicyHost implements ClusterView {
   }
 
   long replans() {
-    return replans;
+    return replanner.replans();
+  }
+
+  /** Outstanding GPU asks of the jobs the policy knows. */
+  long pendingTasks() {
+    return readyTotal;
   }
 
   /** Something changed that may let the policy place more (GPUs, nodes, asks). */
@@ -93,72 +116,106 @@ final class PolicyHost implements ClusterView {
   void asksChanged(YarnJob job, int outstanding, long nowMs) {
     int before = job.ready;
     int grew = job.setReady(outstanding);
+    touchedJobs.add(job);
     if (!job.announced) {
       if (outstanding > 0) {
-        job.announced = true;
-        job.roundsNotified = job.roundsDone();
-        active.put(job.id(), job);
-        ordered.put(job, job);
-        jobsChanged = true;
-        readyTotal += outstanding;
-        dirty = true;
-        policy.onJobArrived(job, nowMs);
+        announce(job, nowMs);
       }
       return;
     }
     readyTotal += outstanding - before;
     if (grew > 0) {
       dirty = true;
-      if (job.roundsDone() > job.roundsNotified) {
-        job.roundsNotified = job.roundsDone();
-        policy.onRoundDone(job, nowMs);
+      if (job.liveRoundsDone() > job.roundsNotified) {
+        job.roundsNotified = job.liveRoundsDone();
+        gate.call(() -> policy.onRoundDone(job, nowMs));
       } else {
-        readyAgain.add(job);
+        gate.call(() -> policy.onTasksReady(job, nowMs));
       }
     }
+  }
+
+  private void announce(YarnJob job, long nowMs) {
+    job.announced = true;
+    job.roundsNotified = job.liveRoundsDone();
+    active.put(job.id(), job);
+    ordered.put(job, job);
+    jobsChanged = true;
+    readyTotal += job.ready;
+    dirty = true;
+    gate.call(() -> policy.onJobArrived(job, nowMs));
+  }
+
+  /**
+   * After an RM restart, a task container of {@code job} that its NodeManager reported running
+   * holds {@code gpu}. A job the policy has not heard of arrives first (possibly with no ready
+   * task: its AM re-sends its asks after re-registering).
+   */
+  void taskRecovered(YarnJob job, YarnGpu gpu, long nowMs) {
+    if (!job.announced) {
+      announce(job, nowMs);
+    }
+    inventory.start(gpu, job.id());
+    job.running++;
+    job.setReady(job.ready); // the peak demand counts the running task
+    touchedJobs.add(job);
+    dirty = true;
+    gate.call(() -> policy.onTaskStarted(job, gpu, nowMs));
   }
 
   void taskStarted(YarnJob job, YarnGpu gpu, long nowMs) {
     inventory.start(gpu, job.id());
     job.ready--;
     job.running++;
+    touchedJobs.add(job);
     if (job.announced) {
       readyTotal--;
     }
-    policy.onTaskStarted(job, gpu, nowMs);
+    gate.call(() -> policy.onTaskStarted(job, gpu, nowMs));
   }
 
-  /** A GPU container of {@code job} ended; {@code ok} when it exited with status 0. */
-  void taskEnded(YarnJob job, YarnGpu gpu, long nowMs, boolean ok, long runMs) {
+  /**
+   * A GPU container of {@code job} ended; {@code ok} when it exited with status 0;
+   * {@code measured} when {@code runMs} is its whole run (false for a recovered container, whose
+   * start the scheduler does not know: it does not refine the estimate).
+   */
+  void taskEnded(YarnJob job, YarnGpu gpu, long nowMs, boolean ok, long runMs,
+      boolean measured) {
     inventory.release(gpu);
     job.running--;
+    touchedJobs.add(job);
     dirty = true;
     if (ok) {
       job.tasksDone++;
-      times.observe(job.id(), gpu.type(), runMs);
-      policy.onTaskComputed(job, gpu, nowMs, runMs);
+      if (measured) {
+        times.observe(job.id(), gpu.type(), runMs);
+      }
+      gate.call(() -> policy.onTaskComputed(job, gpu, nowMs, runMs));
     } else {
-      policy.onTaskFailed(job, gpu, nowMs);
+      gate.call(() -> policy.onTaskFailed(job, gpu, nowMs));
     }
   }
 
   void jobDone(YarnJob job, long nowMs) {
-    readyAgain.remove(job);
     if (active.remove(job.id()) != null) {
       ordered.remove(job);
       jobsChanged = true;
       readyTotal -= job.ready;
       dirty = true;
-      policy.onJobDone(job, nowMs);
+      touchedJobs.add(job);
+      gate.call(() -> policy.onJobDone(job, nowMs));
     }
   }
 
   /** Whether a pass could place anything or the policy wants time now; cheap. */
   boolean passDue(long nowMs) {
-    if (dirty) {
+    if (replanner.takePlanReady()) {
+      dirty = true; // a background plan finished: use it
+    }
+    if (dirty || gate.pending() && !gate.replanInFlight()) {
       return true;
     }
-    OptionalLong wake = policy.wakeUpAtMs();
+    OptionalLong wake = wakeAt;
     return wake.isPresent() && wake.getAsLong() <= nowMs && readyTotal > 0;
   }
 
@@ -167,27 +224,54 @@ final class PolicyHost implements ClusterView {
    * turns into containers and reports back through {@link #taskStarted}.
    */
   List<Assignment> pass(long nowMs) {
-    dirty = false;
-    List<YarnGpu> free = inventory.free();
-    if (!readyAgain.isEmpty() && !free.isEmpty()) {
-      for (YarnJob j : readyAgain) {
-        policy.onTaskFailed(j, free.get(0), nowMs);
+    if (!gate.enter()) {
+      return List.of(); // a re-plan is in flight: its plan is used at a later heartbeat
+    }
+    try {
+      dirty = false;
+      if ((lastReplanMs == Long.MIN_VALUE || nowMs - lastReplanMs >= replanIntervalMs)
+          && policy.replanDue(nowMs)) {
+        lastReplanMs = nowMs;
+        replanner.start(nowMs); // a same-thread executor has finished it on return
+        if (gate.replanInFlight()) {
+          dirty = true;
+          return List.of();
+        }
+        replanner.takePlanReady(); // finished already: this pass uses it
       }
-      readyAgain.clear();
+      List<YarnGpu> free = inventory.free();
+      if (readyTotal <= 0 || free.isEmpty()) {
+        return List.of();
+      }
+      List<Assignment> answer = policy.assign(this, Collections.unmodifiableList(free), nowMs);
+      return check(answer, free, nowMs);
+    } finally {
+      wakeAt = policy.wakeUpAtMs();
+      gate.exit();
     }
-    if ((lastReplanMs == Long.MIN_VALUE || nowMs - lastReplanMs >= replanIntervalMs)
-        && policy.replanDue(nowMs)) {
-      long t0 = System.nanoTime();
-      policy.replan(this, nowMs);
-      lastReplanMs = nowMs;
-      replans++;
-      LOG.debug("{} re-planned in {} us", policy.name(), (System.nanoTime() - t0) / 1000);
+  }
+
+  /** Copies the live state of what changed to what the policy reads; under the gate's lock. */
+  private void publish() {
+    for (YarnJob j : touchedJobs) {
+      j.publish();
     }
-    if (readyTotal <= 0 || free.isEmpty()) {
-      return List.of();
+    touchedJobs.clear();
+    List<YarnGpu> touched = inventory.drainTouched();
+    for (YarnGpu g : touched) {
+      g.publish();
     }
-    List<Assignment> answer = policy.assign(this, Collections.unmodifiableList(free), nowMs);
-    return check(answer, free, nowMs);
+    if (jobsChanged) {
+      jobList = List.copyOf(ordered.keySet());
+      shownJobs = Map.copyOf(active);
+      jobsChanged = false;
+    }
+    if (gpusVersion != inventory.version()) {
+      shownGpus = inventory.gpus();
+      gpusVersion = inventory.version();
+      countsStale = true;
+    }
+    countsStale |= !touched.isEmpty();
   }
 
   private List<Assignment> check(List<Assignment> answer, List<YarnGpu> free, long nowMs) {
@@ -230,21 +314,17 @@ final class PolicyHost implements ClusterView {
 
   @Override
   public List<? extends JobView> jobs() {
-    if (jobsChanged) {
-      jobList = List.copyOf(ordered.keySet());
-      jobsChanged = false;
-    }
     return jobList;
   }
 
   @Override
   public JobView job(String id) {
-    return active.get(id);
+    return shownJobs.get(id);
   }
 
   @Override
   public List<? extends GpuView> gpus() {
-    return inventory.gpus();
+    return shownGpus;
   }
 
   @Override
@@ -273,10 +353,18 @@ final class PolicyHost implements ClusterView {
   }
 
   private void refreshCounts() {
-    if (countsStamp != inventory.stamp()) {
-      counts = inventory.counts();
-      types = List.copyOf(counts.keySet());
-      countsStamp = inventory.stamp();
+    if (countsStale) {
+      Map<GpuType, int[]> m = new TreeMap<>();
+      for (YarnGpu g : shownGpus) {
+        int[] c = m.computeIfAbsent(g.type(), t -> new int[2]);
+        c[0]++;
+        if (!g.busy()) {
+          c[1]++;
+        }
+      }
+      counts = m;
+      types = List.copyOf(m.keySet());
+      countsStale = false;
     }
   }
 }

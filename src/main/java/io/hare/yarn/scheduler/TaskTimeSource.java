@@ -18,7 +18,8 @@ import java.util.Map;
  * <p>The profile table can be swapped ({@link #setProfiles}, on {@code -refreshQueues}); jobs
  * keep the estimates already refined from measurements.
  *
- * <p>Not thread-safe: the scheduler calls it under its lock.
+ * <p>Thread-safe: the scheduler updates it under its lock while a background re-plan may read
+ * estimates ({@link Replanner}); each method is short and synchronized.
  */
 final class TaskTimeSource {
 
@@ -42,12 +43,12 @@ final class TaskTimeSource {
   }
 
   /** Registers a job and its model (null: none). */
-  void addJob(String jobId, String model) {
+  synchronized void addJob(String jobId, String model) {
     modelOfJob.put(jobId, model);
     byJob.put(jobId, new OnlineEstimator(byModel(), priorWeight, window));
   }
 
-  void removeJob(String jobId) {
+  synchronized void removeJob(String jobId) {
     modelOfJob.remove(jobId);
     byJob.remove(jobId);
   }
@@ -58,7 +59,7 @@ final class TaskTimeSource {
   }
 
   /** Records a finished task's run time on {@code type}. */
-  void observe(String jobId, GpuType type, long runMs) {
+  synchronized void observe(String jobId, GpuType type, long runMs) {
     OnlineEstimator e = byJob.get(jobId);
     if (e != null) {
       e.observe(key(jobId), type, runMs);
@@ -66,7 +67,7 @@ final class TaskTimeSource {
   }
 
   /** Times of one task of the job on {@code type}; null if its model cannot run there. */
-  TaskTimes times(String jobId, GpuType type) {
+  synchronized TaskTimes times(String jobId, GpuType type) {
     OnlineEstimator e = byJob.get(jobId);
     return e == null ? null : e.times(key(jobId), type);
   }

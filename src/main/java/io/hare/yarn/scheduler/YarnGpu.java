@@ -11,6 +11,10 @@ import org.apache.hadoop.yarn.api.records.NodeId;
  *
  * <p>A GPU whose node left or changed type is <em>retired</em>: it reads as busy forever, so a
  * policy that cached it never hands it out again; the node's new GPUs carry new ids.
+ *
+ * <p>As for {@link YarnJob}, the policy reads a copy of the state ({@link #busy()},
+ * {@link #lastJobId()}) that is published only under the policy lock; the scheduler reads the
+ * live state ({@link #running()}, {@link #taken()}).
  */
 final class YarnGpu implements GpuView {
 
@@ -21,6 +25,8 @@ final class YarnGpu implements GpuView {
   private boolean busy;
   private boolean retired;
   private String lastJobId;
+  private boolean shownBusy;
+  private String shownLastJobId;
 
   YarnGpu(NodeId node, int index, GpuType type, int generation) {
     this.node = node;
@@ -54,7 +60,18 @@ final class YarnGpu implements GpuView {
 
   @Override
   public boolean busy() {
+    return shownBusy;
+  }
+
+  /** Live: running a task or retired, so not free for a new task. */
+  boolean taken() {
     return busy || retired;
+  }
+
+  /** Copies the live state to what the policy reads; only under the policy lock. */
+  void publish() {
+    shownBusy = busy || retired;
+    shownLastJobId = lastJobId;
   }
 
   /** Busy with a task right now (a retired GPU may still be). */
@@ -81,7 +98,7 @@ final class YarnGpu implements GpuView {
 
   @Override
   public String lastJobId() {
-    return lastJobId;
+    return shownLastJobId;
   }
 
   @Override

@@ -15,6 +15,12 @@ import org.apache.hadoop.yarn.api.records.ApplicationId;
  * <p>k and R come from the {@link JobTags}. Without {@code hare.tasks-per-round}, k is taken as
  * the most GPU tasks the job has had asked or running at once (at least 1), which is exact for
  * an AM that asks a round's k tasks together. Rounds are shown only to clairvoyant policies.
+ *
+ * <p><b>Two copies of the counts.</b> The scheduler updates the live fields ({@link #ready},
+ * {@link #running}, {@link #tasksDone}) as YARN events arrive; the policy reads the
+ * <em>published</em> copy through the {@link JobView} getters. {@link PolicyHost} publishes only
+ * while it holds the policy lock ({@link PolicyGate}), so a re-plan running on a background thread
+ * reads counts that do not change under it and that agree with the callbacks it has been given.
  */
 final class YarnJob implements JobView {
 
@@ -32,6 +38,10 @@ final class YarnJob implements JobView {
   int running;
   long tasksDone;
   private int peakDemand;
+  private int shownReady;
+  private int shownRunning;
+  private long shownDone;
+  private int shownPeak;
   /** The policy has been told the job arrived. */
   boolean announced;
   /** Rounds done when the policy last heard of a round barrier. */
@@ -52,6 +62,25 @@ final class YarnJob implements JobView {
 
   ApplicationId appId() {
     return appId;
+  }
+
+  /** Copies the live counts to what the policy reads; only under the policy lock. */
+  void publish() {
+    shownReady = ready;
+    shownRunning = running;
+    shownDone = tasksDone;
+    shownPeak = peakDemand;
+  }
+
+  /** Rounds done by the live counts (the scheduler's own view, for round barriers). */
+  int liveRoundsDone() {
+    return roundsDone(tasksDone, peakDemand);
+  }
+
+  private int roundsDone(long done, int peak) {
+    int k = declaredK.orElse(Math.max(1, peak));
+    int r = (int) Math.min(Integer.MAX_VALUE, done / k);
+    return rounds.isPresent() ? Math.min(r, rounds.getAsInt()) : r;
   }
 
   /** Sets the outstanding GPU asks; returns how many more there are than before. */
@@ -84,7 +113,7 @@ final class YarnJob implements JobView {
 
   @Override
   public int tasksPerRound() {
-    return declaredK.orElse(Math.max(1, peakDemand));
+    return declaredK.orElse(Math.max(1, shownPeak));
   }
 
   @Override
@@ -94,23 +123,22 @@ final class YarnJob implements JobView {
 
   @Override
   public int roundsDone() {
-    int done = (int) Math.min(Integer.MAX_VALUE, tasksDone / tasksPerRound());
-    return rounds.isPresent() ? Math.min(done, rounds.getAsInt()) : done;
+    return roundsDone(shownDone, shownPeak);
   }
 
   @Override
   public int readyTasks() {
-    return ready;
+    return shownReady;
   }
 
   @Override
   public int runningTasks() {
-    return running;
+    return shownRunning;
   }
 
   @Override
   public long tasksDone() {
-    return tasksDone;
+    return shownDone;
   }
 
   @Override

@@ -45,7 +45,8 @@ final class HareRm implements AutoCloseable {
   /** Test configuration: Hare, GPUs declared, re-plans whenever asked, attributes under target/. */
   static YarnConfiguration conf() {
     YarnConfiguration conf = new YarnConfiguration();
-    conf.setClass(YarnConfiguration.RM_SCHEDULER, HareScheduler.class, ResourceScheduler.class);
+    conf.setClass(YarnConfiguration.RM_SCHEDULER, SameThreadHareScheduler.class,
+        ResourceScheduler.class);
     conf.set(YarnConfiguration.RESOURCE_TYPES, GPU);
     conf.setLong(SchedulerKeys.REPLAN_INTERVAL_MS, 0);
     conf.set(YarnConfiguration.FS_NODE_ATTRIBUTE_STORE_ROOT_DIR,
