@@ -72,4 +72,13 @@ public class ConfCheckTest {
     assertEquals(r.toString(), 2, r.code);
     assertTrue(r.toString(), r.err.contains("cannot read the configuration"));
   }
+
+  @Test(timeout = 30_000)
+  public void misspeltKeyIsRefusedWithASuggestion() throws Exception {
+    Path f = site("yarn.scheduler.hare.weight.mx", "4");
+    CliRun r = CliRun.run("conf-check", "--conf", f.toString());
+    assertEquals(r.toString(), 2, r.code);
+    assertTrue(r.toString(), r.err.contains(
+        "yarn.scheduler.hare.weight.mx: unknown key; did you mean yarn.scheduler.hare.weight.max?"));
+  }
 }

@@ -3,6 +3,7 @@ package io.hare.yarn.scheduler;
 import io.hare.core.BadInputException;
 import io.hare.core.ConfigException;
 import io.hare.core.GpuType;
+import io.hare.core.KnownKeys;
 import io.hare.core.SchedulerKeys;
 import io.hare.core.policy.Policies;
 import io.hare.core.policy.PolicyConfig;
@@ -56,6 +57,8 @@ public record HareSettings(String policyName, PolicyConfig policyConfig, String 
     conf.getPropsWithPrefix(SchedulerKeys.PREFIX)
         .forEach((k, v) -> values.put(SchedulerKeys.PREFIX + k, v));
     PolicyConfig t = new PolicyConfig(values, 0); // typed getters collect problems
+    problems.addAll(new KnownKeys(SchedulerKeys.class, SchedulerKeys.PREFIX)
+        .unknown(values.keySet()));
 
     long seed = t.getLong(SchedulerKeys.SEED, SchedulerKeys.DEFAULT_SEED, Long.MIN_VALUE,
         Long.MAX_VALUE);

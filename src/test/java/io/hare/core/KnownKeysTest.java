@@ -1,0 +1,41 @@
+package io.hare.core;
+
+import static org.junit.Assert.assertEquals;
+
+import java.util.List;
+import org.junit.Test;
+
+/** Misspelt keys are refused with the closest known key; families and other roots pass. */
+public class KnownKeysTest {
+
+  private final KnownKeys known = new KnownKeys(SchedulerKeys.class, SchedulerKeys.PREFIX);
+
+  @Test(timeout = 5_000)
+  public void knownKeysFamiliesAndOtherRootsPass() {
+    assertEquals(List.of(), known.unknown(List.of(SchedulerKeys.POLICY,
+        SchedulerKeys.HARE_LP_MAX_JOBS, SchedulerKeys.WEIGHT_MAX_USER_PREFIX + "alice",
+        SchedulerKeys.WEIGHT_MAX_QUEUE_PREFIX + "default", "yarn.resourcemanager.address")));
+  }
+
+  @Test(timeout = 5_000)
+  public void misspeltKeyGetsTheClosestKnownOne() {
+    // "polcy" is one edit from "policy"; "weight.maximum" three from "weight.max"
+    assertEquals(List.of(
+        "yarn.scheduler.hare.polcy: unknown key; did you mean yarn.scheduler.hare.policy?",
+        "yarn.scheduler.hare.weight.maximum: unknown key; did you mean "
+            + "yarn.scheduler.hare.weight.max?"),
+        known.unknown(List.of("yarn.scheduler.hare.weight.maximum",
+            "yarn.scheduler.hare.polcy")));
+  }
+
+  @Test(timeout = 5_000)
+  public void farOffKeyPointsToTheDefaultsFileAndAFamilyNeedsAMember() {
+    assertEquals(List.of(
+        "yarn.scheduler.hare.totally-different-setting-name: unknown key; see hare-default.xml"
+            + " for the known keys",
+        "yarn.scheduler.hare.weight.max.user.: unknown key; did you mean "
+            + "yarn.scheduler.hare.weight.max?"),
+        known.unknown(List.of("yarn.scheduler.hare.totally-different-setting-name",
+            SchedulerKeys.WEIGHT_MAX_USER_PREFIX)));
+  }
+}
