@@ -81,4 +81,11 @@ public class ConfCheckTest {
     assertTrue(r.toString(), r.err.contains(
         "yarn.scheduler.hare.weight.mx: unknown key; did you mean yarn.scheduler.hare.weight.max?"));
   }
+
+  @Test(timeout = 30_000)
+  public void theShippedExampleIsValid() {
+    CliRun r = CliRun.run("conf-check", "--conf", "conf/yarn-site.xml");
+    assertEquals(r.toString(), 0, r.code);
+    assertTrue(r.toString(), r.out.contains("policy hare"));
+  }
 }
