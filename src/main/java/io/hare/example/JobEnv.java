@@ -1,0 +1,87 @@
+package io.hare.example;
+
+import io.hare.core.BadInputException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The environment contract between the Hare ApplicationMaster and a task or sync process,
+ * parsed and checked. A task gets {@code HARE_JOB_ID}, {@code HARE_ROUND} (0-based),
+ * {@code HARE_TASK_INDEX} (0..k-1), {@code HARE_TASKS_PER_ROUND} (k), {@code HARE_WORK_DIR} and
+ * {@code HARE_GPU_TYPE}; the sync step of a round gets the same without
+ * {@code HARE_TASK_INDEX}. {@code HARE_JOB_ID} and {@code HARE_GPU_TYPE} only label logs and
+ * pick the demo slowdown, so they may be missing or empty.
+ *
+ * @param taskIndex the task's index, or -1 for the sync step
+ * @param gpuType the GPU type as given (may be empty), never null
+ */
+public record JobEnv(String jobId, int round, int taskIndex, int tasksPerRound, String workDir,
+    String gpuType) {
+
+  public static final String JOB_ID = "HARE_JOB_ID";
+  public static final String ROUND = "HARE_ROUND";
+  public static final String TASK_INDEX = "HARE_TASK_INDEX";
+  public static final String TASKS_PER_ROUND = "HARE_TASKS_PER_ROUND";
+  public static final String WORK_DIR = "HARE_WORK_DIR";
+  public static final String GPU_TYPE = "HARE_GPU_TYPE";
+
+  /** The environment of a task; every problem is reported at once, each naming its variable. */
+  public static JobEnv forTask(Env env) throws BadInputException {
+    return parse(env, true);
+  }
+
+  /** The environment of a round's sync step ({@code HARE_TASK_INDEX} is ignored). */
+  public static JobEnv forSync(Env env) throws BadInputException {
+    return parse(env, false);
+  }
+
+  private static JobEnv parse(Env env, boolean task) throws BadInputException {
+    List<String> problems = new ArrayList<>();
+    int round = number(env, ROUND, 0, problems);
+    int k = number(env, TASKS_PER_ROUND, 1, problems);
+    int index = task ? number(env, TASK_INDEX, 0, problems) : -1;
+    if (task && index >= 0 && k >= 1 && index >= k) {
+      problems.add(TASK_INDEX + ": must be less than " + TASKS_PER_ROUND + " (" + k + "), got "
+          + index);
+    }
+    String dir = env.get(WORK_DIR);
+    if (dir == null || dir.isBlank()) {
+      problems.add(WORK_DIR + ": missing (the job's shared work directory)");
+    }
+    if (!problems.isEmpty()) {
+      throw new BadInputException("bad environment: " + String.join("; ", problems));
+    }
+    return new JobEnv(orEmpty(env.get(JOB_ID)), round, index, k, dir.strip(),
+        orEmpty(env.get(GPU_TYPE)).strip());
+  }
+
+  /** The whole number in {@code name}, at least {@code min}; -1 (and a problem) otherwise. */
+  private static int number(Env env, String name, int min, List<String> problems) {
+    String v = env.get(name);
+    if (v == null || v.isBlank()) {
+      problems.add(name + ": missing");
+      return -1;
+    }
+    try {
+      int n = Integer.parseInt(v.strip());
+      if (n >= min) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // reported below with the allowed range
+    }
+    problems.add(name + ": must be a whole number >= " + min + ", got '" + v + "'");
+    return -1;
+  }
+
+  private static String orEmpty(String s) {
+    return s == null ? "" : s;
+  }
+
+  /** {@code job J round R task I/K} for logs. */
+  public String label() {
+    String who = taskIndex >= 0 ? "task " + taskIndex + "/" + tasksPerRound
+        : "sync of " + tasksPerRound + " tasks";
+    return (jobId.isEmpty() ? "" : "job " + jobId + " ") + "round " + round + " " + who;
+  }
+}

@@ -1,0 +1,100 @@
+package io.hare.example;
+
+import io.hare.core.BadInputException;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.Spec;
+
+/**
+ * The example training job: synchronous data-parallel SGD of softmax regression on a synthetic
+ * data set, split into the per-round task and sync processes the Hare ApplicationMaster runs.
+ * It needs no GPU and does real CPU work.
+ *
+ * <pre>
+ * java -cp hare-yarn.jar io.hare.example.SgdJob init --work-dir D   once, before submitting
+ * java -cp hare-yarn.jar io.hare.example.SgdJob task                the task command
+ * java -cp hare-yarn.jar io.hare.example.SgdJob sync                the sync command
+ * java -cp hare-yarn.jar io.hare.example.SgdJob reference --work-dir D --rounds R --tasks-per-round K
+ * </pre>
+ *
+ * {@code task} and {@code sync} read only the environment contract of the AM ({@link JobEnv})
+ * and the files of {@link WorkFiles}. The maths is in {@link SoftmaxRegression}, shared with
+ * {@code reference}, so the model after R rounds is the same, byte for byte, whatever order,
+ * nodes and GPU types the tasks ran on, and however often they were retried.
+ *
+ * <p>Exit codes, decided here only: {@link #OK} 0; {@link #BAD_INPUT} 2 for a bad environment,
+ * option or missing/foreign file, with one message on stderr naming the variable, option or
+ * file; {@link #FAILURE} 1 for anything else (I/O errors, bugs).
+ */
+@Command(name = "SgdJob", mixinStandardHelpOptions = true, synopsisSubcommandLabel = "COMMAND",
+    description = "Hare's example job: synchronous SGD of softmax regression, one process per "
+        + "task and per sync step.",
+    subcommands = CommandLine.HelpCommand.class)
+public final class SgdJob implements Callable<Integer> {
+
+  public static final int OK = 0;
+  public static final int FAILURE = 1;
+  public static final int BAD_INPUT = 2;
+
+  @Spec
+  CommandSpec spec;
+
+  public static void main(String[] args) {
+    PrintWriter out = new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8));
+    PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8));
+    int code = commandLine(out, err, Env.SYSTEM).execute(args);
+    out.flush();
+    err.flush();
+    System.exit(code);
+  }
+
+  /** The command tree writing to {@code out} and {@code err} and reading {@code env}. */
+  public static CommandLine commandLine(PrintWriter out, PrintWriter err, Env env) {
+    CommandLine cl = new CommandLine(new SgdJob());
+    cl.addSubcommand("init", new InitCommand());
+    cl.addSubcommand("task", new TaskCommand(env));
+    cl.addSubcommand("sync", new SyncCommand(env));
+    cl.addSubcommand("reference", new ReferenceCommand());
+    cl.setOut(out);
+    cl.setErr(err);
+    cl.setParameterExceptionHandler(SgdJob::badArguments);
+    cl.setExecutionExceptionHandler(SgdJob::failed);
+    return cl;
+  }
+
+  @Override
+  public Integer call() {
+    spec.commandLine().usage(spec.commandLine().getErr());
+    return BAD_INPUT;
+  }
+
+  private static int badArguments(ParameterException e, String[] args) {
+    PrintWriter err = e.getCommandLine().getErr();
+    err.println(e.getCommandLine().getCommandSpec().qualifiedName() + ": " + e.getMessage());
+    err.flush();
+    return BAD_INPUT;
+  }
+
+  private static int failed(Exception e, CommandLine cmd, ParseResult parsed) {
+    PrintWriter err = cmd.getErr();
+    String name = cmd.getCommandSpec().qualifiedName();
+    if (e instanceof BadInputException) {
+      err.println(name + ": " + e.getMessage());
+      err.flush();
+      return BAD_INPUT;
+    }
+    err.println(name + ": failed: " + e);
+    for (StackTraceElement s : e.getStackTrace()) {
+      err.println("\tat " + s); // a task's stderr is its YARN log: the trace belongs there
+    }
+    err.flush();
+    return FAILURE;
+  }
+}
