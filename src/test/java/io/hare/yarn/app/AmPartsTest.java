@@ -6,6 +6,7 @@ import static org.junit.Assert.assertTrue;
 import java.io.File;
 import java.nio.file.Files;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutorService;
@@ -15,6 +16,8 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.yarn.api.records.ContainerLaunchContext;
+import org.apache.hadoop.yarn.api.records.NodeAttribute;
+import org.apache.hadoop.yarn.api.records.NodeAttributeType;
 import org.junit.BeforeClass;
 import org.junit.Rule;
 import org.junit.Test;
@@ -76,5 +79,18 @@ public class AmPartsTest {
     Process p = new ProcessBuilder("bash", "-c", "echo " + TaskLaunch.quote("a'b \"$c\""))
         .start();
     assertEquals("a'b \"$c\"\n", new String(p.getInputStream().readAllBytes()));
+  }
+
+  @Test(timeout = 30_000)
+  public void gpuTypeFromTheAdminAttributeFirst() {
+    NodeAttribute nm = NodeAttribute.newInstance(NodeAttribute.PREFIX_DISTRIBUTED, "gpu-model",
+        NodeAttributeType.STRING, "T4");
+    NodeAttribute rm = NodeAttribute.newInstance(NodeAttribute.PREFIX_CENTRALIZED, "gpu-model",
+        NodeAttributeType.STRING, "V100");
+    NodeAttribute other = NodeAttribute.newInstance(NodeAttribute.PREFIX_CENTRALIZED, "rack",
+        NodeAttributeType.STRING, "r1");
+    assertEquals("t4", NodeAttributeGpuTypes.choose(Set.of(nm, other), "gpu-model"));
+    assertEquals("v100", NodeAttributeGpuTypes.choose(Set.of(nm, rm), "gpu-model"));
+    assertEquals("", NodeAttributeGpuTypes.choose(Set.of(other), "gpu-model"));
   }
 }
