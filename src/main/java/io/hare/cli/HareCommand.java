@@ -67,6 +67,9 @@ public final class HareCommand implements Callable<Integer> {
     cl.addSubcommand("help", new CommandLine.HelpCommand());
     cl.addSubcommand("simulate", new SimulateCommand(sources, env));
     cl.addSubcommand("conf-check", new ConfCheckCommand());
+    cl.addSubcommand("submit", new SubmitCommand());
+    cl.addSubcommand("status", new StatusCommand());
+    cl.addSubcommand("kill", new KillCommand());
     // Subcommands first: these setters reach only the subcommands present when called.
     cl.setOut(out);
     cl.setErr(err);

@@ -1,0 +1,99 @@
+package io.hare.yarn.app;
+
+/**
+ * Every {@code yarn.app.hare.*} key of a job spec with its {@code DEFAULT_} twin. A job spec is a
+ * Hadoop configuration file of these keys plus {@code -D} overrides; {@link JobSpecValidator}
+ * reads and checks it. Each key is documented in {@code hare-app-default.xml};
+ * {@code AppKeysTest} keeps the two in sync. A required key has the empty string as its default.
+ */
+public final class AppKeys {
+
+  private AppKeys() {}
+
+  public static final String PREFIX = "yarn.app.hare.";
+
+  /** Environment for the task, sync and AM processes: {@code yarn.app.hare.env.NAME=value}. */
+  public static final String ENV_PREFIX = PREFIX + "env.";
+
+  // --- job ---
+
+  /** Application name shown by YARN (required). */
+  public static final String JOB_NAME = PREFIX + "job.name";
+  public static final String DEFAULT_JOB_NAME = "";
+
+  /** Rounds R (required). */
+  public static final String JOB_ROUNDS = PREFIX + "job.rounds";
+  public static final String DEFAULT_JOB_ROUNDS = "";
+
+  /** Tasks per round k, the job's fixed scale (required). */
+  public static final String JOB_TASKS_PER_ROUND = PREFIX + "job.tasks-per-round";
+  public static final String DEFAULT_JOB_TASKS_PER_ROUND = "";
+
+  /** Weight in the total weighted completion time; the admin's cap clamps it. */
+  public static final String JOB_WEIGHT = PREFIX + "job.weight";
+  public static final double DEFAULT_JOB_WEIGHT = 1.0;
+
+  /** Profile (model) name for the scheduler's task times; empty: none. */
+  public static final String JOB_MODEL = PREFIX + "job.model";
+  public static final String DEFAULT_JOB_MODEL = "";
+
+  /** YARN queue. */
+  public static final String JOB_QUEUE = PREFIX + "job.queue";
+  public static final String DEFAULT_JOB_QUEUE = "default";
+
+  /**
+   * Where the job's work directories live on the default file system; relative paths are under
+   * the user's home directory. The job's HARE_WORK_DIR is this plus the application id.
+   */
+  public static final String JOB_STAGING_DIR = PREFIX + "job.staging-dir";
+  public static final String DEFAULT_JOB_STAGING_DIR = ".hare/jobs";
+
+  // --- task ---
+
+  /** Shell command of one task (required); runs under bash in the task container. */
+  public static final String TASK_COMMAND = PREFIX + "task.command";
+  public static final String DEFAULT_TASK_COMMAND = "";
+
+  public static final String TASK_MEMORY_MB = PREFIX + "task.memory-mb";
+  public static final int DEFAULT_TASK_MEMORY_MB = 2048;
+
+  public static final String TASK_VCORES = PREFIX + "task.vcores";
+  public static final int DEFAULT_TASK_VCORES = 1;
+
+  /** GPUs per task container; the Hare scheduler places one-GPU containers only. */
+  public static final String TASK_GPUS = PREFIX + "task.gpus";
+  public static final int DEFAULT_TASK_GPUS = 1;
+
+  /** Attempts of one task (first run included) before the job fails. */
+  public static final String TASK_MAX_ATTEMPTS = PREFIX + "task.max-attempts";
+  public static final int DEFAULT_TASK_MAX_ATTEMPTS = 3;
+
+  // --- sync ---
+
+  /** Shell command of the round's sync step, run in the AM container; empty: no sync step. */
+  public static final String SYNC_COMMAND = PREFIX + "sync.command";
+  public static final String DEFAULT_SYNC_COMMAND = "";
+
+  // --- ApplicationMaster ---
+
+  public static final String AM_MEMORY_MB = PREFIX + "am.memory-mb";
+  public static final int DEFAULT_AM_MEMORY_MB = 1024;
+
+  /** AM attempts YARN makes; a new attempt resumes after the last checkpointed round. */
+  public static final String AM_MAX_ATTEMPTS = PREFIX + "am.max-attempts";
+  public static final int DEFAULT_AM_MAX_ATTEMPTS = 2;
+
+  /** The Hare jar the AM runs from; empty: the jar the client itself was loaded from. */
+  public static final String AM_JAR = PREFIX + "am.jar";
+  public static final String DEFAULT_AM_JAR = "";
+
+  // --- localization ---
+
+  /** Files to localize into the AM and every task container, comma-separated paths. */
+  public static final String FILES = PREFIX + "files";
+  public static final String DEFAULT_FILES = "";
+
+  /** Archives (zip, tar.gz, jar) to localize unpacked, comma-separated paths. */
+  public static final String ARCHIVES = PREFIX + "archives";
+  public static final String DEFAULT_ARCHIVES = "";
+}

@@ -1,0 +1,75 @@
+package io.hare.yarn.app;
+
+import io.hare.yarn.JobTags;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * A validated Hare job: what {@code hare submit} sends and what the ApplicationMaster runs. Built
+ * only by {@link JobSpecValidator#read}, which checks every field; the meaning of each field is
+ * that of its key in {@link AppKeys}.
+ *
+ * @param model profile name, empty for none
+ * @param syncCommand empty for no sync step
+ * @param amJar local path of the Hare jar, empty for the client's own jar
+ * @param files paths or URIs to localize as files, in the order given
+ * @param archives paths or URIs to localize unpacked
+ * @param env extra environment for task, sync and AM processes, by variable name
+ */
+public record HareJobSpec(String name, int rounds, int tasksPerRound, String taskCommand,
+    double weight, String model, String queue, String stagingDir, int taskMemoryMb,
+    int taskVcores, int taskGpus, int taskMaxAttempts, String syncCommand, int amMemoryMb,
+    int amMaxAttempts, String amJar, List<String> files, List<String> archives,
+    Map<String, String> env) {
+
+  public HareJobSpec {
+    files = List.copyOf(files);
+    archives = List.copyOf(archives);
+    env = Map.copyOf(env);
+  }
+
+  public boolean hasSync() {
+    return !syncCommand.isEmpty();
+  }
+
+  /** The application tags the Hare scheduler reads. */
+  public JobTags.Info tags() {
+    return new JobTags.Info(weight, OptionalInt.of(rounds), OptionalInt.of(tasksPerRound),
+        model.isEmpty() ? Optional.empty() : Optional.of(model));
+  }
+
+  /** This spec as a configuration that {@link JobSpecValidator#read} reads back unchanged. */
+  public Configuration toConfiguration() {
+    Configuration c = new Configuration(false);
+    c.set(AppKeys.JOB_NAME, name);
+    c.setInt(AppKeys.JOB_ROUNDS, rounds);
+    c.setInt(AppKeys.JOB_TASKS_PER_ROUND, tasksPerRound);
+    c.set(AppKeys.TASK_COMMAND, taskCommand);
+    c.set(AppKeys.JOB_WEIGHT, Double.toString(weight));
+    c.set(AppKeys.JOB_MODEL, model);
+    c.set(AppKeys.JOB_QUEUE, queue);
+    c.set(AppKeys.JOB_STAGING_DIR, stagingDir);
+    c.setInt(AppKeys.TASK_MEMORY_MB, taskMemoryMb);
+    c.setInt(AppKeys.TASK_VCORES, taskVcores);
+    c.setInt(AppKeys.TASK_GPUS, taskGpus);
+    c.setInt(AppKeys.TASK_MAX_ATTEMPTS, taskMaxAttempts);
+    c.set(AppKeys.SYNC_COMMAND, syncCommand);
+    c.setInt(AppKeys.AM_MEMORY_MB, amMemoryMb);
+    c.setInt(AppKeys.AM_MAX_ATTEMPTS, amMaxAttempts);
+    c.set(AppKeys.AM_JAR, amJar);
+    c.set(AppKeys.FILES, String.join(",", files));
+    c.set(AppKeys.ARCHIVES, String.join(",", archives));
+    env.forEach((k, v) -> c.set(AppKeys.ENV_PREFIX + k, v));
+    return c;
+  }
+
+  /** A copy with other localized resources (the client swaps local paths for uploaded ones). */
+  public HareJobSpec withResources(String jar, List<String> newFiles, List<String> newArchives) {
+    return new HareJobSpec(name, rounds, tasksPerRound, taskCommand, weight, model, queue,
+        stagingDir, taskMemoryMb, taskVcores, taskGpus, taskMaxAttempts, syncCommand, amMemoryMb,
+        amMaxAttempts, jar, newFiles, newArchives, env);
+  }
+}

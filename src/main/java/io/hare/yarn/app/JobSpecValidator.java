@@ -1,0 +1,261 @@
+package io.hare.yarn.app;
+
+import io.hare.core.ConfigException;
+import io.hare.yarn.JobTags;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * Reads a job spec from a configuration and checks all of it at once: {@link #read} returns the
+ * spec or throws one {@link ConfigException} carrying every problem, each of the form
+ * {@code KEY: 'VALUE' is not allowed; WHAT IS ALLOWED} (or {@code KEY: required ...}). Unknown
+ * {@code yarn.app.hare.*} keys are problems too, with the closest known key as a hint. Local
+ * files to localize must exist; URIs with another scheme are checked at submission.
+ */
+public final class JobSpecValidator {
+
+  /** Every key of {@link AppKeys}, in declaration order. */
+  public static final Set<String> KEYS = knownKeys();
+
+  /** Environment variables Hare sets itself; a spec may not override them. */
+  public static final Set<String> RESERVED_ENV = Set.of("HARE_JOB_ID", "HARE_ROUND",
+      "HARE_TASK_INDEX", "HARE_TASKS_PER_ROUND", "HARE_WORK_DIR", "HARE_GPU_TYPE");
+
+  static final int MAX_TASK_ATTEMPTS = 100;
+  static final int MIN_AM_MEMORY_MB = 256;
+  private static final Pattern MODEL = Pattern.compile("[a-z0-9][a-z0-9._-]{0,63}");
+  private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+  private static final List<String> ARCHIVE_TYPES =
+      List.of(".zip", ".tar.gz", ".tgz", ".tar", ".jar");
+
+  private final Configuration conf;
+  private final List<String> problems = new ArrayList<>();
+
+  private JobSpecValidator(Configuration conf) {
+    this.conf = conf;
+  }
+
+  /** The spec in {@code conf}, or every problem with it. */
+  public static HareJobSpec read(Configuration conf) throws ConfigException {
+    return new JobSpecValidator(conf).spec();
+  }
+
+  private HareJobSpec spec() throws ConfigException {
+    Map<String, String> env = unknownKeysAndEnv();
+    String name = required(AppKeys.JOB_NAME);
+    int rounds = count(AppKeys.JOB_ROUNDS, JobTags.MAX_ROUNDS);
+    int k = count(AppKeys.JOB_TASKS_PER_ROUND, JobTags.MAX_TASKS_PER_ROUND);
+    String command = required(AppKeys.TASK_COMMAND);
+    double weight = weight();
+    String model = text(AppKeys.JOB_MODEL, AppKeys.DEFAULT_JOB_MODEL);
+    if (!model.isEmpty() && !MODEL.matcher(model).matches()) {
+      bad(AppKeys.JOB_MODEL, model, "1-64 characters a-z, 0-9, '.', '_' or '-', starting with a"
+          + " letter or digit (lower case: YARN lower-cases tags)");
+    }
+    String queue = text(AppKeys.JOB_QUEUE, AppKeys.DEFAULT_JOB_QUEUE);
+    if (queue.isEmpty() || queue.chars().anyMatch(Character::isWhitespace)) {
+      bad(AppKeys.JOB_QUEUE, queue, "a queue name without spaces");
+    }
+    String staging = text(AppKeys.JOB_STAGING_DIR, AppKeys.DEFAULT_JOB_STAGING_DIR);
+    if (staging.isEmpty()) {
+      bad(AppKeys.JOB_STAGING_DIR, staging, "a directory on the default file system");
+    }
+    int memory = atLeast(AppKeys.TASK_MEMORY_MB, AppKeys.DEFAULT_TASK_MEMORY_MB, 1);
+    int vcores = atLeast(AppKeys.TASK_VCORES, AppKeys.DEFAULT_TASK_VCORES, 1);
+    int gpus = integer(AppKeys.TASK_GPUS, AppKeys.DEFAULT_TASK_GPUS, "1");
+    if (gpus != 1 && gpus != Integer.MIN_VALUE) {
+      bad(AppKeys.TASK_GPUS, conf.getTrimmed(AppKeys.TASK_GPUS), "only 1 is supported: the Hare"
+          + " scheduler places one-GPU task containers and refuses multi-GPU asks");
+    }
+    int attempts = atLeast(AppKeys.TASK_MAX_ATTEMPTS, AppKeys.DEFAULT_TASK_MAX_ATTEMPTS, 1);
+    if (attempts > MAX_TASK_ATTEMPTS) {
+      bad(AppKeys.TASK_MAX_ATTEMPTS, conf.getTrimmed(AppKeys.TASK_MAX_ATTEMPTS),
+          "a whole number from 1 to " + MAX_TASK_ATTEMPTS);
+    }
+    String sync = text(AppKeys.SYNC_COMMAND, AppKeys.DEFAULT_SYNC_COMMAND);
+    int amMemory = atLeast(AppKeys.AM_MEMORY_MB, AppKeys.DEFAULT_AM_MEMORY_MB, MIN_AM_MEMORY_MB);
+    int amAttempts = atLeast(AppKeys.AM_MAX_ATTEMPTS, AppKeys.DEFAULT_AM_MAX_ATTEMPTS, 1);
+    String jar = text(AppKeys.AM_JAR, AppKeys.DEFAULT_AM_JAR);
+    if (!jar.isEmpty() && !Files.isRegularFile(Paths.get(jar))) {
+      bad(AppKeys.AM_JAR, jar, "the path of an existing Hare jar, or empty for the client's own");
+    }
+    Set<String> names = new HashSet<>();
+    List<String> files = resources(AppKeys.FILES, false, names);
+    List<String> archives = resources(AppKeys.ARCHIVES, true, names);
+    if (!problems.isEmpty()) {
+      throw new ConfigException(problems);
+    }
+    return new HareJobSpec(name, rounds, k, command, weight, model, queue, staging, memory,
+        vcores, gpus, attempts, sync, amMemory, amAttempts, jar, files, archives, env);
+  }
+
+  private Map<String, String> unknownKeysAndEnv() {
+    Map<String, String> env = new TreeMap<>();
+    Set<String> keys = new TreeSet<>();
+    for (Map.Entry<String, String> e : conf) {
+      keys.add(e.getKey());
+    }
+    for (String key : keys) {
+      if (key.startsWith(AppKeys.ENV_PREFIX)) {
+        String var = key.substring(AppKeys.ENV_PREFIX.length());
+        String value = conf.get(key, "");
+        if (!ENV_NAME.matcher(var).matches()) {
+          problems.add(key + ": '" + var + "' is not allowed as an environment variable name; "
+              + "use letters, digits and '_', not starting with a digit");
+        } else if (RESERVED_ENV.contains(var)) {
+          problems.add(key + ": " + var + " is set by Hare itself and cannot be overridden");
+        } else {
+          env.put(var, value);
+        }
+      } else if (key.startsWith(AppKeys.PREFIX) && !KEYS.contains(key)) {
+        String hint = KeyHints.closest(key, KEYS).map(k -> "; did you mean " + k + "?")
+            .orElse("; see hare-app-default.xml for the keys");
+        problems.add(key + ": unknown key (value '" + conf.get(key, "") + "')" + hint);
+      }
+    }
+    return env;
+  }
+
+  private String required(String key) {
+    String v = conf.getTrimmed(key);
+    if (v == null || v.isEmpty()) {
+      problems.add(key + ": required, and " + (v == null ? "not set" : "empty"));
+      return "";
+    }
+    return v;
+  }
+
+  private String text(String key, String def) {
+    String v = conf.getTrimmed(key);
+    return v == null ? def : v;
+  }
+
+  /** A required whole number from 1 to max; 0 when missing or bad (a problem is recorded). */
+  private int count(String key, int max) {
+    String v = required(key);
+    if (v.isEmpty()) {
+      return 0;
+    }
+    try {
+      long n = Long.parseLong(v);
+      if (n >= 1 && n <= max) {
+        return (int) n;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    bad(key, v, "a whole number from 1 to " + max);
+    return 0;
+  }
+
+  /** An optional whole number; Integer.MIN_VALUE when it is not one (a problem is recorded). */
+  private int integer(String key, int def, String allowed) {
+    String v = conf.getTrimmed(key);
+    if (v == null) {
+      return def;
+    }
+    try {
+      return Integer.parseInt(v);
+    } catch (NumberFormatException e) {
+      bad(key, v, allowed);
+      return Integer.MIN_VALUE;
+    }
+  }
+
+  private int atLeast(String key, int def, int min) {
+    String allowed = "a whole number >= " + min;
+    int n = integer(key, def, allowed);
+    if (n != Integer.MIN_VALUE && n < min) {
+      bad(key, conf.getTrimmed(key), allowed);
+    }
+    return n;
+  }
+
+  private double weight() {
+    String v = conf.getTrimmed(AppKeys.JOB_WEIGHT);
+    if (v == null) {
+      return AppKeys.DEFAULT_JOB_WEIGHT;
+    }
+    try {
+      double w = Double.parseDouble(v);
+      if (w > 0 && w <= JobTags.MAX_WEIGHT) { // NaN and infinities fail one of the two
+        return w;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    bad(AppKeys.JOB_WEIGHT, v, "a number > 0 and <= " + (long) JobTags.MAX_WEIGHT);
+    return AppKeys.DEFAULT_JOB_WEIGHT;
+  }
+
+  /** The comma-separated entries of a localization key; local ones must exist. */
+  private List<String> resources(String key, boolean archives, Set<String> names) {
+    List<String> out = new ArrayList<>();
+    for (String entry : conf.getTrimmedStringCollection(key)) {
+      URI uri;
+      try {
+        uri = new URI(entry);
+      } catch (URISyntaxException e) {
+        uri = Paths.get(entry).toUri();
+      }
+      boolean local = uri.getScheme() == null || "file".equals(uri.getScheme());
+      String path = local && uri.getScheme() != null ? uri.getPath() : entry;
+      if (local && !Files.isRegularFile(Paths.get(path))) {
+        bad(key, entry, "existing files (no such file: " + path + ")");
+        continue;
+      }
+      String fileName = fileName(path);
+      if (archives && ARCHIVE_TYPES.stream()
+          .noneMatch(t -> fileName.toLowerCase(Locale.ROOT).endsWith(t))) {
+        bad(key, entry, "archives ending in " + String.join(", ", ARCHIVE_TYPES));
+        continue;
+      }
+      if (!names.add(fileName)) {
+        bad(key, entry, "files with distinct names; " + fileName + " is localized twice");
+        continue;
+      }
+      out.add(entry);
+    }
+    return out;
+  }
+
+  static String fileName(String path) {
+    String p = path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
+    return p.substring(p.lastIndexOf('/') + 1);
+  }
+
+  private void bad(String key, String value, String allowed) {
+    problems.add(key + ": '" + value + "' is not allowed; must be " + allowed);
+  }
+
+  private static Set<String> knownKeys() {
+    Set<String> keys = new LinkedHashSet<>();
+    for (Field f : AppKeys.class.getFields()) {
+      if (Modifier.isStatic(f.getModifiers()) && f.getType() == String.class
+          && !f.getName().startsWith("DEFAULT_") && !f.getName().endsWith("PREFIX")) {
+        try {
+          keys.add((String) f.get(null));
+        } catch (IllegalAccessException e) {
+          throw new IllegalStateException(e);
+        }
+      }
+    }
+    return Collections.unmodifiableSet(keys);
+  }
+}

@@ -1,0 +1,196 @@
+package io.hare.yarn.app;
+
+import io.hare.core.BadInputException;
+import io.hare.yarn.JobTags;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.yarn.api.ApplicationConstants;
+import org.apache.hadoop.yarn.api.ApplicationConstants.Environment;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.ApplicationSubmissionContext;
+import org.apache.hadoop.yarn.api.records.ContainerLaunchContext;
+import org.apache.hadoop.yarn.api.records.LocalResource;
+import org.apache.hadoop.yarn.api.records.LocalResourceType;
+import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.api.records.ResourceInformation;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.apache.hadoop.yarn.exceptions.YarnException;
+import org.apache.hadoop.yarn.util.Records;
+import org.apache.hadoop.yarn.util.resource.ResourceUtils;
+
+/**
+ * Submits a validated job: gets an application id, checks the asks against the cluster's
+ * largest container, stages the Hare jar, the spec and the local files and archives in the job's
+ * work directory ({@code staging-dir/APPLICATION_ID} on the default file system), and submits an
+ * AM container that runs {@link HareApplicationMaster} with the spec localized as
+ * {@value HareApplicationMaster#SPEC_FILE} and {@code HARE_WORK_DIR} in its environment. The
+ * application carries the {@link JobTags} the scheduler reads.
+ *
+ * @see YarnApps the port to the ResourceManager
+ */
+public final class JobSubmitter {
+
+  public static final String APPLICATION_TYPE = "HARE";
+  /** The Hare jar's name in the work directory and in the AM and task containers. */
+  public static final String JAR = "hare-yarn.jar";
+
+  private final YarnApps apps;
+  private final Configuration conf;
+
+  public JobSubmitter(YarnApps apps, Configuration conf) {
+    this.apps = apps;
+    this.conf = conf;
+  }
+
+  /**
+   * @throws BadInputException the asks exceed the cluster's largest container, or the Hare jar
+   *     cannot be found
+   */
+  public ApplicationId submit(HareJobSpec spec) throws BadInputException, IOException,
+      YarnException {
+    String jar = jar(spec);
+    YarnApps.NewApp app = apps.create();
+    checkFits(spec, app.maxContainer());
+    FileSystem fs = FileSystem.get(conf);
+    Path work = fs.makeQualified(new Path(spec.stagingDir(), app.id().toString()));
+    fs.mkdirs(work);
+    Path stagedJar = new Path(work, JAR);
+    fs.copyFromLocalFile(false, true, new Path(Paths.get(jar).toAbsolutePath().toUri()),
+        stagedJar);
+    List<String> files = new ArrayList<>();
+    for (String f : spec.files()) {
+      files.add(stage(fs, work, f));
+    }
+    List<String> archives = new ArrayList<>();
+    for (String a : spec.archives()) {
+      archives.add(stage(fs, work, a));
+    }
+    // the AM finds its jar as JAR in the work directory, so the staged spec names none
+    HareJobSpec staged = spec.withResources("", files, archives);
+    Path specFile = new Path(work, HareApplicationMaster.SPEC_FILE);
+    try (OutputStream out = fs.create(specFile, true)) {
+      staged.toConfiguration().writeXml(out);
+    }
+    Map<String, LocalResource> resources = new LinkedHashMap<>();
+    resources.put(JAR, LocalResources.of(conf, stagedJar, LocalResourceType.FILE));
+    resources.put(HareApplicationMaster.SPEC_FILE,
+        LocalResources.of(conf, specFile, LocalResourceType.FILE));
+    resources.putAll(LocalResources.of(conf, files, archives));
+    apps.submit(context(staged, app.id(), work, resources));
+    return app.id();
+  }
+
+  private ApplicationSubmissionContext context(HareJobSpec spec, ApplicationId id, Path work,
+      Map<String, LocalResource> resources) {
+    Map<String, String> env = new LinkedHashMap<>(spec.env());
+    env.put(TaskEnv.WORK_DIR, work.toString());
+    env.put(Environment.CLASSPATH.name(), classpath());
+    String log = ApplicationConstants.LOG_DIR_EXPANSION_VAR;
+    String command = Environment.JAVA_HOME.$$() + "/bin/java -Xmx"
+        + Math.max(128, spec.amMemoryMb() * 3 / 4) + "m " + HareApplicationMaster.class.getName()
+        + " 1>" + log + "/AppMaster.stdout 2>" + log + "/AppMaster.stderr";
+    ContainerLaunchContext am = ContainerLaunchContext.newInstance(resources, env,
+        List.of(command), null, null, null);
+    ApplicationSubmissionContext ctx = Records.newRecord(ApplicationSubmissionContext.class);
+    ctx.setApplicationId(id);
+    ctx.setApplicationName(spec.name());
+    ctx.setApplicationType(APPLICATION_TYPE);
+    ctx.setQueue(spec.queue());
+    ctx.setApplicationTags(JobTags.write(spec.tags()));
+    ctx.setMaxAppAttempts(spec.amMaxAttempts());
+    ctx.setResource(Resource.newInstance(spec.amMemoryMb(), 1));
+    ctx.setAMContainerSpec(am);
+    return ctx;
+  }
+
+  /** The container's working directory (the Hare jar) first, then the cluster's classpath. */
+  private String classpath() {
+    StringBuilder cp = new StringBuilder(Environment.PWD.$$()).append("/*");
+    for (String c : conf.getStrings(YarnConfiguration.YARN_APPLICATION_CLASSPATH,
+        YarnConfiguration.DEFAULT_YARN_CROSS_PLATFORM_APPLICATION_CLASSPATH)) {
+      cp.append(ApplicationConstants.CLASS_PATH_SEPARATOR).append(c.trim());
+    }
+    return cp.toString();
+  }
+
+  private static void checkFits(HareJobSpec spec, Resource max) throws BadInputException {
+    List<String> problems = new ArrayList<>();
+    if (spec.taskMemoryMb() > max.getMemorySize()) {
+      problems.add(AppKeys.TASK_MEMORY_MB + ": " + spec.taskMemoryMb() + " is more than the "
+          + "cluster's largest container, " + max.getMemorySize() + " MB");
+    }
+    if (spec.amMemoryMb() > max.getMemorySize()) {
+      problems.add(AppKeys.AM_MEMORY_MB + ": " + spec.amMemoryMb() + " is more than the "
+          + "cluster's largest container, " + max.getMemorySize() + " MB");
+    }
+    if (spec.taskVcores() > max.getVirtualCores()) {
+      problems.add(AppKeys.TASK_VCORES + ": " + spec.taskVcores() + " is more than the "
+          + "cluster's largest container, " + max.getVirtualCores() + " vcores");
+    }
+    long gpus = 0;
+    for (ResourceInformation ri : max.getResources()) {
+      if (ResourceInformation.GPU_URI.equals(ri.getName())) {
+        gpus = ri.getValue();
+      }
+    }
+    // a client without resource-types.xml on its classpath cannot see GPUs in the answer
+    boolean clientKnowsGpus = ResourceUtils.getResourceTypes()
+        .containsKey(ResourceInformation.GPU_URI);
+    if (clientKnowsGpus && gpus < spec.taskGpus()) {
+      problems.add(AppKeys.TASK_GPUS + ": the cluster grants containers of at most " + gpus
+          + " " + ResourceInformation.GPU_URI + " (is the Hare scheduler running, with "
+          + ResourceInformation.GPU_URI + " in resource-types.xml?)");
+    }
+    if (!problems.isEmpty()) {
+      throw new BadInputException(String.join(System.lineSeparator(), problems));
+    }
+  }
+
+  /** The jar the AM runs from: the spec's, or the one this class was loaded from. */
+  private static String jar(HareJobSpec spec) throws BadInputException {
+    if (!spec.amJar().isEmpty()) {
+      return spec.amJar();
+    }
+    String own;
+    try {
+      own = Paths.get(JobSubmitter.class.getProtectionDomain().getCodeSource().getLocation()
+          .toURI()).toString();
+    } catch (URISyntaxException | RuntimeException e) {
+      own = "(unknown)";
+    }
+    if (!own.endsWith(".jar")) {
+      throw new BadInputException(AppKeys.AM_JAR + ": the hare client does not run from a jar ("
+          + own + "); set " + AppKeys.AM_JAR + " to the Hare jar");
+    }
+    return own;
+  }
+
+  /** Copies a local file into the work directory; other URIs are used where they are. */
+  private String stage(FileSystem fs, Path work, String entry) throws IOException {
+    URI uri;
+    try {
+      uri = new URI(entry);
+    } catch (URISyntaxException e) {
+      uri = Paths.get(entry).toUri();
+    }
+    if (uri.getScheme() != null && !"file".equals(uri.getScheme())) {
+      Path p = new Path(uri);
+      return p.getFileSystem(conf).makeQualified(p).toString();
+    }
+    String local = uri.getScheme() == null ? entry : uri.getPath();
+    Path target = new Path(work, JobSpecValidator.fileName(local));
+    fs.copyFromLocalFile(false, true, new Path(Paths.get(local).toAbsolutePath().toUri()),
+        target);
+    return target.toString();
+  }
+}

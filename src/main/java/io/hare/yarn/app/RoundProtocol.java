@@ -1,0 +1,244 @@
+package io.hare.yarn.app;
+
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.yarn.api.records.Container;
+import org.apache.hadoop.yarn.api.records.ContainerExitStatus;
+import org.apache.hadoop.yarn.api.records.ContainerId;
+import org.apache.hadoop.yarn.api.records.ContainerStatus;
+import org.apache.hadoop.yarn.client.api.AMRMClient.ContainerRequest;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The ApplicationMaster's round logic, free of YARN clients (they come in as ports).
+ *
+ * <ol>
+ *   <li>{@link #start}: reads the checkpoint; rounds already done are skipped (a new AM attempt
+ *       resumes after the last finished round). Round r begins: k asks for one-GPU containers.
+ *   <li>{@link #onContainersAllocated}: each container goes to the lowest-index task of the round
+ *       still waiting, at once (the protocol never waits for k containers); one satisfied ask is
+ *       withdrawn with {@code removeContainerRequest}. A container no task waits for (YARN
+ *       over-allocates) is released.
+ *   <li>{@link #onContainersCompleted}: exit 0 marks the task done; any other exit status (or a
+ *       failed start, {@link #onStartFailed}) is a failed attempt: the task asks again, on any GPU,
+ *       until it has failed {@code task.max-attempts} times, which fails the job.
+ *   <li>When all k tasks are done (the barrier), the sync step runs; on its success the round is
+ *       checkpointed, progress becomes rounds done / R, and round r+1 asks. A failed sync step
+ *       fails the job (no retry: a sync step that half-wrote the model cannot be trusted).
+ *   <li>The job ends after R rounds, or at the first failure, with a {@link JobOutcome} whose
+ *       diagnostics name the failing task, its exit code and its log.
+ * </ol>
+ *
+ * <p>Thread-safe: every entry point is synchronized (the AMRM, NM and sync callbacks come from
+ * different threads). Port calls are made under the lock and must not block.
+ */
+public final class RoundProtocol {
+
+  private static final Logger LOG = LoggerFactory.getLogger(RoundProtocol.class);
+
+  private final HareJobSpec spec;
+  private final String jobId;
+  private final String workDir;
+  private final TaskLaunch launch;
+  private final ContainerAsks asks;
+  private final ContainerLauncher launcher;
+  private final SyncStep sync;
+  private final RoundCheckpoint checkpoint;
+  private final GpuTypes gpuTypes;
+
+  private final Deque<ContainerRequest> outstanding = new ArrayDeque<>();
+  private final Map<ContainerId, RoundTasks.Attempt> running = new HashMap<>();
+  private final CountDownLatch ended = new CountDownLatch(1);
+  private RoundTasks tasks;
+  private int roundsDone;
+  private JobOutcome outcome;
+
+  public RoundProtocol(HareJobSpec spec, String jobId, String workDir, TaskLaunch launch,
+      ContainerAsks asks, ContainerLauncher launcher, SyncStep sync, RoundCheckpoint checkpoint,
+      GpuTypes gpuTypes) {
+    this.spec = spec;
+    this.jobId = jobId;
+    this.workDir = workDir;
+    this.launch = launch;
+    this.asks = asks;
+    this.launcher = launcher;
+    this.sync = sync;
+    this.checkpoint = checkpoint;
+    this.gpuTypes = gpuTypes;
+  }
+
+  /** Resumes from the checkpoint and asks for the first unfinished round. */
+  public synchronized void start() {
+    try {
+      roundsDone = checkpoint.roundsDone();
+    } catch (IOException e) {
+      end(false, "cannot read the round checkpoint in " + workDir + ": " + e.getMessage());
+      return;
+    }
+    if (roundsDone > 0) {
+      LOG.info("{}: resuming after {} of {} rounds (checkpoint)", jobId, roundsDone, spec.rounds());
+    }
+    if (roundsDone >= spec.rounds()) {
+      end(true, "");
+      return;
+    }
+    beginRound();
+  }
+
+  public synchronized void onContainersAllocated(List<Container> containers) {
+    for (Container c : containers) {
+      Optional<Integer> index = outcome == null ? tasks.nextWaiting() : Optional.empty();
+      if (index.isEmpty()) {
+        LOG.info("{}: releasing surplus container {}", jobId, c.getId());
+        asks.releaseAssignedContainer(c.getId());
+        continue;
+      }
+      asks.removeContainerRequest(outstanding.pop());
+      RoundTasks.Attempt a = tasks.assign(index.get(), c);
+      running.put(c.getId(), a);
+      String type = gpuTypes.typeOf(c.getNodeId());
+      LOG.info("{}: round {} task {} attempt {} on {} ({} GPU {})", jobId, a.round(), a.index(),
+          a.number(), c.getId(), c.getNodeId(), type.isEmpty() ? "unknown" : type);
+      launcher.startContainer(c, launch.context(
+          TaskEnv.forTask(spec, jobId, workDir, a.round(), a.index(), type)));
+    }
+  }
+
+  public synchronized void onContainersCompleted(List<ContainerStatus> statuses) {
+    for (ContainerStatus s : statuses) {
+      RoundTasks.Attempt a = running.remove(s.getContainerId());
+      if (a == null || outcome != null) {
+        continue; // a released surplus container, or the job has ended
+      }
+      if (s.getExitStatus() == ContainerExitStatus.SUCCESS) {
+        tasks.done(a.index());
+        if (tasks.allDone()) {
+          barrier();
+        }
+      } else {
+        failed(a, "exit code " + s.getExitStatus(), s.getDiagnostics());
+      }
+    }
+  }
+
+  /** The NodeManager could not start a task container: a failed attempt of its task. */
+  public synchronized void onStartFailed(ContainerId id, Throwable t) {
+    RoundTasks.Attempt a = running.remove(id);
+    if (a != null && outcome == null) {
+      asks.releaseAssignedContainer(id);
+      failed(a, "container start failed", String.valueOf(t.getMessage()));
+    }
+  }
+
+  /** YARN gave up on the AM (shutdown request, AMRM error). */
+  public synchronized void abort(String why) {
+    end(false, why);
+  }
+
+  /** Rounds done over total, for the RM's progress. */
+  public synchronized float progress() {
+    return (float) roundsDone / spec.rounds();
+  }
+
+  public synchronized Optional<JobOutcome> outcome() {
+    return Optional.ofNullable(outcome);
+  }
+
+  /** Waits for the end; empty on timeout. */
+  public Optional<JobOutcome> await(long timeout, TimeUnit unit) throws InterruptedException {
+    ended.await(timeout, unit);
+    return outcome();
+  }
+
+  private void beginRound() {
+    tasks = new RoundTasks(roundsDone, spec.tasksPerRound());
+    LOG.info("{}: round {} of {}: asking for {} containers", jobId, roundsDone + 1, spec.rounds(),
+        spec.tasksPerRound());
+    for (int i = 0; i < spec.tasksPerRound(); i++) {
+      ask();
+    }
+  }
+
+  private void ask() {
+    ContainerRequest r = launch.request();
+    outstanding.push(r);
+    asks.addContainerRequest(r);
+  }
+
+  private void failed(RoundTasks.Attempt a, String what, String diagnostics) {
+    LOG.warn("{}: round {} task {} attempt {} failed: {} ({})", jobId, a.round(), a.index(),
+        a.number(), what, diagnostics);
+    if (a.number() >= spec.taskMaxAttempts()) {
+      end(false, "round " + a.round() + " task " + a.index() + " failed " + a.number()
+          + (a.number() == 1 ? " time" : " times") + "; last attempt: " + what + " on container "
+          + a.container().getId() + " at " + a.container().getNodeId() + "; logs: yarn logs"
+          + " -applicationId " + a.container().getId().getApplicationAttemptId()
+          .getApplicationId() + " -containerId " + a.container().getId() + " (or "
+          + a.container().getNodeHttpAddress() + "/node/containerlogs/" + a.container().getId()
+          + "); " + diagnostics);
+      return;
+    }
+    tasks.retry(a.index());
+    ask();
+  }
+
+  private void barrier() {
+    int round = tasks.round();
+    if (!spec.hasSync()) {
+      roundFinished(round);
+      return;
+    }
+    LOG.info("{}: round {} barrier: running the sync step", jobId, round);
+    sync.start(round, code -> syncExited(round, code));
+  }
+
+  private synchronized void syncExited(int round, int code) {
+    if (outcome != null) {
+      return;
+    }
+    if (code != 0) {
+      end(false, "sync step of round " + round + " exited with code " + code + "; output: "
+          + sync.logLocation(round));
+      return;
+    }
+    roundFinished(round);
+  }
+
+  private void roundFinished(int round) {
+    try {
+      checkpoint.save(round + 1);
+    } catch (IOException e) {
+      end(false, "round " + round + " done but its checkpoint could not be written in "
+          + workDir + ": " + e.getMessage());
+      return;
+    }
+    roundsDone = round + 1;
+    if (roundsDone == spec.rounds()) {
+      end(true, "");
+    } else {
+      beginRound();
+    }
+  }
+
+  private void end(boolean ok, String diagnostics) {
+    if (outcome != null) {
+      return;
+    }
+    outcome = new JobOutcome(ok, roundsDone, diagnostics);
+    LOG.info("{}: ended, {} after {} of {} rounds {}", jobId, ok ? "succeeded" : "failed",
+        roundsDone, spec.rounds(), diagnostics);
+    // pending asks would keep YARN allocating for a job that is over
+    while (!outstanding.isEmpty()) {
+      asks.removeContainerRequest(outstanding.pop());
+    }
+    ended.countDown();
+  }
+}

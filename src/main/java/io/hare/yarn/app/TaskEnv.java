@@ -1,0 +1,40 @@
+package io.hare.yarn.app;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The environment contract of task and sync processes: the spec's extra variables plus
+ * {@code HARE_JOB_ID}, {@code HARE_ROUND} (0-based), {@code HARE_TASK_INDEX} (tasks only),
+ * {@code HARE_TASKS_PER_ROUND}, {@code HARE_WORK_DIR} and {@code HARE_GPU_TYPE} (empty if unknown).
+ */
+public final class TaskEnv {
+
+  public static final String JOB_ID = "HARE_JOB_ID";
+  public static final String ROUND = "HARE_ROUND";
+  public static final String TASK_INDEX = "HARE_TASK_INDEX";
+  public static final String TASKS_PER_ROUND = "HARE_TASKS_PER_ROUND";
+  public static final String WORK_DIR = "HARE_WORK_DIR";
+  public static final String GPU_TYPE = "HARE_GPU_TYPE";
+
+  private TaskEnv() {}
+
+  public static Map<String, String> forTask(HareJobSpec spec, String jobId, String workDir,
+      int round, int index, String gpuType) {
+    Map<String, String> env = forSync(spec, jobId, workDir, round);
+    env.put(TASK_INDEX, Integer.toString(index));
+    env.put(GPU_TYPE, gpuType);
+    return env;
+  }
+
+  public static Map<String, String> forSync(HareJobSpec spec, String jobId, String workDir,
+      int round) {
+    Map<String, String> env = new LinkedHashMap<>(spec.env());
+    env.put(JOB_ID, jobId);
+    env.put(ROUND, Integer.toString(round));
+    env.put(TASKS_PER_ROUND, Integer.toString(spec.tasksPerRound()));
+    env.put(WORK_DIR, workDir);
+    env.put(GPU_TYPE, "");
+    return env;
+  }
+}

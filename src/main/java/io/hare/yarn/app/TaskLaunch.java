@@ -1,0 +1,68 @@
+package io.hare.yarn.app;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.yarn.api.ApplicationConstants;
+import org.apache.hadoop.yarn.api.records.ContainerLaunchContext;
+import org.apache.hadoop.yarn.api.records.LocalResource;
+import org.apache.hadoop.yarn.api.records.Priority;
+import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.api.records.ResourceInformation;
+import org.apache.hadoop.yarn.client.api.AMRMClient.ContainerRequest;
+import org.apache.hadoop.yarn.exceptions.ResourceNotFoundException;
+
+/**
+ * What a task container asks for and runs: the container request (memory, vcores and
+ * {@code yarn.io/gpu}, anywhere) and the launch context (the task command under bash with the
+ * {@link TaskEnv} variables, stdout and stderr in the container's log directory, the job's
+ * localized files).
+ */
+public final class TaskLaunch {
+
+  /** All task asks share one priority: only one round asks at a time. */
+  static final Priority PRIORITY = Priority.newInstance(1);
+
+  private final HareJobSpec spec;
+  private final Map<String, LocalResource> resources;
+  private final ByteBuffer tokens;
+
+  /**
+   * @param resources the job's localized files, by link name
+   * @param tokens credentials for the containers (null: none)
+   */
+  public TaskLaunch(HareJobSpec spec, Map<String, LocalResource> resources, ByteBuffer tokens) {
+    this.spec = spec;
+    this.resources = Map.copyOf(resources);
+    this.tokens = tokens;
+  }
+
+  /**
+   * One task container's ask, on any node.
+   *
+   * @throws IllegalStateException if the cluster does not declare {@code yarn.io/gpu}
+   */
+  public ContainerRequest request() {
+    Resource r = Resource.newInstance(spec.taskMemoryMb(), spec.taskVcores());
+    try {
+      r.setResourceValue(ResourceInformation.GPU_URI, spec.taskGpus());
+    } catch (ResourceNotFoundException e) {
+      throw new IllegalStateException("the cluster does not declare the resource type "
+          + ResourceInformation.GPU_URI + " (resource-types.xml); Hare tasks need it", e);
+    }
+    return new ContainerRequest(r, null, null, PRIORITY);
+  }
+
+  public ContainerLaunchContext context(Map<String, String> env) {
+    String log = ApplicationConstants.LOG_DIR_EXPANSION_VAR;
+    String command = "bash -c " + quote(spec.taskCommand()) + " 1>" + log + "/stdout 2>" + log
+        + "/stderr";
+    ByteBuffer t = tokens == null ? null : tokens.duplicate();
+    return ContainerLaunchContext.newInstance(resources, env, List.of(command), null, t, null);
+  }
+
+  /** {@code s} as one single-quoted bash word. */
+  static String quote(String s) {
+    return "'" + s.replace("'", "'\\''") + "'";
+  }
+}

@@ -1,0 +1,39 @@
+package io.hare.cli;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.Map;
+import picocli.CommandLine;
+
+/** Runs {@code hare submit/status/kill} in-process against a {@link FakeYarnApps}. */
+final class AppCliRun {
+
+  final int code;
+  final String out;
+  final String err;
+
+  private AppCliRun(int code, String out, String err) {
+    this.code = code;
+    this.out = out;
+    this.err = err;
+  }
+
+  static AppCliRun run(FakeYarnApps yarn, String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    CommandLine cl = HareCommand.commandLine(new PrintWriter(out), new PrintWriter(err),
+        new CliRun.FixtureSources(), Map.of());
+    SubmitCommand submit = (SubmitCommand) cl.getSubcommands().get("submit").getCommand();
+    submit.connector = conf -> yarn;
+    submit.pause = ms -> { };
+    ((StatusCommand) cl.getSubcommands().get("status").getCommand()).connector = conf -> yarn;
+    ((KillCommand) cl.getSubcommands().get("kill").getCommand()).connector = conf -> yarn;
+    int code = cl.execute(args);
+    return new AppCliRun(code, out.toString(), err.toString());
+  }
+
+  @Override
+  public String toString() {
+    return "exit " + code + "\n--- stdout\n" + out + "--- stderr\n" + err;
+  }
+}

@@ -1,0 +1,199 @@
+package io.hare.cli;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+
+import io.hare.yarn.app.AppKeys;
+import io.hare.yarn.app.HareJobSpec;
+import io.hare.yarn.app.JobSpecFile;
+import io.hare.yarn.app.JobSpecValidator;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.ApplicationSubmissionContext;
+import org.apache.hadoop.yarn.api.records.ContainerLaunchContext;
+import org.apache.hadoop.yarn.api.records.FinalApplicationStatus;
+import org.apache.hadoop.yarn.api.records.LocalResourceType;
+import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.api.records.ResourceInformation;
+import org.apache.hadoop.yarn.api.records.YarnApplicationState;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.apache.hadoop.yarn.util.resource.ResourceUtils;
+import org.junit.Before;
+import org.junit.BeforeClass;
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
+
+/** {@code hare submit} against an in-memory ResourceManager, staging on the local file system. */
+public class SubmitCommandTest {
+
+  @Rule
+  public TemporaryFolder tmp = new TemporaryFolder();
+
+  private final FakeYarnApps yarn = new FakeYarnApps();
+  private Path staging;
+  private Path jar;
+  private Path data;
+
+  @BeforeClass
+  public static void gpus() {
+    Configuration c = new Configuration(false);
+    c.set(YarnConfiguration.RESOURCE_TYPES, ResourceInformation.GPU_URI);
+    ResourceUtils.resetResourceTypes(c);
+  }
+
+  @Before
+  public void files() throws Exception {
+    staging = tmp.newFolder("staging").toPath();
+    jar = tmp.newFile("hare-yarn-0.1.jar").toPath();
+    Files.writeString(jar, "not really a jar, but the client only copies it");
+    data = tmp.newFile("shard.bin").toPath();
+    Files.writeString(data, "0123");
+  }
+
+  private Path spec(Map<String, String> extra) throws Exception {
+    Map<String, String> m = new LinkedHashMap<>();
+    m.put(AppKeys.JOB_NAME, "mnist");
+    m.put(AppKeys.JOB_ROUNDS, "4");
+    m.put(AppKeys.JOB_TASKS_PER_ROUND, "2");
+    m.put(AppKeys.TASK_COMMAND, "java -cp hare-yarn.jar io.hare.example.SgdJob task");
+    m.put(AppKeys.SYNC_COMMAND, "java -cp hare-yarn.jar io.hare.example.SgdJob sync");
+    m.put(AppKeys.JOB_WEIGHT, "2");
+    m.put(AppKeys.JOB_MODEL, "resnet50");
+    m.put(AppKeys.JOB_QUEUE, "research");
+    m.put(AppKeys.JOB_STAGING_DIR, staging.toString());
+    m.put(AppKeys.AM_JAR, jar.toString());
+    m.put(AppKeys.FILES, data.toString());
+    m.put("fs.defaultFS", "file:///");
+    m.putAll(extra);
+    StringBuilder b = new StringBuilder("<?xml version=\"1.0\"?>\n<configuration>\n");
+    m.forEach((k, v) -> b.append("<property><name>").append(k).append("</name><value>")
+        .append(v).append("</value></property>\n"));
+    Path f = tmp.newFile("job-" + extra.hashCode() + ".xml").toPath();
+    Files.writeString(f, b.append("</configuration>\n").toString());
+    return f;
+  }
+
+  @Test(timeout = 30_000)
+  public void validateAcceptsAValidSpec() throws Exception {
+    AppCliRun r = AppCliRun.run(yarn, "submit", "--validate", spec(Map.of()).toString());
+    assertEquals(r.toString(), 0, r.code);
+    assertTrue(r.toString(), r.out.contains("job mnist, 4 rounds of 2 tasks"));
+    assertTrue(r.toString(), yarn.submitted.isEmpty());
+  }
+
+  @Test(timeout = 30_000)
+  public void validateListsEveryProblem() throws Exception {
+    Path f = spec(Map.of(AppKeys.TASK_GPUS, "8", "yarn.app.hare.job.ronuds", "3"));
+    AppCliRun r = AppCliRun.run(yarn, "submit", "--validate", f.toString(),
+        "-D", AppKeys.JOB_TASKS_PER_ROUND + "=zero");
+    assertEquals(r.toString(), 2, r.code);
+    assertTrue(r.toString(), r.err.contains("3 problems"));
+    assertTrue(r.toString(), r.err.contains(AppKeys.TASK_GPUS + ": '8'"));
+    assertTrue(r.toString(), r.err.contains("did you mean yarn.app.hare.job.rounds?"));
+    assertTrue(r.toString(), r.err.contains(AppKeys.JOB_TASKS_PER_ROUND + ": 'zero'"));
+    assertFalse(r.toString(), r.err.contains("Exception"));
+  }
+
+  @Test(timeout = 30_000)
+  public void missingOrNonXmlFileIsBadInput() throws Exception {
+    AppCliRun missing = AppCliRun.run(yarn, "submit", "--validate", tmp.getRoot() + "/no.xml");
+    assertEquals(missing.toString(), 2, missing.code);
+    assertTrue(missing.toString(), missing.err.contains("no.xml: no such job spec file"));
+    Path text = tmp.newFile("job.txt").toPath();
+    Files.writeString(text, "rounds: 4\n");
+    AppCliRun notXml = AppCliRun.run(yarn, "submit", text.toString());
+    assertEquals(notXml.toString(), 2, notXml.code);
+    assertTrue(notXml.toString(), notXml.err.contains("not well-formed XML"));
+    assertTrue(yarn.submitted.isEmpty());
+  }
+
+  @Test(timeout = 30_000)
+  public void detachedSubmissionBuildsTheAmContext() throws Exception {
+    AppCliRun r = AppCliRun.run(yarn, "submit", spec(Map.of()).toString(), "--detach",
+        "-D", AppKeys.JOB_ROUNDS + "=6");
+    assertEquals(r.toString(), 0, r.code);
+    ApplicationId id = ApplicationId.newInstance(1700000000000L, 1);
+    assertEquals(id + "\n", r.out);
+    ApplicationSubmissionContext c = yarn.submitted.get(id);
+    assertEquals("mnist", c.getApplicationName());
+    assertEquals("research", c.getQueue());
+    assertEquals("HARE", c.getApplicationType());
+    assertEquals(Map.of("hare.weight=2.0", 0, "hare.rounds=6", 0, "hare.tasks-per-round=2", 0,
+        "hare.model=resnet50", 0).keySet(), c.getApplicationTags());
+    assertEquals(Resource.newInstance(1024, 1), c.getResource());
+    assertEquals(2, c.getMaxAppAttempts());
+    ContainerLaunchContext am = c.getAMContainerSpec();
+    assertTrue(am.getCommands().get(0), am.getCommands().get(0)
+        .contains("io.hare.yarn.app.HareApplicationMaster"));
+    Path work = staging.resolve(id.toString());
+    assertEquals(work.toUri().getPath().replaceAll("/$", ""),
+        new org.apache.hadoop.fs.Path(am.getEnvironment().get("HARE_WORK_DIR")).toUri().getPath());
+    assertEquals(List.of("hare-yarn.jar", "hare-job.xml", "shard.bin"),
+        List.copyOf(am.getLocalResources().keySet()));
+    assertEquals(LocalResourceType.FILE, am.getLocalResources().get("shard.bin").getType());
+    assertEquals(4, am.getLocalResources().get("shard.bin").getSize());
+    // the staged spec is what the AM reads: valid, with the override and staged paths
+    HareJobSpec staged = JobSpecValidator.read(
+        JobSpecFile.load(work.resolve("hare-job.xml"), Map.of()));
+    assertEquals(6, staged.rounds());
+    assertEquals(1, staged.files().size());
+    assertTrue(staged.files().get(0), staged.files().get(0).endsWith(id + "/shard.bin"));
+    assertEquals("0123", Files.readString(work.resolve("shard.bin")));
+    assertTrue(Files.isRegularFile(work.resolve("hare-yarn.jar")));
+  }
+
+  @Test(timeout = 30_000)
+  public void followsRoundsUntilSuccess() throws Exception {
+    ApplicationId id = ApplicationId.newInstance(1700000000000L, 1);
+    yarn.script(id,
+        new FakeYarnApps.Step(YarnApplicationState.ACCEPTED, FinalApplicationStatus.UNDEFINED, 0,
+            ""),
+        new FakeYarnApps.Step(YarnApplicationState.RUNNING, FinalApplicationStatus.UNDEFINED, 0,
+            ""),
+        new FakeYarnApps.Step(YarnApplicationState.RUNNING, FinalApplicationStatus.UNDEFINED,
+            0.25f, ""),
+        new FakeYarnApps.Step(YarnApplicationState.RUNNING, FinalApplicationStatus.UNDEFINED,
+            0.25f, ""),
+        new FakeYarnApps.Step(YarnApplicationState.RUNNING, FinalApplicationStatus.UNDEFINED,
+            0.75f, ""),
+        new FakeYarnApps.Step(YarnApplicationState.FINISHED, FinalApplicationStatus.SUCCEEDED, 1,
+            ""));
+    AppCliRun r = AppCliRun.run(yarn, "submit", spec(Map.of()).toString());
+    assertEquals(r.toString(), 0, r.code);
+    assertEquals(id + "\n"
+        + id + " ACCEPTED: 0 of 4 rounds done\n"
+        + id + " RUNNING: 0 of 4 rounds done\n"
+        + id + " RUNNING: 1 of 4 rounds done\n"
+        + id + " RUNNING: 3 of 4 rounds done\n"
+        + id + " FINISHED (SUCCEEDED): 4 of 4 rounds done\n", r.out);
+    assertEquals(6, yarn.polls);
+  }
+
+  @Test(timeout = 30_000)
+  public void failedJobExitsOneWithItsDiagnostics() throws Exception {
+    ApplicationId id = ApplicationId.newInstance(1700000000000L, 1);
+    yarn.script(id, new FakeYarnApps.Step(YarnApplicationState.FINISHED,
+        FinalApplicationStatus.FAILED, 0.5f, "round 2 task 1 failed 3 times; exit code 42"));
+    AppCliRun r = AppCliRun.run(yarn, "submit", spec(Map.of()).toString());
+    assertEquals(r.toString(), 1, r.code);
+    assertTrue(r.toString(), r.err.contains("FAILED: round 2 task 1 failed 3 times"));
+  }
+
+  @Test(timeout = 30_000)
+  public void asksBeyondTheClusterAreRefusedBeforeSubmission() throws Exception {
+    yarn.max = Resource.newInstance(1000, 8);
+    AppCliRun r = AppCliRun.run(yarn, "submit", spec(Map.of()).toString());
+    assertEquals(r.toString(), 2, r.code);
+    assertTrue(r.toString(), r.err.contains(AppKeys.TASK_MEMORY_MB + ": 2048 is more than"));
+    assertTrue(r.toString(), r.err.contains(AppKeys.AM_MEMORY_MB + ": 1024 is more than"));
+    assertTrue(r.toString(), r.err.contains(AppKeys.TASK_GPUS + ": the cluster grants"));
+    assertTrue(yarn.submitted.isEmpty());
+  }
+}

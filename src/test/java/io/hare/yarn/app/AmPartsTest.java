@@ -1,0 +1,96 @@
+package io.hare.yarn.app;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.yarn.api.records.ContainerLaunchContext;
+import org.apache.hadoop.yarn.api.records.NodeAttribute;
+import org.apache.hadoop.yarn.api.records.NodeAttributeType;
+import org.junit.BeforeClass;
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
+
+/** The real checkpoint on the local file system, the sync process, and the task launch context. */
+public class AmPartsTest {
+
+  @Rule
+  public TemporaryFolder tmp = new TemporaryFolder();
+
+  @BeforeClass
+  public static void gpus() {
+    TestingAm.declareGpus();
+  }
+
+  @Test(timeout = 30_000)
+  public void checkpointCountsFinishedRoundsAcrossInstances() throws Exception {
+    FileSystem fs = FileSystem.getLocal(new Configuration(false));
+    Path work = new Path(tmp.getRoot().toURI());
+    assertEquals(0, new FsRoundCheckpoint(fs, work).roundsDone());
+    new FsRoundCheckpoint(fs, work).save(1);
+    new FsRoundCheckpoint(fs, work).save(2);
+    // a new AM attempt sees the same directory
+    assertEquals(2, new FsRoundCheckpoint(fs, work).roundsDone());
+    assertTrue(new File(tmp.getRoot(), "_hare/round-2.done").isFile());
+  }
+
+  @Test(timeout = 30_000)
+  public void syncProcessGetsTheRoundEnvironmentAndItsExitCode() throws Exception {
+    Map<String, String> m = JobSpecValidatorTest.valid();
+    m.put(AppKeys.SYNC_COMMAND,
+        "echo \"$HARE_ROUND/$HARE_TASKS_PER_ROUND/${HARE_TASK_INDEX:-none}/$EXTRA\"; exit 3");
+    m.put(AppKeys.ENV_PREFIX + "EXTRA", "x");
+    HareJobSpec spec = JobSpecValidator.read(JobSpecValidatorTest.conf(m));
+    ExecutorService ex = Executors.newSingleThreadExecutor();
+    try {
+      ProcessSyncStep step = new ProcessSyncStep(spec, "job", "/w", tmp.getRoot(), ex);
+      BlockingQueue<Integer> codes = new ArrayBlockingQueue<>(1);
+      step.start(5, codes::add);
+      assertEquals(Integer.valueOf(3), codes.poll(20, TimeUnit.SECONDS));
+      assertEquals("5/4/none/x\n", Files.readString(new File(step.logLocation(5)).toPath()));
+    } finally {
+      ex.shutdownNow();
+    }
+  }
+
+  @Test(timeout = 30_000)
+  public void taskCommandRunsUnderBashWithItsOutputInTheLogDirectory() throws Exception {
+    Map<String, String> m = JobSpecValidatorTest.valid();
+    m.put(AppKeys.TASK_COMMAND, "echo 'it''s' && run");
+    HareJobSpec spec = JobSpecValidator.read(JobSpecValidatorTest.conf(m));
+    TaskLaunch launch = new TaskLaunch(spec, Map.of(), null);
+    ContainerLaunchContext ctx = launch.context(Map.of("HARE_ROUND", "0"));
+    assertEquals("bash -c 'echo '\\''it'\\'''\\''s'\\'' && run' 1><LOG_DIR>/stdout"
+        + " 2><LOG_DIR>/stderr", ctx.getCommands().get(0));
+    assertEquals(1, launch.request().getCapability().getResourceValue("yarn.io/gpu"));
+    assertEquals(2048, launch.request().getCapability().getMemorySize());
+    Process p = new ProcessBuilder("bash", "-c", "echo " + TaskLaunch.quote("a'b \"$c\""))
+        .start();
+    assertEquals("a'b \"$c\"\n", new String(p.getInputStream().readAllBytes()));
+  }
+
+  @Test(timeout = 30_000)
+  public void gpuTypeFromTheAdminAttributeFirst() {
+    NodeAttribute nm = NodeAttribute.newInstance(NodeAttribute.PREFIX_DISTRIBUTED, "gpu-model",
+        NodeAttributeType.STRING, "T4");
+    NodeAttribute rm = NodeAttribute.newInstance(NodeAttribute.PREFIX_CENTRALIZED, "gpu-model",
+        NodeAttributeType.STRING, "V100");
+    NodeAttribute other = NodeAttribute.newInstance(NodeAttribute.PREFIX_CENTRALIZED, "rack",
+        NodeAttributeType.STRING, "r1");
+    assertEquals("t4", NodeAttributeGpuTypes.choose(Set.of(nm, other), "gpu-model"));
+    assertEquals("v100", NodeAttributeGpuTypes.choose(Set.of(nm, rm), "gpu-model"));
+    assertEquals("", NodeAttributeGpuTypes.choose(Set.of(other), "gpu-model"));
+  }
+}

@@ -1,0 +1,175 @@
+package io.hare.yarn.app;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+
+import io.hare.core.ConfigException;
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.yarn.api.records.Container;
+import org.apache.hadoop.yarn.api.records.ContainerId;
+import org.junit.BeforeClass;
+import org.junit.Test;
+
+/** The AM's round protocol against scripted ports: every call it makes, in order. */
+public class RoundProtocolTest {
+
+  @BeforeClass
+  public static void gpus() {
+    TestingAm.declareGpus();
+  }
+
+  static HareJobSpec spec(int rounds, int k, int attempts, boolean sync) throws ConfigException {
+    Map<String, String> m = JobSpecValidatorTest.valid();
+    m.put(AppKeys.JOB_ROUNDS, Integer.toString(rounds));
+    m.put(AppKeys.JOB_TASKS_PER_ROUND, Integer.toString(k));
+    m.put(AppKeys.TASK_MAX_ATTEMPTS, Integer.toString(attempts));
+    if (sync) {
+      m.put(AppKeys.SYNC_COMMAND, "sync.sh");
+    }
+    return JobSpecValidator.read(JobSpecValidatorTest.conf(m));
+  }
+
+  @Test(timeout = 30_000)
+  public void launchesEachContainerAsItArrivesAndWaitsAtTheBarrier() throws Exception {
+    TestingAm am = new TestingAm(spec(2, 3, 1, true), 0);
+    am.protocol.start();
+    assertEquals(List.of("add", "add", "add"), am.take());
+    // one container: launched at once, no waiting for the other two
+    List<Container> first = am.allocate("v100-a", 1);
+    assertEquals(List.of("remove", "start 1"), am.take());
+    assertEquals(Map.of("HARE_JOB_ID", "application_1700000000000_0007", "HARE_ROUND", "0",
+        "HARE_TASK_INDEX", "0", "HARE_TASKS_PER_ROUND", "3", "HARE_WORK_DIR", "/work/job",
+        "HARE_GPU_TYPE", "v100"), am.started.get(1L));
+    am.completeAll(first); // task 0 done before the others even started
+    List<Container> rest = am.allocate("t4-b", 2);
+    assertEquals(List.of("remove", "start 2", "remove", "start 3"), am.take());
+    assertEquals("2", am.started.get(3L).get("HARE_TASK_INDEX"));
+    assertEquals("t4", am.started.get(3L).get("HARE_GPU_TYPE"));
+    am.complete(2, 0);
+    assertEquals(List.of(), am.take());
+    am.complete(3, 0);
+    // the barrier: sync runs, round 1 does not ask yet
+    assertEquals(List.of("sync 0"), am.take());
+    assertEquals(0f, am.protocol.progress(), 0);
+    am.syncs.get(0).accept(0);
+    assertEquals(List.of("checkpoint 1", "add", "add", "add"), am.take());
+    assertEquals(0.5f, am.protocol.progress(), 0);
+    am.completeAll(am.allocate("v100-a", 3));
+    assertEquals("1", am.started.get(6L).get("HARE_ROUND"));
+    am.syncs.get(1).accept(0);
+    assertEquals(new JobOutcome(true, 2, ""), am.protocol.outcome().orElseThrow());
+    assertEquals(1f, am.protocol.progress(), 0);
+  }
+
+  @Test(timeout = 30_000)
+  public void surplusContainersAreReleased() throws Exception {
+    TestingAm am = new TestingAm(spec(1, 2, 1, false), 0);
+    am.protocol.start();
+    am.take();
+    am.allocate("v100-a", 4); // YARN hands out more than asked
+    assertEquals(List.of("remove", "start 1", "remove", "start 2", "release 3", "release 4"),
+        am.take());
+    am.complete(3, -100); // the released ones come back as aborted: not a task failure
+    am.complete(1, 0);
+    am.complete(2, 0);
+    assertEquals(List.of("checkpoint 1"), am.take()); // no sync command: straight on
+    assertTrue(am.protocol.outcome().orElseThrow().succeeded());
+  }
+
+  @Test(timeout = 30_000)
+  public void failedTaskIsRetriedOnAnyGpu() throws Exception {
+    TestingAm am = new TestingAm(spec(1, 2, 3, true), 0);
+    am.protocol.start();
+    am.take();
+    am.allocate("v100-a", 2);
+    am.take();
+    am.complete(1, 0);
+    am.complete(2, 137);
+    assertEquals(List.of("add"), am.take()); // one new ask, for task 1 only
+    am.allocate("t4-b", 1);
+    assertEquals(List.of("remove", "start 3"), am.take());
+    assertEquals("1", am.started.get(3L).get("HARE_TASK_INDEX"));
+    assertEquals("t4", am.started.get(3L).get("HARE_GPU_TYPE"));
+    am.protocol.onStartFailed(ContainerId.newContainerId(TestingAm.ATTEMPT, 3),
+        new IOException("NM gone"));
+    assertEquals(List.of("release 3", "add"), am.take()); // a failed start is an attempt too
+    am.allocate("v100-a", 1);
+    am.take();
+    am.complete(4, 0);
+    assertEquals(List.of("sync 0"), am.take());
+    assertFalse(am.protocol.outcome().isPresent());
+  }
+
+  @Test(timeout = 30_000)
+  public void lastFailedAttemptEndsTheJobNamingTaskExitCodeAndLog() throws Exception {
+    TestingAm am = new TestingAm(spec(3, 2, 2, true), 0);
+    am.protocol.start();
+    am.allocate("v100-a", 2);
+    am.complete(1, 0);
+    am.complete(2, 3);
+    am.allocate("t4-b", 1);
+    am.take();
+    am.complete(3, 42);
+    JobOutcome o = am.protocol.outcome().orElseThrow();
+    assertFalse(o.succeeded());
+    assertEquals(0, o.roundsDone());
+    String d = o.diagnostics();
+    assertTrue(d, d.startsWith("round 0 task 1 failed 2 times; last attempt: exit code 42 on"
+        + " container container_1700000000000_0007_01_000003 at t4-b:8041"));
+    assertTrue(d, d.contains("yarn logs -applicationId application_1700000000000_0007"
+        + " -containerId container_1700000000000_0007_01_000003"));
+    assertTrue(d, d.contains("t4-b:8042/node/containerlogs/container_1700000000000_0007_01_000003"));
+    assertTrue(d, d.endsWith("task said no"));
+    assertEquals(List.of(), am.take()); // no more asks, no sync
+    am.allocate("v100-a", 1);
+    assertEquals(List.of("release 4"), am.take()); // late containers go back
+  }
+
+  @Test(timeout = 30_000)
+  public void failedSyncEndsTheJob() throws Exception {
+    TestingAm am = new TestingAm(spec(2, 1, 1, true), 0);
+    am.protocol.start();
+    am.completeAll(am.allocate("v100-a", 1));
+    am.syncs.get(0).accept(9);
+    JobOutcome o = am.protocol.outcome().orElseThrow();
+    assertEquals(new JobOutcome(false, 0,
+        "sync step of round 0 exited with code 9; output: sync-round-0.log"), o);
+    assertFalse(am.take().contains("checkpoint 1"));
+  }
+
+  @Test(timeout = 30_000)
+  public void resumesAfterTheCheckpointedRound() throws Exception {
+    TestingAm am = new TestingAm(spec(4, 2, 1, true), 3);
+    am.protocol.start();
+    assertEquals(0.75f, am.protocol.progress(), 0);
+    assertEquals(List.of("add", "add"), am.take());
+    am.completeAll(am.allocate("v100-a", 2));
+    assertEquals("3", am.started.get(1L).get("HARE_ROUND"));
+    assertEquals(List.of("remove", "start 1", "remove", "start 2", "sync 3"), am.take());
+    am.syncs.get(3).accept(0);
+    assertEquals(new JobOutcome(true, 4, ""), am.protocol.outcome().orElseThrow());
+  }
+
+  @Test(timeout = 30_000)
+  public void finishedJobResumesToSuccessWithoutAsking() throws Exception {
+    TestingAm am = new TestingAm(spec(2, 2, 1, false), 2);
+    am.protocol.start();
+    assertEquals(List.of(), am.take());
+    assertEquals(new JobOutcome(true, 2, ""), am.protocol.outcome().orElseThrow());
+  }
+
+  @Test(timeout = 30_000)
+  public void abortWithdrawsOutstandingAsks() throws Exception {
+    TestingAm am = new TestingAm(spec(2, 3, 1, false), 0);
+    am.protocol.start();
+    am.allocate("v100-a", 1);
+    am.take();
+    am.protocol.abort("shutdown requested by the ResourceManager");
+    assertEquals(List.of("remove", "remove"), am.take());
+    assertEquals(new JobOutcome(false, 0, "shutdown requested by the ResourceManager"),
+        am.protocol.outcome().orElseThrow());
+  }
+}
