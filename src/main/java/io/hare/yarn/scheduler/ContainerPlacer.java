@@ -6,6 +6,7 @@ import org.apache.hadoop.yarn.api.records.Container;
 import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.NodeType;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerAppUtils;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.PendingAsk;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerNode;
@@ -51,7 +52,7 @@ final class ContainerPlacer {
     Container c = BuilderUtils.newContainer(id, node.getNodeID(),
         node.getRMNode().getHttpAddress(), size, key.getPriority(), null,
         key.getAllocationRequestId());
-    RMContainer rmContainer = attempt.allocate(node, key, c);
+    RMContainer rmContainer = attempt.allocate(NodeType.OFF_SWITCH, node, key, c);
     if (rmContainer != null) {
       node.allocateContainer(rmContainer);
     }

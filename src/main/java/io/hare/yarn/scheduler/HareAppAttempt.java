@@ -1,41 +1,68 @@
 package io.hare.yarn.scheduler;
 
+import java.util.HashMap;
+import java.util.Map;
 import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
-import org.apache.hadoop.yarn.api.records.Container;
-import org.apache.hadoop.yarn.api.records.ContainerId;
-import org.apache.hadoop.yarn.api.records.ContainerStatus;
+import org.apache.hadoop.yarn.api.records.ApplicationResourceUsageReport;
 import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.api.records.ResourceInformation;
 import org.apache.hadoop.yarn.api.records.ResourceRequest;
-import org.apache.hadoop.yarn.server.resourcemanager.RMAuditLogger;
-import org.apache.hadoop.yarn.server.resourcemanager.RMAuditLogger.AuditConstants;
 import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
 import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
-import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainerEvent;
-import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainerEventType;
-import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainerFinishedEvent;
-import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainerImpl;
-import org.apache.hadoop.yarn.server.resourcemanager.scheduler.AbstractUsersManager;
-import org.apache.hadoop.yarn.server.resourcemanager.scheduler.NodeType;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ActiveUsersManager;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.Queue;
-import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerApplicationAttempt;
-import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerNode;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.PendingAsk;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerApp;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.fifo.FifoAppAttempt;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.fifo.FifoAppAttemptBase;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.fifo.FifoScheduler;
 import org.apache.hadoop.yarn.server.scheduler.SchedulerRequestKey;
+import org.apache.hadoop.yarn.util.resource.ResourceCalculator;
+import org.apache.hadoop.yarn.util.resource.Resources;
 
 /**
- * One application attempt: YARN's own bookkeeping of asks, live containers and usage
- * ({@link SchedulerApplicationAttempt}), plus allocating a container for one of its asks on a
- * node and releasing one. Mirrors {@code FifoAppAttempt} and {@link FiCaSchedulerApp} without
- * their CapacityScheduler assumptions (FiCaSchedulerApp's usage report casts the queue to a
- * CapacityScheduler queue). Locality is not honoured: every container is an off-switch
- * allocation against the ask's {@code ANY} count.
+ * One application attempt: YARN's own bookkeeping of asks, live containers and usage. It is a
+ * {@link FifoAppAttempt} because {@link HareScheduler} extends {@link FifoScheduler} (for the
+ * RM's REST and web UI), whose code casts every attempt to that type. Containers are allocated
+ * with FifoAppAttempt's {@code allocate(OFF_SWITCH, ...)} (locality is not honoured) and
+ * released with {@link FiCaSchedulerApp}'s {@code containerCompleted}. Two behaviours differ:
+ *
+ * <ul>
+ *   <li>{@link #getResourceUsageReport()} is YARN's generic one: {@link FiCaSchedulerApp}'s casts
+ *       the queue to a CapacityScheduler queue once the partition has resources.
+ *   <li>{@link #isPlaceBlacklisted(String)} answers true to FifoScheduler's own placement pass,
+ *       which runs inside {@code FifoScheduler.nodeUpdate} (private, memory-only, it would
+ *       over-commit GPUs); see {@link #hiddenFromFifoPlacement(Runnable)}.
+ * </ul>
  */
-final class HareAppAttempt extends SchedulerApplicationAttempt {
+final class HareAppAttempt extends FifoAppAttemptBase {
+
+  /** Set on the scheduler's thread while FifoScheduler's nodeUpdate runs. */
+  private static final ThreadLocal<Boolean> FIFO_PASS = ThreadLocal.withInitial(() -> false);
 
   HareAppAttempt(ApplicationAttemptId id, String user, Queue queue,
-      AbstractUsersManager users, RMContext rmContext) {
+      ActiveUsersManager users, RMContext rmContext) {
     super(id, user, queue, users, rmContext);
+  }
+
+  /**
+   * Runs {@code fifoNodeUpdate} (FifoScheduler's {@code nodeUpdate}: YARN's processing of
+   * launched and completed containers, then FifoScheduler's placement) with every Hare attempt
+   * blacklisted on every node for that placement, so it places nothing: FifoScheduler's
+   * placement skips a blacklisted attempt before looking at its asks. Only this thread sees it.
+   */
+  static void hiddenFromFifoPlacement(Runnable fifoNodeUpdate) {
+    FIFO_PASS.set(true);
+    try {
+      fifoNodeUpdate.run();
+    } finally {
+      FIFO_PASS.set(false);
+    }
+  }
+
+  @Override
+  public boolean isPlaceBlacklisted(String resourceName) {
+    return FIFO_PASS.get() || super.isPlaceBlacklisted(resourceName);
   }
 
   /** Outstanding containers of an ask, and their size. */
@@ -44,56 +71,55 @@ final class HareAppAttempt extends SchedulerApplicationAttempt {
   }
 
   /**
-   * Allocates {@code container} for the ask {@code key} on {@code node}.
-   *
-   * @return the container, or null if the attempt stopped or the ask is no longer outstanding
-   *     (the AM may change its asks without the scheduler lock)
+   * YARN's generic usage report ({@code SchedulerApplicationAttempt}'s, whose private
+   * resource-seconds helper is redone here without its 3 s cache): usage as a share of the
+   * queue (the whole cluster) and of the cluster, by the scheduler's resource calculator.
    */
-  RMContainer allocate(SchedulerNode node, SchedulerRequestKey key, Container container) {
+  @Override
+  public ApplicationResourceUsageReport getResourceUsageReport() {
     writeLock.lock();
     try {
-      if (isStopped || getOutstandingAsksCount(key) <= 0) {
-        return null;
+      Resource usedNow = Resources.clone(attemptResourceUsage.getAllUsed());
+      Resource reserved = Resources.clone(attemptResourceUsage.getAllReserved());
+      Resource cluster = rmContext.getScheduler().getClusterResource();
+      ResourceCalculator calc = rmContext.getScheduler().getResourceCalculator();
+      float queuePerc = 0f;
+      float clusterPerc = 0f;
+      if (!calc.isAllInvalidDivisor(cluster)) {
+        float queueCapacity = queue.getQueueInfo(false, false).getCapacity();
+        queuePerc = finite(calc.divide(cluster, usedNow,
+            Resources.multiply(cluster, queueCapacity)) * 100);
+        clusterPerc = finite(calc.divide(cluster, usedNow, cluster) * 100);
       }
-      RMContainerImpl rmContainer = new RMContainerImpl(container, key, getApplicationAttemptId(),
-          node.getNodeID(), appSchedulingInfo.getUser(), rmContext, node.getPartition());
-      rmContainer.setQueueName(getQueueName());
-      updateAMContainerDiagnostics(AMState.ASSIGNED, null);
-      addToNewlyAllocatedContainers(node, rmContainer);
-      ContainerId id = container.getId();
-      liveContainers.put(id, rmContainer);
-      rmContainer.setContainerRequest(
-          appSchedulingInfo.allocate(NodeType.OFF_SWITCH, node, key, rmContainer));
-      attemptResourceUsage.incUsed(node.getPartition(), container.getResource());
-      rmContainer.handle(new RMContainerEvent(id, RMContainerEventType.START));
-      RMAuditLogger.logSuccess(getUser(), AuditConstants.ALLOC_CONTAINER, "SchedulerApp",
-          getApplicationId(), id, container.getResource(), getQueueName(), null);
-      return rmContainer;
+      Map<String, Long> preempted = new HashMap<>();
+      preempted.put(ResourceInformation.MEMORY_MB.getName(), 0L);
+      preempted.put(ResourceInformation.VCORES.getName(), 0L);
+      return ApplicationResourceUsageReport.newInstance(liveContainers.size(),
+          reservedContainers.size(), usedNow, reserved, Resources.add(usedNow, reserved),
+          runningResourceSeconds(System.currentTimeMillis()), queuePerc, clusterPerc,
+          preempted);
     } finally {
       writeLock.unlock();
     }
   }
 
-  /** A live container ended; returns false if it was not live (already completed). */
-  boolean containerCompleted(RMContainer rmContainer, ContainerStatus status,
-      RMContainerEventType event, String partition) {
-    writeLock.lock();
-    try {
-      ContainerId id = rmContainer.getContainerId();
-      if (liveContainers.remove(id) == null) {
-        return false;
+  private Map<String, Long> runningResourceSeconds(long nowMs) {
+    Map<String, Long> out = new HashMap<>();
+    for (RMContainer c : liveContainers.values()) {
+      long usedMs = nowMs - c.getCreationTime();
+      for (ResourceInformation r : c.getContainer().getResource().getResources()) {
+        out.merge(r.getName(), r.getValue() * usedMs / 1000, Long::sum);
       }
-      newlyAllocatedContainers.remove(rmContainer);
-      rmContainer.handle(new RMContainerFinishedEvent(id, status, event));
-      Resource r = rmContainer.getContainer().getResource();
-      RMAuditLogger.logSuccess(getUser(), AuditConstants.RELEASE_CONTAINER, "SchedulerApp",
-          getApplicationId(), id, r, getQueueName(), null);
-      queue.getMetrics().releaseResources(partition, getUser(), 1, r);
-      attemptResourceUsage.decUsed(partition, r);
-      lastMemoryAggregateAllocationUpdateTime = -1;
-      return true;
-    } finally {
-      writeLock.unlock();
     }
+    return out;
+  }
+
+  private static float finite(float f) {
+    return Float.isNaN(f) || Float.isInfinite(f) ? 0f : f;
+  }
+
+  /** {@code a} as a Hare attempt; null for null (every attempt of the scheduler is one). */
+  static HareAppAttempt of(FifoAppAttempt a) {
+    return a instanceof HareAppAttempt h ? h : null;
   }
 }

@@ -11,6 +11,7 @@ import org.apache.hadoop.yarn.api.records.QueueInfo;
 import org.apache.hadoop.yarn.api.records.QueueState;
 import org.apache.hadoop.yarn.api.records.QueueUserACLInfo;
 import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.api.records.ResourceInformation;
 import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.AbstractUsersManager;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ActiveUsersManager;
@@ -22,7 +23,7 @@ import org.apache.hadoop.yarn.util.Records;
 /**
  * The one queue, {@code default}, every application runs in, as in YARN's FifoScheduler: open
  * to everyone ({@code *} ACLs), its {@link QueueMetrics} the root metrics the RM UI and REST
- * show. Its ACLs are the admin's ({@link QueueAcls}), replaced on refresh.
+ * show; its used capacity is the dominant share ({@link #dominantShare}). Its ACLs are the admin's ({@link QueueAcls}), replaced on refresh.
  */
 final class HareQueue implements Queue {
 
@@ -58,11 +59,27 @@ final class HareQueue implements Queue {
     info.setQueuePath(NAME);
     info.setCapacity(1.0f);
     info.setMaximumCapacity(1.0f);
-    long mem = cluster.get().getMemorySize();
-    info.setCurrentCapacity(mem == 0 ? 0f : (float) used.get().getMemorySize() / mem);
+    info.setCurrentCapacity(dominantShare(used.get(), cluster.get()));
     info.setChildQueues(new ArrayList<>());
     info.setQueueState(QueueState.RUNNING);
     return info;
+  }
+
+  /**
+   * The largest share of any resource type in use ({@code yarn.io/gpu} included), as the
+   * DominantResourceCalculator that places containers sees the queue; types the cluster has
+   * none of are skipped. What the RM's {@code /scheduler} REST resource and web UI show as the
+   * queue's used capacity: GPUs all busy reads as full even when memory is mostly free.
+   */
+  static float dominantShare(Resource used, Resource cluster) {
+    float share = 0f;
+    for (ResourceInformation total : cluster.getResources()) {
+      if (total.getValue() > 0) {
+        share = Math.max(share,
+            (float) used.getResourceValue(total.getName()) / total.getValue());
+      }
+    }
+    return share;
   }
 
   void setAcls(QueueAcls acls) {

@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
-import org.apache.hadoop.conf.Configurable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
@@ -37,7 +36,6 @@ import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttemptS
 import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainerEventType;
 import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainerState;
 import org.apache.hadoop.yarn.server.resourcemanager.rmnode.RMNode;
-import org.apache.hadoop.yarn.server.resourcemanager.scheduler.AbstractYarnScheduler;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.Allocation;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ContainerUpdates;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.QueueMetrics;
@@ -56,6 +54,8 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeResourc
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeUpdateSchedulerEvent;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.ReleaseContainerEvent;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.SchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.fifo.FifoAppAttempt;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.fifo.FifoScheduler;
 import org.apache.hadoop.yarn.util.resource.DominantResourceCalculator;
 import org.apache.hadoop.yarn.util.resource.ResourceCalculator;
 import org.apache.hadoop.yarn.util.resource.Resources;
@@ -99,8 +99,7 @@ import org.slf4j.LoggerFactory;
  * background daemon thread ({@code hare-replan}, {@link #newReplanExecutor}); the heartbeat only
  * reads the latest finished plan and never waits for a solve (locking rule in {@link PolicyGate}).
  */
-public class HareScheduler extends AbstractYarnScheduler<HareAppAttempt, FiCaSchedulerNode>
-    implements Configurable {
+public class HareScheduler extends FifoScheduler {
 
   private static final Logger LOG = LoggerFactory.getLogger(HareScheduler.class);
 
@@ -116,14 +115,19 @@ public class HareScheduler extends AbstractYarnScheduler<HareAppAttempt, FiCaSch
   private AppAdmission admission;
   private CentralGpuTypes centralTypes; // the admin's mapping file, registered as rm.yarn.io
   private final ContainerPlacer placer = new ContainerPlacer();
-  private final Resource used = Resource.newInstance(0, 0);
+  /**
+   * Resources of live containers. FifoScheduler's own counter, which its heartbeat code reads
+   * for headroom and queue metrics: shared so those are right (Hare alone changes it).
+   */
+  private final Resource used = super.getUsedResource();
   private Executor replanExecutor;
   private HareSchedulerMetrics hareMetrics;
   private long metricsStamp = -1;
   private long metricsPending = -1;
 
+  /** The service is named FifoScheduler's way (its only constructor); names show in logs. */
   public HareScheduler() {
-    super(HareScheduler.class.getName());
+    super();
   }
 
   @Override
@@ -250,7 +254,7 @@ public class HareScheduler extends AbstractYarnScheduler<HareAppAttempt, FiCaSch
       List<SchedulingRequest> schedulingRequests, List<ContainerId> release,
       List<String> blacklistAdditions, List<String> blacklistRemovals,
       ContainerUpdates updateRequests) {
-    HareAppAttempt attempt = getApplicationAttempt(attemptId);
+    HareAppAttempt attempt = HareAppAttempt.of(getApplicationAttempt(attemptId));
     if (attempt == null || !attempt.getApplicationAttemptId().equals(attemptId)) {
       LOG.error("allocate for an unknown or previous attempt {}", attemptId);
       return EMPTY_ALLOCATION;
@@ -292,7 +296,7 @@ public class HareScheduler extends AbstractYarnScheduler<HareAppAttempt, FiCaSch
       case NODE_UPDATE -> nodeUpdate(((NodeUpdateSchedulerEvent) event).getRMNode());
       case APP_ADDED -> {
         AppAddedSchedulerEvent e = (AppAddedSchedulerEvent) event;
-        addApplication(e.getApplicationId(), e.getUser(), e.getIsAppRecovering(),
+        addApplication(e.getApplicationId(), e.getQueue(), e.getUser(), e.getIsAppRecovering(),
             e.isUnmanagedAM());
       }
       case APP_REMOVED -> {
@@ -301,8 +305,8 @@ public class HareScheduler extends AbstractYarnScheduler<HareAppAttempt, FiCaSch
       }
       case APP_ATTEMPT_ADDED -> {
         AppAttemptAddedSchedulerEvent e = (AppAttemptAddedSchedulerEvent) event;
-        addAttempt(e.getApplicationAttemptId(), e.getTransferStateFromPreviousAttempt(),
-            e.getIsAttemptRecovering());
+        addApplicationAttempt(e.getApplicationAttemptId(),
+            e.getTransferStateFromPreviousAttempt(), e.getIsAttemptRecovering());
       }
       case APP_ATTEMPT_REMOVED -> {
         AppAttemptRemovedSchedulerEvent e = (AppAttemptRemovedSchedulerEvent) event;
@@ -364,9 +368,16 @@ public class HareScheduler extends AbstractYarnScheduler<HareAppAttempt, FiCaSch
     });
   }
 
+  /**
+   * A heartbeat: YARN's processing of the node's launched and completed containers first, then
+   * Hare's placement. The first part is private to AbstractYarnScheduler and reached only
+   * through FifoScheduler's {@code nodeUpdate}, whose own memory-only placement (it would
+   * over-commit GPUs) is kept from placing anything ({@link
+   * HareAppAttempt#hiddenFromFifoPlacement}).
+   */
   @Override
   protected synchronized void nodeUpdate(RMNode rmNode) {
-    super.nodeUpdate(rmNode); // launched and completed containers first
+    HareAppAttempt.hiddenFromFifoPlacement(() -> super.nodeUpdate(rmNode));
     if (rmContext.isWorkPreservingRecoveryEnabled()
         && !rmContext.isSchedulerReadyForAllocatingContainers()) {
       return;
@@ -407,8 +418,8 @@ public class HareScheduler extends AbstractYarnScheduler<HareAppAttempt, FiCaSch
 
   private List<HareAppAttempt> attempts() {
     List<HareAppAttempt> out = new ArrayList<>(applications.size());
-    for (SchedulerApplication<HareAppAttempt> app : applications.values()) {
-      HareAppAttempt a = app.getCurrentAppAttempt();
+    for (SchedulerApplication<FifoAppAttempt> app : applications.values()) {
+      HareAppAttempt a = HareAppAttempt.of(app.getCurrentAppAttempt());
       if (a != null && !a.isStopped()) {
         out.add(a);
       }
@@ -417,14 +428,19 @@ public class HareScheduler extends AbstractYarnScheduler<HareAppAttempt, FiCaSch
   }
 
   private HareAppAttempt currentAttempt(ApplicationId id) {
-    SchedulerApplication<HareAppAttempt> app = applications.get(id);
-    return app == null ? null : app.getCurrentAppAttempt();
+    SchedulerApplication<FifoAppAttempt> app = applications.get(id);
+    return app == null ? null : HareAppAttempt.of(app.getCurrentAppAttempt());
   }
 
   // --- applications ---
 
-  private synchronized void addApplication(ApplicationId id, String user, boolean recovering,
-      boolean unmanagedAM) {
+  /**
+   * A new application, in the one queue whatever {@code queueName} it asked for: admitted from
+   * its tags ({@link AppAdmission}) or rejected with a diagnostic. Replaces FifoScheduler's.
+   */
+  @Override
+  public synchronized void addApplication(ApplicationId id, String queueName, String user,
+      boolean recovering, boolean unmanagedAM) {
     if (!recovering && !admission.maySubmit(rmContext, id, user, queue,
         YarnConfiguration.isAclEnabled(getConf() != null ? getConf() : getConfig()))) {
       return; // rejected with a diagnostic
@@ -444,9 +460,11 @@ public class HareScheduler extends AbstractYarnScheduler<HareAppAttempt, FiCaSch
     }
   }
 
-  private synchronized void addAttempt(ApplicationAttemptId id, boolean transferState,
+  /** A new attempt of an admitted application, in Hare's queue. Replaces FifoScheduler's. */
+  @Override
+  public synchronized void addApplicationAttempt(ApplicationAttemptId id, boolean transferState,
       boolean recovering) {
-    SchedulerApplication<HareAppAttempt> app = applications.get(id.getApplicationId());
+    SchedulerApplication<FifoAppAttempt> app = applications.get(id.getApplicationId());
     if (app == null) {
       LOG.error("attempt {} of an unknown application", id);
       return;
@@ -466,7 +484,7 @@ public class HareScheduler extends AbstractYarnScheduler<HareAppAttempt, FiCaSch
   private synchronized void removeAttempt(ApplicationAttemptId id,
       RMAppAttemptState finalState,
       boolean keepContainers) {
-    HareAppAttempt attempt = getApplicationAttempt(id);
+    HareAppAttempt attempt = HareAppAttempt.of(getApplicationAttempt(id));
     if (attempt == null) {
       LOG.warn("unknown attempt {} finished", id);
       return;
@@ -484,7 +502,7 @@ public class HareScheduler extends AbstractYarnScheduler<HareAppAttempt, FiCaSch
 
   private synchronized void removeApplication(ApplicationId id,
       RMAppState finalState) {
-    SchedulerApplication<HareAppAttempt> app = applications.remove(id);
+    SchedulerApplication<FifoAppAttempt> app = applications.remove(id);
     gpuTasks.removeJob(id, getClock().getTime());
     times.removeJob(id.toString());
     if (app == null) {
@@ -499,7 +517,8 @@ public class HareScheduler extends AbstractYarnScheduler<HareAppAttempt, FiCaSch
   @Override
   protected synchronized void completedContainerInternal(RMContainer rmContainer,
       ContainerStatus status, RMContainerEventType event) {
-    HareAppAttempt attempt = getCurrentAttemptForContainer(rmContainer.getContainerId());
+    HareAppAttempt attempt = HareAppAttempt.of(
+        getCurrentAttemptForContainer(rmContainer.getContainerId()));
     FiCaSchedulerNode node = nodeTracker.getNode(rmContainer.getContainer().getNodeId());
     gpuTasks.containerCompleted(rmContainer, status, event, getClock().getTime());
     if (attempt == null) {
@@ -522,7 +541,7 @@ public class HareScheduler extends AbstractYarnScheduler<HareAppAttempt, FiCaSch
 
   @Override
   public RMContainer getRMContainer(ContainerId id) {
-    HareAppAttempt attempt = getCurrentAttemptForContainer(id);
+    FifoAppAttempt attempt = getCurrentAttemptForContainer(id);
     return attempt == null ? null : attempt.getRMContainer(id);
   }
 
@@ -607,7 +626,7 @@ public class HareScheduler extends AbstractYarnScheduler<HareAppAttempt, FiCaSch
       return null;
     }
     List<ApplicationAttemptId> out = new ArrayList<>();
-    for (SchedulerApplication<HareAppAttempt> app : applications.values()) {
+    for (SchedulerApplication<FifoAppAttempt> app : applications.values()) {
       if (app.getCurrentAppAttempt() != null) {
         out.add(app.getCurrentAppAttempt().getApplicationAttemptId());
       }

@@ -2,7 +2,7 @@ package io.hare.yarn.scheduler;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotNull;
-import static org.junit.Assert.fail;
+import static org.junit.Assert.assertTrue;
 
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Proxy;
@@ -15,8 +15,9 @@ import org.apache.hadoop.yarn.server.resourcemanager.ResourceManager;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
 import org.apache.hadoop.yarn.server.resourcemanager.webapp.RMWebServices;
 import org.apache.hadoop.yarn.server.resourcemanager.webapp.dao.AppsInfo;
+import org.apache.hadoop.yarn.server.resourcemanager.webapp.dao.FifoSchedulerInfo;
 import org.apache.hadoop.yarn.server.resourcemanager.webapp.dao.NodesInfo;
-import org.apache.hadoop.yarn.webapp.NotFoundException;
+import org.apache.hadoop.yarn.server.resourcemanager.webapp.dao.SchedulerInfo;
 import org.junit.After;
 import org.junit.Test;
 
@@ -57,14 +58,19 @@ public class HareRestEndpointsTest {
     RMWebServices ws = services();
 
     assertNotNull(ws.getClusterInfo());
-    try {
-      ws.getSchedulerInfo();
-      fail("RMWebServices now knows other schedulers: provide a SchedulerInfo");
-    } catch (NotFoundException e) {
-      // documented limit: RMWebServices.getSchedulerInfo knows only the Capacity, Fair and
-      // FIFO schedulers and answers 404 for any other; queue usage is in /ws/v1/cluster/metrics
-      // and JMX (QueueMetrics), Hare's own state in JMX (HareSchedulerMetrics)
-    }
+    // the RM knows the Capacity, Fair and FIFO schedulers only; Hare is a FifoScheduler for it
+    SchedulerInfo info = ws.getSchedulerInfo().getSchedulerInfo();
+    assertTrue(info instanceof FifoSchedulerInfo);
+    FifoSchedulerInfo fifo = (FifoSchedulerInfo) info;
+    assertEquals("default", fifo.getQueueName());
+    assertEquals("RUNNING", fifo.getState());
+    assertEquals(1.0f, fifo.getCapacity(), 1e-6);
+    assertEquals("dominant share: 1 of 2 GPUs", 0.5f, fifo.getUsedCapacity(), 1e-6);
+    assertEquals(1, fifo.getNumNodes());
+    assertEquals("the AM and the task", 2, fifo.getNumContainers());
+    assertEquals(16 * 1024, fifo.getTotalNodeCapacity());
+    assertEquals("1 GB each", 2 * 1024, fifo.getUsedNodeCapacity());
+    assertEquals(14 * 1024, fifo.getAvailNodeCapacity());
     assertNotNull(ws.getClusterMetricsInfo());
     NodesInfo nodes = ws.getNodes(null);
     assertEquals(1, nodes.getNodes().size());
