@@ -1,5 +1,12 @@
 package io.hare.example;
 
+import static io.hare.core.TaskContract.GPU_TYPE;
+import static io.hare.core.TaskContract.JOB_ID;
+import static io.hare.core.TaskContract.ROUND;
+import static io.hare.core.TaskContract.TASKS_PER_ROUND;
+import static io.hare.core.TaskContract.TASK_INDEX;
+import static io.hare.core.TaskContract.WORK_DIR;
+
 import io.hare.core.BadInputException;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,13 +24,6 @@ import java.util.List;
  */
 public record JobEnv(String jobId, int round, int taskIndex, int tasksPerRound, String workDir,
     String gpuType) {
-
-  public static final String JOB_ID = "HARE_JOB_ID";
-  public static final String ROUND = "HARE_ROUND";
-  public static final String TASK_INDEX = "HARE_TASK_INDEX";
-  public static final String TASKS_PER_ROUND = "HARE_TASKS_PER_ROUND";
-  public static final String WORK_DIR = "HARE_WORK_DIR";
-  public static final String GPU_TYPE = "HARE_GPU_TYPE";
 
   /** The environment of a task; every problem is reported at once, each naming its variable. */
   public static JobEnv forTask(Env env) throws BadInputException {

@@ -1,5 +1,6 @@
 package io.hare.example;
 
+import io.hare.core.TaskContract;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
@@ -53,7 +54,7 @@ public class SgdJobErrorsTest {
   @Test(timeout = 10_000)
   public void missingRoundIsNamed() throws Exception {
     Map<String, String> env = taskEnv(0, 0, 2);
-    env.remove(JobEnv.ROUND);
+    env.remove(TaskContract.ROUND);
     assertRefused(SgdJobRun.run(env, "task"), "HARE_ROUND: missing");
     assertRefused(SgdJobRun.run(env, "sync"), "HARE_ROUND: missing");
     assertNoGradients();
@@ -62,8 +63,8 @@ public class SgdJobErrorsTest {
   @Test(timeout = 10_000)
   public void nonNumbersAreNamedWithTheirValue() throws Exception {
     Map<String, String> env = taskEnv(0, 0, 2);
-    env.put(JobEnv.ROUND, "one");
-    env.put(JobEnv.TASKS_PER_ROUND, "-3");
+    env.put(TaskContract.ROUND, "one");
+    env.put(TaskContract.TASKS_PER_ROUND, "-3");
     SgdJobRun r = assertRefused(SgdJobRun.run(env, "task"), "HARE_ROUND", "'one'",
         "HARE_TASKS_PER_ROUND", "'-3'"); // every problem at once
     assertFalse(r.toString(), r.err.contains("HARE_TASK_INDEX"));
@@ -75,7 +76,7 @@ public class SgdJobErrorsTest {
     assertRefused(SgdJobRun.run(taskEnv(0, 2, 2), "task"), "HARE_TASK_INDEX",
         "less than HARE_TASKS_PER_ROUND (2), got 2");
     Map<String, String> env = taskEnv(0, 0, 2);
-    env.remove(JobEnv.TASK_INDEX);
+    env.remove(TaskContract.TASK_INDEX);
     assertRefused(SgdJobRun.run(env, "task"), "HARE_TASK_INDEX: missing");
     assertNoGradients();
   }
@@ -83,7 +84,7 @@ public class SgdJobErrorsTest {
   @Test(timeout = 10_000)
   public void missingWorkDirIsNamed() {
     Map<String, String> env = taskEnv(0, 0, 2);
-    env.remove(JobEnv.WORK_DIR);
+    env.remove(TaskContract.WORK_DIR);
     assertRefused(SgdJobRun.run(env, "task"), "HARE_WORK_DIR");
   }
 

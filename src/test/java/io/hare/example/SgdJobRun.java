@@ -1,5 +1,6 @@
 package io.hare.example;
 
+import io.hare.core.TaskContract;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.HashMap;
@@ -29,14 +30,14 @@ final class SgdJobRun {
   /** The environment the AM gives task {@code index} (-1: the sync step) of round r. */
   static Map<String, String> env(String workDir, int round, int index, int k, String gpuType) {
     Map<String, String> env = new HashMap<>();
-    env.put(JobEnv.JOB_ID, "application_1_0001");
-    env.put(JobEnv.ROUND, Integer.toString(round));
+    env.put(TaskContract.JOB_ID, "application_1_0001");
+    env.put(TaskContract.ROUND, Integer.toString(round));
     if (index >= 0) {
-      env.put(JobEnv.TASK_INDEX, Integer.toString(index));
+      env.put(TaskContract.TASK_INDEX, Integer.toString(index));
     }
-    env.put(JobEnv.TASKS_PER_ROUND, Integer.toString(k));
-    env.put(JobEnv.WORK_DIR, workDir);
-    env.put(JobEnv.GPU_TYPE, gpuType);
+    env.put(TaskContract.TASKS_PER_ROUND, Integer.toString(k));
+    env.put(TaskContract.WORK_DIR, workDir);
+    env.put(TaskContract.GPU_TYPE, gpuType);
     return env;
   }
 

@@ -1,6 +1,7 @@
 package io.hare.yarn.app;
 
 import io.hare.core.SchedulerKeys;
+import io.hare.core.TaskContract;
 import java.io.File;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -91,7 +92,7 @@ public final class HareApplicationMaster {
     HareJobSpec spec = JobSpecValidator.read(specConf);
     ContainerId self = ContainerId.fromString(System.getenv(Environment.CONTAINER_ID.name()));
     String jobId = self.getApplicationAttemptId().getApplicationId().toString();
-    Path work = new Path(System.getenv(TaskEnv.WORK_DIR));
+    Path work = new Path(System.getenv(TaskContract.WORK_DIR));
     File logDir = new File(System.getenv(Environment.LOG_DIRS.name()).split(",")[0]);
 
     Map<String, LocalResource> resources = new LinkedHashMap<>(

@@ -1,6 +1,7 @@
 package io.hare.yarn.app;
 
 import io.hare.core.BadInputException;
+import io.hare.core.TaskContract;
 import io.hare.yarn.JobTags;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -93,7 +94,7 @@ public final class JobSubmitter {
   private ApplicationSubmissionContext context(HareJobSpec spec, ApplicationId id, Path work,
       Map<String, LocalResource> resources) {
     Map<String, String> env = new LinkedHashMap<>(spec.env());
-    env.put(TaskEnv.WORK_DIR, work.toString());
+    env.put(TaskContract.WORK_DIR, work.toString());
     env.put(Environment.CLASSPATH.name(), classpath());
     String log = ApplicationConstants.LOG_DIR_EXPANSION_VAR;
     String command = Environment.JAVA_HOME.$$() + "/bin/java -Xmx"

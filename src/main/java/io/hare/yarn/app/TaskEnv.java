@@ -1,5 +1,12 @@
 package io.hare.yarn.app;
 
+import static io.hare.core.TaskContract.GPU_TYPE;
+import static io.hare.core.TaskContract.JOB_ID;
+import static io.hare.core.TaskContract.ROUND;
+import static io.hare.core.TaskContract.TASKS_PER_ROUND;
+import static io.hare.core.TaskContract.TASK_INDEX;
+import static io.hare.core.TaskContract.WORK_DIR;
+
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -9,13 +16,6 @@ import java.util.Map;
  * {@code HARE_TASKS_PER_ROUND}, {@code HARE_WORK_DIR} and {@code HARE_GPU_TYPE} (empty if unknown).
  */
 public final class TaskEnv {
-
-  public static final String JOB_ID = "HARE_JOB_ID";
-  public static final String ROUND = "HARE_ROUND";
-  public static final String TASK_INDEX = "HARE_TASK_INDEX";
-  public static final String TASKS_PER_ROUND = "HARE_TASKS_PER_ROUND";
-  public static final String WORK_DIR = "HARE_WORK_DIR";
-  public static final String GPU_TYPE = "HARE_GPU_TYPE";
 
   private TaskEnv() {}
 

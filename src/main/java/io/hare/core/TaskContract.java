@@ -1,0 +1,24 @@
+package io.hare.core;
+
+/**
+ * The environment every task and sync process of a Hare job gets: the contract between the
+ * ApplicationMaster, which sets it, and the training code, which reads it (the Java example,
+ * the PyTorch example, any user program). The sync step gets the same without the task index.
+ */
+public final class TaskContract {
+
+  /** The YARN application id, for labels and logs. */
+  public static final String JOB_ID = "HARE_JOB_ID";
+  /** The round r, 0-based. */
+  public static final String ROUND = "HARE_ROUND";
+  /** The task's index in its round, 0 to k-1; not set for the sync step. */
+  public static final String TASK_INDEX = "HARE_TASK_INDEX";
+  /** k, the job's fixed number of tasks per round. */
+  public static final String TASKS_PER_ROUND = "HARE_TASKS_PER_ROUND";
+  /** The job's working directory on the default file system, shared by tasks, sync and AM. */
+  public static final String WORK_DIR = "HARE_WORK_DIR";
+  /** The GPU model of the task's node (e.g. v100), empty if unknown. */
+  public static final String GPU_TYPE = "HARE_GPU_TYPE";
+
+  private TaskContract() {}
+}
