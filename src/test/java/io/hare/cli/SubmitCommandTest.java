@@ -5,6 +5,7 @@ import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
 import io.hare.yarn.app.AppKeys;
+import io.hare.yarn.app.ContainerClasspath;
 import io.hare.yarn.app.HareJobSpec;
 import io.hare.yarn.app.JobSpecFile;
 import io.hare.yarn.app.JobSpecValidator;
@@ -135,16 +136,20 @@ public class SubmitCommandTest {
     Path work = staging.resolve(id.toString());
     assertEquals(work.toUri().getPath().replaceAll("/$", ""),
         new org.apache.hadoop.fs.Path(am.getEnvironment().get("HARE_WORK_DIR")).toUri().getPath());
-    assertEquals(List.of("hare-yarn.jar", "hare-job.xml", "shard.bin"),
+    // picocli comes along: the example job's commands need it and no cluster classpath has it
+    String picocli = ContainerClasspath.dependencyJar().orElseThrow().getFileName().toString();
+    assertEquals(List.of("hare-yarn.jar", "hare-job.xml", "shard.bin", picocli),
         List.copyOf(am.getLocalResources().keySet()));
+    assertTrue(am.getEnvironment().get("CLASSPATH").startsWith("{{PWD}}/*<CPS>"));
     assertEquals(LocalResourceType.FILE, am.getLocalResources().get("shard.bin").getType());
     assertEquals(4, am.getLocalResources().get("shard.bin").getSize());
     // the staged spec is what the AM reads: valid, with the override and staged paths
     HareJobSpec staged = JobSpecValidator.read(
         JobSpecFile.load(work.resolve("hare-job.xml"), Map.of()));
     assertEquals(6, staged.rounds());
-    assertEquals(1, staged.files().size());
+    assertEquals(2, staged.files().size());
     assertTrue(staged.files().get(0), staged.files().get(0).endsWith(id + "/shard.bin"));
+    assertTrue(staged.files().get(1), staged.files().get(1).endsWith(id + "/" + picocli));
     assertEquals("0123", Files.readString(work.resolve("shard.bin")));
     assertTrue(Files.isRegularFile(work.resolve("hare-yarn.jar")));
   }

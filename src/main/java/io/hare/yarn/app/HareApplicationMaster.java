@@ -99,7 +99,8 @@ public final class HareApplicationMaster {
         LocalResources.of(conf, spec.files(), spec.archives()));
     resources.put(JobSubmitter.JAR,
         LocalResources.of(conf, new Path(work, JobSubmitter.JAR), LocalResourceType.FILE));
-    TaskLaunch launch = new TaskLaunch(spec, resources, containerTokens());
+    TaskLaunch launch = new TaskLaunch(spec, resources, containerTokens(),
+        ContainerClasspath.of(conf));
 
     YarnClient yarn = YarnClient.createYarnClient();
     yarn.init(conf);

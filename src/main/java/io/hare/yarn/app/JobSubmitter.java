@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -24,7 +25,6 @@ import org.apache.hadoop.yarn.api.records.LocalResource;
 import org.apache.hadoop.yarn.api.records.LocalResourceType;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.api.records.ResourceInformation;
-import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.exceptions.YarnException;
 import org.apache.hadoop.yarn.util.Records;
 import org.apache.hadoop.yarn.util.resource.ResourceUtils;
@@ -72,6 +72,12 @@ public final class JobSubmitter {
     for (String f : spec.files()) {
       files.add(stage(fs, work, f));
     }
+    // the example job's commands need picocli, which no cluster classpath has
+    Optional<java.nio.file.Path> dep = ContainerClasspath.dependencyJar();
+    if (dep.isPresent() && spec.files().stream().map(JobSpecValidator::fileName)
+        .noneMatch(dep.get().getFileName().toString()::equals)) {
+      files.add(stage(fs, work, dep.get().toString()));
+    }
     List<String> archives = new ArrayList<>();
     for (String a : spec.archives()) {
       archives.add(stage(fs, work, a));
@@ -95,7 +101,7 @@ public final class JobSubmitter {
       Map<String, LocalResource> resources) {
     Map<String, String> env = new LinkedHashMap<>(spec.env());
     env.put(TaskContract.WORK_DIR, work.toString());
-    env.put(Environment.CLASSPATH.name(), classpath());
+    env.put(Environment.CLASSPATH.name(), ContainerClasspath.of(conf));
     String log = ApplicationConstants.LOG_DIR_EXPANSION_VAR;
     String command = Environment.JAVA_HOME.$$() + "/bin/java -Xmx"
         + Math.max(128, spec.amMemoryMb() * 3 / 4) + "m " + HareApplicationMaster.class.getName()
@@ -112,16 +118,6 @@ public final class JobSubmitter {
     ctx.setResource(Resource.newInstance(spec.amMemoryMb(), 1));
     ctx.setAMContainerSpec(am);
     return ctx;
-  }
-
-  /** The container's working directory (the Hare jar) first, then the cluster's classpath. */
-  private String classpath() {
-    StringBuilder cp = new StringBuilder(Environment.PWD.$$()).append("/*");
-    for (String c : conf.getStrings(YarnConfiguration.YARN_APPLICATION_CLASSPATH,
-        YarnConfiguration.DEFAULT_YARN_CROSS_PLATFORM_APPLICATION_CLASSPATH)) {
-      cp.append(ApplicationConstants.CLASS_PATH_SEPARATOR).append(c.trim());
-    }
-    return cp.toString();
   }
 
   private static void checkFits(HareJobSpec spec, Resource max) throws BadInputException {

@@ -1,9 +1,11 @@
 package io.hare.yarn.app;
 
 import java.nio.ByteBuffer;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.yarn.api.ApplicationConstants;
+import org.apache.hadoop.yarn.api.ApplicationConstants.Environment;
 import org.apache.hadoop.yarn.api.records.ContainerLaunchContext;
 import org.apache.hadoop.yarn.api.records.LocalResource;
 import org.apache.hadoop.yarn.api.records.Priority;
@@ -15,8 +17,8 @@ import org.apache.hadoop.yarn.exceptions.ResourceNotFoundException;
 /**
  * What a task container asks for and runs: the container request (memory, vcores and
  * {@code yarn.io/gpu}, anywhere) and the launch context (the task command under bash with the
- * {@link TaskEnv} variables, stdout and stderr in the container's log directory, the job's
- * localized files).
+ * {@link TaskEnv} variables and the container {@code CLASSPATH}, stdout and stderr in the
+ * container's log directory, the job's localized files).
  */
 public final class TaskLaunch {
 
@@ -26,15 +28,25 @@ public final class TaskLaunch {
   private final HareJobSpec spec;
   private final Map<String, LocalResource> resources;
   private final ByteBuffer tokens;
+  private final String classpath;
+
+  /** A launch that sets no {@code CLASSPATH}. */
+  public TaskLaunch(HareJobSpec spec, Map<String, LocalResource> resources, ByteBuffer tokens) {
+    this(spec, resources, tokens, "");
+  }
 
   /**
    * @param resources the job's localized files, by link name
    * @param tokens credentials for the containers (null: none)
+   * @param classpath the tasks' {@code CLASSPATH} ({@link ContainerClasspath#of}), unless the
+   *     spec's env sets one; empty for none
    */
-  public TaskLaunch(HareJobSpec spec, Map<String, LocalResource> resources, ByteBuffer tokens) {
+  public TaskLaunch(HareJobSpec spec, Map<String, LocalResource> resources, ByteBuffer tokens,
+      String classpath) {
     this.spec = spec;
     this.resources = Map.copyOf(resources);
     this.tokens = tokens;
+    this.classpath = classpath;
   }
 
   /**
@@ -55,10 +67,32 @@ public final class TaskLaunch {
 
   public ContainerLaunchContext context(Map<String, String> env) {
     String log = ApplicationConstants.LOG_DIR_EXPANSION_VAR;
-    String command = "bash -c " + quote(spec.taskCommand()) + " 1>" + log + "/stdout 2>" + log
-        + "/stderr";
+    String command = "bash -c " + forLaunchScript(quote(spec.taskCommand())) + " 1>" + log
+        + "/stdout 2>" + log + "/stderr";
     ByteBuffer t = tokens == null ? null : tokens.duplicate();
-    return ContainerLaunchContext.newInstance(resources, env, List.of(command), null, t, null);
+    Map<String, String> full = env;
+    if (!classpath.isEmpty() && !env.containsKey(Environment.CLASSPATH.name())) {
+      full = new HashMap<>(env);
+      full.put(Environment.CLASSPATH.name(), classpath);
+    }
+    return ContainerLaunchContext.newInstance(resources, full, List.of(command), null, t, null);
+  }
+
+  /**
+   * {@code s} escaped for the NodeManager's launch script, which runs a container's command as
+   * {@code exec /bin/bash -c "COMMAND"} without escaping it: inside those double quotes a
+   * {@code "}, {@code $}, backquote or backslash of the task command would be taken by the outer
+   * shell.
+   */
+  static String forLaunchScript(String s) {
+    StringBuilder b = new StringBuilder(s.length() + 8);
+    for (char c : s.toCharArray()) {
+      if (c == '"' || c == '$' || c == '`' || c == '\\') {
+        b.append('\\');
+      }
+      b.append(c);
+    }
+    return b.toString();
   }
 
   /** {@code s} as one single-quoted bash word. */

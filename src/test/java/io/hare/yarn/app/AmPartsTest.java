@@ -66,19 +66,52 @@ public class AmPartsTest {
   }
 
   @Test(timeout = 30_000)
+  public void tasksGetTheContainerClasspathUnlessTheSpecSetsOne() throws Exception {
+    Configuration conf = new Configuration(false);
+    conf.set("yarn.application.classpath", "/hadoop/conf, /hadoop/lib/*");
+    String cp = ContainerClasspath.of(conf);
+    assertEquals("{{PWD}}/*<CPS>/hadoop/conf<CPS>/hadoop/lib/*", cp);
+    HareJobSpec plain = JobSpecValidator.read(JobSpecValidatorTest.conf(
+        JobSpecValidatorTest.valid()));
+    assertEquals(cp, new TaskLaunch(plain, Map.of(), null, cp).context(Map.of("HARE_ROUND", "0"))
+        .getEnvironment().get("CLASSPATH"));
+    Map<String, String> m = JobSpecValidatorTest.valid();
+    m.put(AppKeys.ENV_PREFIX + "CLASSPATH", "mine.jar");
+    HareJobSpec own = JobSpecValidator.read(JobSpecValidatorTest.conf(m));
+    assertEquals("mine.jar", new TaskLaunch(own, Map.of(), null, cp)
+        .context(TaskEnv.forTask(own, "job", "/w", 0, 0, "t4")).getEnvironment().get("CLASSPATH"));
+  }
+
+  @Test(timeout = 30_000)
   public void taskCommandRunsUnderBashWithItsOutputInTheLogDirectory() throws Exception {
     Map<String, String> m = JobSpecValidatorTest.valid();
     m.put(AppKeys.TASK_COMMAND, "echo 'it''s' && run");
     HareJobSpec spec = JobSpecValidator.read(JobSpecValidatorTest.conf(m));
     TaskLaunch launch = new TaskLaunch(spec, Map.of(), null);
     ContainerLaunchContext ctx = launch.context(Map.of("HARE_ROUND", "0"));
-    assertEquals("bash -c 'echo '\\''it'\\'''\\''s'\\'' && run' 1><LOG_DIR>/stdout"
+    // quoted for bash -c, backslashes doubled for the launch script's double quotes
+    assertEquals("bash -c 'echo '\\\\''it'\\\\'''\\\\''s'\\\\'' && run' 1><LOG_DIR>/stdout"
         + " 2><LOG_DIR>/stderr", ctx.getCommands().get(0));
     assertEquals(1, launch.request().getCapability().getResourceValue("yarn.io/gpu"));
     assertEquals(2048, launch.request().getCapability().getMemorySize());
     Process p = new ProcessBuilder("bash", "-c", "echo " + TaskLaunch.quote("a'b \"$c\""))
         .start();
     assertEquals("a'b \"$c\"\n", new String(p.getInputStream().readAllBytes()));
+  }
+
+  @Test(timeout = 30_000)
+  public void taskCommandSurvivesTheLaunchScriptsDoubleQuotes() throws Exception {
+    Map<String, String> m = JobSpecValidatorTest.valid();
+    m.put(AppKeys.TASK_COMMAND, "x=\"$HARE_ROUND\"; echo \"r=$x `echo q` \\\\ 'it''s'\" $((1+1))");
+    HareJobSpec spec = JobSpecValidator.read(JobSpecValidatorTest.conf(m));
+    String launched = new TaskLaunch(spec, Map.of(), null).context(Map.of()).getCommands().get(0)
+        .replace("<LOG_DIR>", tmp.getRoot().getAbsolutePath());
+    // what the NodeManager's launch_container.sh does with a container's command
+    ProcessBuilder pb = new ProcessBuilder("bash", "-c", "exec /bin/bash -c \"" + launched + "\"");
+    pb.environment().put("HARE_ROUND", "7");
+    assertEquals(0, pb.start().waitFor());
+    assertEquals("r=7 q \\ 'it''s' 2\n",
+        Files.readString(new File(tmp.getRoot(), "stdout").toPath()));
   }
 
   @Test(timeout = 30_000)
