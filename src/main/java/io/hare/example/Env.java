@@ -19,4 +19,14 @@ public interface Env {
   static Env of(Map<String, String> vars) {
     return vars::get;
   }
+
+  /**
+   * This environment with {@code HARE_WORK_DIR} replaced by {@code workDir}, or itself when
+   * {@code workDir} is null: the job's data directory is chosen before submission, while the
+   * AM's {@code HARE_WORK_DIR} (its staging directory) exists only after it.
+   */
+  default Env withWorkDir(String workDir) {
+    return workDir == null ? this
+        : name -> io.hare.core.TaskContract.WORK_DIR.equals(name) ? workDir : get(name);
+  }
 }

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
@@ -26,13 +27,18 @@ final class SyncCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
+  @Option(names = "--work-dir", paramLabel = "DIR",
+      description = {"The job's data directory (what init wrote); wins over HARE_WORK_DIR, "
+          + "which is the AM's staging directory when the job runs under Hare."})
+  String workDir;
+
   SyncCommand(Env env) {
     this.env = env;
   }
 
   @Override
   public Integer call() throws Exception {
-    JobEnv e = JobEnv.forSync(env);
+    JobEnv e = JobEnv.forSync(env.withWorkDir(workDir));
     WorkFiles files = new WorkFiles(WorkStore.open(e.workDir()));
     JobConfig config = files.config();
     Model model = files.model(e.round(), config);

@@ -34,13 +34,18 @@ final class TaskCommand implements Callable<Integer> {
       description = "Demo only: gradient computations at factor 1 (${DEFAULT-VALUE}).")
   int baseRepeats;
 
+  @Option(names = "--work-dir", paramLabel = "DIR",
+      description = {"The job's data directory (what init wrote); wins over HARE_WORK_DIR, "
+          + "which is the AM's staging directory when the job runs under Hare."})
+  String workDir;
+
   TaskCommand(Env env) {
     this.env = env;
   }
 
   @Override
   public Integer call() throws Exception {
-    JobEnv e = JobEnv.forTask(env);
+    JobEnv e = JobEnv.forTask(env.withWorkDir(workDir));
     GpuEmulation emulation = GpuEmulation.parse(typeFactors, baseRepeats, "--type-factors");
     WorkFiles files = new WorkFiles(WorkStore.open(e.workDir()));
     JobConfig config = files.config();

@@ -1,10 +1,10 @@
 package io.hare.example;
 
-import io.hare.core.TaskContract;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
+import io.hare.core.TaskContract;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -136,5 +136,17 @@ public class SgdJobErrorsTest {
         "--batch-size", "8").code);
     assertRefused(SgdJobRun.run(Map.of(), "init", "--work-dir", dir, "--classes", "1"),
         "classes=1");
+  }
+
+  @Test(timeout = 10_000)
+  public void workDirOptionWinsOverTheEnvironment() throws Exception {
+    // under Hare, HARE_WORK_DIR is the AM's staging directory; the data lives where init wrote it
+    Map<String, String> env = SgdJobRun.env(tmp.newFolder().toString(), 0, 0, 1, "t4");
+    SgdJobRun t = SgdJobRun.run(env, "task", "--work-dir", dir);
+    assertEquals(t.toString(), 0, t.code);
+    env.remove(TaskContract.TASK_INDEX);
+    SgdJobRun s = SgdJobRun.run(env, "sync", "--work-dir", dir);
+    assertEquals(s.toString(), 0, s.code);
+    assertTrue(Files.exists(Path.of(dir, WorkFiles.model(1))));
   }
 }

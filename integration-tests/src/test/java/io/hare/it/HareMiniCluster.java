@@ -169,9 +169,12 @@ final class HareMiniCluster implements AutoCloseable {
     // the scheduler learns it from an event; place nothing before it has
     AbstractYarnScheduler<?, ?> scheduler = (AbstractYarnScheduler<?, ?>) rm()
         .getResourceScheduler();
-    GenericTestUtils.waitFor(() -> update.entrySet().stream().allMatch(e -> scheduler
-        .getSchedulerNode(e.getKey()).getTotalResource().getResourceValue(GPU)
-        == e.getValue().getResource().getResourceValue(GPU)), 50, 10_000);
+    // (a node the RM has registered may not have reached the scheduler yet: null until then)
+    GenericTestUtils.waitFor(() -> update.entrySet().stream().allMatch(e -> {
+      var n = scheduler.getSchedulerNode(e.getKey());
+      return n != null && n.getTotalResource().getResourceValue(GPU)
+          == e.getValue().getResource().getResourceValue(GPU);
+    }), 50, 10_000);
   }
 
   /**
