@@ -8,7 +8,6 @@ import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -21,15 +20,10 @@ import org.apache.hadoop.security.Credentials;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.security.token.Token;
 import org.apache.hadoop.yarn.api.ApplicationConstants.Environment;
-import org.apache.hadoop.yarn.api.records.Container;
 import org.apache.hadoop.yarn.api.records.ContainerId;
-import org.apache.hadoop.yarn.api.records.ContainerStatus;
 import org.apache.hadoop.yarn.api.records.FinalApplicationStatus;
 import org.apache.hadoop.yarn.api.records.LocalResource;
 import org.apache.hadoop.yarn.api.records.LocalResourceType;
-import org.apache.hadoop.yarn.api.records.NodeReport;
-import org.apache.hadoop.yarn.api.records.Resource;
-import org.apache.hadoop.yarn.api.records.UpdatedContainer;
 import org.apache.hadoop.yarn.client.api.AMRMClient.ContainerRequest;
 import org.apache.hadoop.yarn.client.api.YarnClient;
 import org.apache.hadoop.yarn.client.api.async.AMRMClientAsync;
@@ -40,8 +34,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Hare ApplicationMaster: wiring of the real YARN clients to {@link RoundProtocol}, which
- * holds all the logic. One AM per job; {@link JobSubmitter} starts it with the spec localized as
+ * The Hare ApplicationMaster: wiring of the YARN clients (made by an {@link AmClients} factory, so
+ * tests can script them) to {@link RoundProtocol}, which holds all the logic. One AM per job; {@link JobSubmitter} starts it with the spec localized as
  * {@value #SPEC_FILE}, the Hare jar as {@value JobSubmitter#JAR} and {@code HARE_WORK_DIR} set.
  *
  * <p>The round protocol, as it runs here:
@@ -71,12 +65,40 @@ public final class HareApplicationMaster {
 
   private static final Logger LOG = LoggerFactory.getLogger(HareApplicationMaster.class);
 
-  private HareApplicationMaster() {}
+  private final AmClients clients;
+  private final Configuration conf;
+  private final HareJobSpec spec;
+  private final String jobId;
+  private final String workDir;
+  private final TaskLaunch launch;
+  private final SyncStep sync;
+  private final RoundCheckpoint checkpoint;
+  private final GpuTypes gpuTypes;
+
+  /**
+   * An AM for one job attempt; nothing runs before {@link #run}.
+   *
+   * @param clients creates the AMRM and NM clients ({@link AmClients#YARN} in a container)
+   * @param conf the configuration the clients are inited with
+   */
+  public HareApplicationMaster(AmClients clients, Configuration conf, HareJobSpec spec,
+      String jobId, String workDir, TaskLaunch launch, SyncStep sync, RoundCheckpoint checkpoint,
+      GpuTypes gpuTypes) {
+    this.clients = clients;
+    this.conf = conf;
+    this.spec = spec;
+    this.jobId = jobId;
+    this.workDir = workDir;
+    this.launch = launch;
+    this.sync = sync;
+    this.checkpoint = checkpoint;
+    this.gpuTypes = gpuTypes;
+  }
 
   public static void main(String[] args) {
     int code;
     try {
-      code = run() ? 0 : 1;
+      code = runInContainer() ? 0 : 1;
     } catch (Throwable t) {
       // not unregistered: YARN starts another attempt (up to am.max-attempts), which resumes
       LOG.error("Hare ApplicationMaster failed", t);
@@ -85,7 +107,55 @@ public final class HareApplicationMaster {
     System.exit(code);
   }
 
-  private static boolean run() throws Exception {
+  /**
+   * Registers, runs the rounds and unregisters with the outcome and its diagnostics; the
+   * clients are stopped on the way out.
+   *
+   * @return whether the job succeeded
+   * @throws Exception if YARN could not be reached (the AM then exits without unregistering)
+   */
+  public boolean run() throws Exception {
+    AmCallbacks callbacks = new AmCallbacks();
+    AMRMClientAsync<ContainerRequest> rm = clients.resourceManager(callbacks);
+    NMClientAsync nm = clients.nodeManagers(callbacks.nm);
+    rm.init(conf);
+    nm.init(conf);
+    RoundProtocol protocol = new RoundProtocol(spec, jobId, workDir, launch,
+        new ContainerAsks() {
+          @Override
+          public void addContainerRequest(ContainerRequest r) {
+            rm.addContainerRequest(r);
+          }
+
+          @Override
+          public void removeContainerRequest(ContainerRequest r) {
+            rm.removeContainerRequest(r);
+          }
+
+          @Override
+          public void releaseAssignedContainer(ContainerId id) {
+            rm.releaseAssignedContainer(id);
+          }
+        },
+        nm::startContainerAsync, sync, checkpoint, gpuTypes);
+    callbacks.protocol = protocol;
+    rm.start();
+    nm.start();
+    try {
+      rm.registerApplicationMaster(InetAddress.getLocalHost().getCanonicalHostName(), -1, "");
+      protocol.start();
+      JobOutcome outcome = protocol.await(Long.MAX_VALUE, TimeUnit.DAYS).orElseThrow();
+      rm.unregisterApplicationMaster(outcome.succeeded() ? FinalApplicationStatus.SUCCEEDED
+          : FinalApplicationStatus.FAILED, outcome.diagnostics(), null);
+      return outcome.succeeded();
+    } finally {
+      nm.stop();
+      rm.stop();
+    }
+  }
+
+  /** The AM as YARN starts it: spec, ids and directories from its container. */
+  private static boolean runInContainer() throws Exception {
     Configuration conf = new YarnConfiguration();
     Configuration specConf = new Configuration(false);
     specConf.addResource(new Path(new File(SPEC_FILE).toURI()));
@@ -106,47 +176,14 @@ public final class HareApplicationMaster {
     yarn.init(conf);
     yarn.start();
     ExecutorService syncThread = Executors.newSingleThreadExecutor();
-    Callbacks callbacks = new Callbacks();
-    AMRMClientAsync<ContainerRequest> rm = AMRMClientAsync.createAMRMClientAsync(1000, callbacks);
-    NMClientAsync nm = NMClientAsync.createNMClientAsync(callbacks.nm);
-    rm.init(conf);
-    nm.init(conf);
-    RoundProtocol protocol = new RoundProtocol(spec, jobId, work.toString(), launch,
-        new ContainerAsks() {
-          @Override
-          public void addContainerRequest(ContainerRequest r) {
-            rm.addContainerRequest(r);
-          }
-
-          @Override
-          public void removeContainerRequest(ContainerRequest r) {
-            rm.removeContainerRequest(r);
-          }
-
-          @Override
-          public void releaseAssignedContainer(ContainerId id) {
-            rm.releaseAssignedContainer(id);
-          }
-        },
-        nm::startContainerAsync,
-        new ProcessSyncStep(spec, jobId, work.toString(), logDir, syncThread),
-        new FsRoundCheckpoint(FileSystem.get(conf), work),
-        new NodeAttributeGpuTypes(yarn, conf.get(SchedulerKeys.GPU_TYPE_ATTRIBUTE,
-            SchedulerKeys.DEFAULT_GPU_TYPE_ATTRIBUTE)));
-    callbacks.protocol = protocol;
-    rm.start();
-    nm.start();
     try {
-      rm.registerApplicationMaster(InetAddress.getLocalHost().getCanonicalHostName(), -1, "");
-      protocol.start();
-      JobOutcome outcome = protocol.await(Long.MAX_VALUE, TimeUnit.DAYS).orElseThrow();
-      rm.unregisterApplicationMaster(outcome.succeeded() ? FinalApplicationStatus.SUCCEEDED
-          : FinalApplicationStatus.FAILED, outcome.diagnostics(), null);
-      return outcome.succeeded();
+      return new HareApplicationMaster(AmClients.YARN, conf, spec, jobId, work.toString(), launch,
+          new ProcessSyncStep(spec, jobId, work.toString(), logDir, syncThread),
+          new FsRoundCheckpoint(FileSystem.get(conf), work),
+          new NodeAttributeGpuTypes(yarn, conf.get(SchedulerKeys.GPU_TYPE_ATTRIBUTE,
+              SchedulerKeys.DEFAULT_GPU_TYPE_ATTRIBUTE))).run();
     } finally {
       syncThread.shutdownNow();
-      nm.stop();
-      rm.stop();
       yarn.stop();
     }
   }
@@ -163,78 +200,5 @@ public final class HareApplicationMaster {
     DataOutputBuffer out = new DataOutputBuffer();
     creds.writeTokenStorageToStream(out);
     return ByteBuffer.wrap(out.getData(), 0, out.getLength());
-  }
-
-  /** Forwards the YARN callbacks to the protocol (set before the clients start). */
-  private static final class Callbacks extends AMRMClientAsync.AbstractCallbackHandler {
-    volatile RoundProtocol protocol;
-
-    final NMClientAsync.AbstractCallbackHandler nm = new NMClientAsync.AbstractCallbackHandler() {
-      @Override
-      public void onStartContainerError(ContainerId id, Throwable t) {
-        protocol.onStartFailed(id, t);
-      }
-
-      @Override
-      public void onContainerStarted(ContainerId id, Map<String, ByteBuffer> data) {
-        LOG.debug("started {}", id);
-      }
-
-      @Override
-      public void onContainerStatusReceived(ContainerId id, ContainerStatus status) {}
-
-      @Override
-      public void onContainerStopped(ContainerId id) {}
-
-      @Override
-      public void onContainerResourceIncreased(ContainerId id, Resource r) {}
-
-      @Override
-      public void onContainerResourceUpdated(ContainerId id, Resource r) {}
-
-      @Override
-      public void onGetContainerStatusError(ContainerId id, Throwable t) {}
-
-      @Override
-      public void onIncreaseContainerResourceError(ContainerId id, Throwable t) {}
-
-      @Override
-      public void onUpdateContainerResourceError(ContainerId id, Throwable t) {}
-
-      @Override
-      public void onStopContainerError(ContainerId id, Throwable t) {}
-    };
-
-    @Override
-    public void onContainersCompleted(List<ContainerStatus> statuses) {
-      protocol.onContainersCompleted(statuses);
-    }
-
-    @Override
-    public void onContainersAllocated(List<Container> containers) {
-      protocol.onContainersAllocated(containers);
-    }
-
-    @Override
-    public void onContainersUpdated(List<UpdatedContainer> containers) {}
-
-    @Override
-    public void onShutdownRequest() {
-      protocol.abort("the ResourceManager asked the ApplicationMaster to shut down");
-    }
-
-    @Override
-    public void onNodesUpdated(List<NodeReport> nodes) {}
-
-    @Override
-    public float getProgress() {
-      RoundProtocol p = protocol;
-      return p == null ? 0 : p.progress();
-    }
-
-    @Override
-    public void onError(Throwable e) {
-      protocol.abort("ResourceManager connection failed: " + e);
-    }
   }
 }

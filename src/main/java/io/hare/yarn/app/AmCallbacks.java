@@ -1,0 +1,94 @@
+package io.hare.yarn.app;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.yarn.api.records.Container;
+import org.apache.hadoop.yarn.api.records.ContainerId;
+import org.apache.hadoop.yarn.api.records.ContainerStatus;
+import org.apache.hadoop.yarn.api.records.NodeReport;
+import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.api.records.UpdatedContainer;
+import org.apache.hadoop.yarn.client.api.async.AMRMClientAsync;
+import org.apache.hadoop.yarn.client.api.async.NMClientAsync;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Forwards the YARN clients' callbacks to the {@link RoundProtocol}; {@link #protocol} is set
+ * before the clients start. Progress is 0 until then.
+ */
+final class AmCallbacks extends AMRMClientAsync.AbstractCallbackHandler {
+
+  private static final Logger LOG = LoggerFactory.getLogger(AmCallbacks.class);
+
+  volatile RoundProtocol protocol;
+
+  final NMClientAsync.AbstractCallbackHandler nm = new NMClientAsync.AbstractCallbackHandler() {
+    @Override
+    public void onStartContainerError(ContainerId id, Throwable t) {
+      protocol.onStartFailed(id, t);
+    }
+
+    @Override
+    public void onContainerStarted(ContainerId id, Map<String, ByteBuffer> data) {
+      LOG.debug("started {}", id);
+    }
+
+    @Override
+    public void onContainerStatusReceived(ContainerId id, ContainerStatus status) {}
+
+    @Override
+    public void onContainerStopped(ContainerId id) {}
+
+    @Override
+    public void onContainerResourceIncreased(ContainerId id, Resource r) {}
+
+    @Override
+    public void onContainerResourceUpdated(ContainerId id, Resource r) {}
+
+    @Override
+    public void onGetContainerStatusError(ContainerId id, Throwable t) {}
+
+    @Override
+    public void onIncreaseContainerResourceError(ContainerId id, Throwable t) {}
+
+    @Override
+    public void onUpdateContainerResourceError(ContainerId id, Throwable t) {}
+
+    @Override
+    public void onStopContainerError(ContainerId id, Throwable t) {}
+  };
+
+  @Override
+  public void onContainersCompleted(List<ContainerStatus> statuses) {
+    protocol.onContainersCompleted(statuses);
+  }
+
+  @Override
+  public void onContainersAllocated(List<Container> containers) {
+    protocol.onContainersAllocated(containers);
+  }
+
+  @Override
+  public void onContainersUpdated(List<UpdatedContainer> containers) {}
+
+  @Override
+  public void onShutdownRequest() {
+    protocol.abort("the ResourceManager asked the ApplicationMaster to shut down");
+  }
+
+  @Override
+  public void onNodesUpdated(List<NodeReport> nodes) {}
+
+  @Override
+  public float getProgress() {
+    RoundProtocol p = protocol;
+    return p == null ? 0 : p.progress();
+  }
+
+  @Override
+  public void onError(Throwable e) {
+    protocol.abort("ResourceManager connection failed: " + e);
+  }
+}

@@ -1,0 +1,34 @@
+package io.hare.yarn.app;
+
+import org.apache.hadoop.yarn.client.api.AMRMClient.ContainerRequest;
+import org.apache.hadoop.yarn.client.api.async.AMRMClientAsync;
+import org.apache.hadoop.yarn.client.api.async.NMClientAsync;
+
+/**
+ * Creates the ApplicationMaster's two YARN clients around its callback handlers; the AM inits,
+ * starts and stops them. {@link #YARN} makes the real ones; tests pass scripted doubles (as
+ * Flink's {@code YarnResourceManagerDriver} takes its client factories).
+ */
+public interface AmClients {
+
+  /** How often the real AMRM client heartbeats (asks, releases and progress go out with it). */
+  int HEARTBEAT_MS = 1000;
+
+  /** The real clients: {@code AMRMClientAsync} and {@code NMClientAsync}. */
+  AmClients YARN = new AmClients() {
+    @Override
+    public AMRMClientAsync<ContainerRequest> resourceManager(
+        AMRMClientAsync.AbstractCallbackHandler handler) {
+      return AMRMClientAsync.createAMRMClientAsync(HEARTBEAT_MS, handler);
+    }
+
+    @Override
+    public NMClientAsync nodeManagers(NMClientAsync.AbstractCallbackHandler handler) {
+      return NMClientAsync.createNMClientAsync(handler);
+    }
+  };
+
+  AMRMClientAsync<ContainerRequest> resourceManager(AMRMClientAsync.AbstractCallbackHandler handler);
+
+  NMClientAsync nodeManagers(NMClientAsync.AbstractCallbackHandler handler);
+}

@@ -1,0 +1,247 @@
+package io.hare.yarn.app;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.yarn.api.records.Container;
+import org.apache.hadoop.yarn.api.records.ContainerExitStatus;
+import org.apache.hadoop.yarn.api.records.ContainerId;
+import org.apache.hadoop.yarn.api.records.ContainerState;
+import org.apache.hadoop.yarn.api.records.ContainerStatus;
+import org.apache.hadoop.yarn.api.records.NodeId;
+import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.client.api.AMRMClient.ContainerRequest;
+import org.apache.hadoop.yarn.client.api.async.AMRMClientAsync;
+import org.apache.hadoop.yarn.client.api.async.NMClientAsync;
+import org.junit.After;
+import org.junit.Before;
+import org.junit.BeforeClass;
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
+
+/**
+ * The whole AM ({@link HareApplicationMaster#run} on its own thread) against scripted YARN
+ * clients, with the real sync step ({@code true} as a local process) and the real file
+ * checkpoint in a temp work dir. The test plays the ResourceManager and NodeManagers.
+ */
+public class HareApplicationMasterTest {
+
+  private static final String JOB = TestingAm.ATTEMPT.getApplicationId().toString();
+
+  @Rule public TemporaryFolder tmp = new TemporaryFolder();
+
+  private final BlockingQueue<String> calls = new LinkedBlockingQueue<>();
+  private final ExecutorService amThread = Executors.newSingleThreadExecutor();
+  private final ExecutorService syncThread = Executors.newSingleThreadExecutor();
+  private volatile TestingAMRMClientAsync rm;
+  private volatile TestingNMClientAsync nm;
+  private long nextContainer = 1;
+  private File work;
+  private File logs;
+
+  @BeforeClass
+  public static void gpus() {
+    TestingAm.declareGpus();
+  }
+
+  @Before
+  public void dirs() throws IOException {
+    work = tmp.newFolder("work");
+    logs = tmp.newFolder("logs");
+  }
+
+  @After
+  public void stop() {
+    amThread.shutdownNow();
+    syncThread.shutdownNow();
+  }
+
+  @Test(timeout = 30_000)
+  public void twoRoundsOfTwoTasksAskPerRoundAndWaitForTheSync() throws Exception {
+    Future<Boolean> ok = start(2, 2, 1);
+    expect("add", "add");
+    allocate(1);
+    expect("remove", "start 1");
+    nm.started(container(1));
+    complete(1, 0);
+    assertNull("one task of two done: no sync, no ask", calls.poll());
+    allocate(1);
+    expect("remove", "start 2");
+    assertEquals("0", env(2, "HARE_ROUND"));
+    assertEquals("1", env(2, "HARE_TASK_INDEX"));
+    complete(2, 0);
+    // the barrier: round 1 asks only once round 0's sync ran and was checkpointed
+    expect("add");
+    assertTrue(new File(logs, "sync-round-0.log").exists());
+    assertTrue(new File(work, "_hare/round-1.done").exists());
+    expect("add");
+    assertEquals(0.5f, rm.progress(), 0);
+    allocate(2);
+    expect("remove", "start 3", "remove", "start 4");
+    assertEquals("1", env(4, "HARE_ROUND"));
+    complete(3, 0);
+    complete(4, 0);
+    expect("unregister SUCCEEDED: ");
+    assertTrue(ok.get(10, TimeUnit.SECONDS));
+    assertEquals(1f, rm.progress(), 0);
+  }
+
+  @Test(timeout = 30_000)
+  public void overAllocatedContainerIsReleased() throws Exception {
+    Future<Boolean> ok = start(1, 2, 1);
+    expect("add", "add");
+    allocate(3);
+    expect("remove", "start 1", "remove", "start 2", "release 3");
+    complete(3, ContainerExitStatus.ABORTED); // how YARN reports a released one: no failure
+    assertNull(calls.poll());
+    complete(1, 0);
+    complete(2, 0);
+    expect("unregister SUCCEEDED: ");
+    assertTrue(ok.get(10, TimeUnit.SECONDS));
+  }
+
+  @Test(timeout = 30_000)
+  public void failedTaskIsAskedAgainAndTheJobSucceeds() throws Exception {
+    Future<Boolean> ok = start(1, 2, 3);
+    expect("add", "add");
+    allocate(2);
+    expect("remove", "start 1", "remove", "start 2");
+    complete(1, 0);
+    complete(2, 137);
+    expect("add"); // task 1 only
+    allocate(1);
+    expect("remove", "start 3");
+    assertEquals("1", env(3, "HARE_TASK_INDEX"));
+    nm.startFailed(container(3), new IOException("NodeManager gone"));
+    expect("release 3", "add"); // a failed start is an attempt too
+    allocate(1);
+    expect("remove", "start 4");
+    assertEquals("1", env(4, "HARE_TASK_INDEX"));
+    complete(4, 0);
+    expect("unregister SUCCEEDED: ");
+    assertTrue(ok.get(10, TimeUnit.SECONDS));
+  }
+
+  @Test(timeout = 30_000)
+  public void taskFailingMaxAttemptsTimesFailsTheJobWithDiagnostics() throws Exception {
+    Future<Boolean> ok = start(2, 2, 2);
+    expect("add", "add");
+    allocate(2);
+    expect("remove", "start 1", "remove", "start 2");
+    complete(1, 0);
+    complete(2, 3);
+    expect("add");
+    allocate(1);
+    expect("remove", "start 3");
+    complete(3, 42);
+    String last = next();
+    assertTrue(last, last.startsWith("unregister FAILED: round 0 task 1 failed 2 times;"
+        + " last attempt: exit code 42 on container " + container(3)));
+    assertFalse(ok.get(10, TimeUnit.SECONDS));
+    assertFalse("no round was finished", new File(work, "_hare/round-1.done").exists());
+  }
+
+  @Test(timeout = 30_000)
+  public void newAttemptResumesAfterTheCheckpointedRound() throws Exception {
+    assertTrue(new File(work, "_hare").mkdir());
+    assertTrue(new File(work, "_hare/round-1.done").createNewFile());
+    Future<Boolean> ok = start(2, 2, 1);
+    expect("add", "add");
+    assertEquals(0.5f, rm.progress(), 0);
+    allocate(2);
+    expect("remove", "start 1", "remove", "start 2");
+    assertEquals("1", env(1, "HARE_ROUND"));
+    complete(1, 0);
+    complete(2, 0);
+    expect("unregister SUCCEEDED: ");
+    assertTrue(ok.get(10, TimeUnit.SECONDS));
+    assertFalse("round 0 did not run again", new File(logs, "sync-round-0.log").exists());
+  }
+
+  /** Runs the AM of a job with a {@code true} sync step; returns once it has registered. */
+  private Future<Boolean> start(int rounds, int k, int attempts) throws Exception {
+    Map<String, String> m = JobSpecValidatorTest.valid();
+    m.put(AppKeys.JOB_ROUNDS, Integer.toString(rounds));
+    m.put(AppKeys.JOB_TASKS_PER_ROUND, Integer.toString(k));
+    m.put(AppKeys.TASK_MAX_ATTEMPTS, Integer.toString(attempts));
+    m.put(AppKeys.SYNC_COMMAND, "true");
+    HareJobSpec spec = JobSpecValidator.read(JobSpecValidatorTest.conf(m));
+    AmClients clients = new AmClients() {
+      @Override
+      public AMRMClientAsync<ContainerRequest> resourceManager(
+          AMRMClientAsync.AbstractCallbackHandler handler) {
+        rm = new TestingAMRMClientAsync(handler, calls);
+        return rm;
+      }
+
+      @Override
+      public NMClientAsync nodeManagers(NMClientAsync.AbstractCallbackHandler handler) {
+        nm = new TestingNMClientAsync(handler, calls);
+        return nm;
+      }
+    };
+    Configuration conf = new Configuration();
+    HareApplicationMaster am = new HareApplicationMaster(clients, conf, spec, JOB, work.getPath(),
+        new TaskLaunch(spec, Map.of(), null),
+        new ProcessSyncStep(spec, JOB, work.getPath(), logs, syncThread),
+        new FsRoundCheckpoint(FileSystem.getLocal(conf), new Path(work.toURI())),
+        GpuTypes.UNKNOWN);
+    Future<Boolean> ok = amThread.submit(am::run);
+    expect("register");
+    return ok;
+  }
+
+  private String next() throws InterruptedException {
+    String call = calls.poll(10, TimeUnit.SECONDS);
+    assertNotNull("the AM made no further call", call);
+    return call;
+  }
+
+  private void expect(String... want) throws InterruptedException {
+    for (String w : want) {
+      assertEquals(w, next());
+    }
+  }
+
+  private static ContainerId container(long n) {
+    return ContainerId.newContainerId(TestingAm.ATTEMPT, n);
+  }
+
+  private String env(long container, String name) {
+    return nm.contexts.get(container).getEnvironment().get(name);
+  }
+
+  /** The ResourceManager hands out {@code n} new containers. */
+  private void allocate(int n) {
+    List<Container> out = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      out.add(Container.newInstance(container(nextContainer++),
+          NodeId.newInstance("node-a", 8041), "node-a:8042", Resource.newInstance(2048, 1),
+          TaskLaunch.PRIORITY, null));
+    }
+    rm.handler().onContainersAllocated(out);
+  }
+
+  private void complete(long n, int exit) {
+    rm.handler().onContainersCompleted(List.of(ContainerStatus.newInstance(container(n),
+        ContainerState.COMPLETE, exit == 0 ? "" : "exited " + exit, exit)));
+  }
+}
