@@ -7,12 +7,13 @@ import java.util.EnumSet;
 import java.util.Set;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.ApplicationReport;
+import org.apache.hadoop.yarn.api.records.ApplicationResourceUsageReport;
 import org.apache.hadoop.yarn.api.records.YarnApplicationState;
 import org.apache.hadoop.yarn.exceptions.YarnException;
 
 /**
- * Polls an application's report until it ends, printing a line whenever its state or the rounds
- * done change. Rounds done are the AM's progress (rounds done / R) times R. The pause between
+ * Polls an application's report until it ends, printing a line whenever its state, the rounds
+ * done (with a text progress bar) or the task containers it runs change. Rounds done are the AM's progress (rounds done / R) times R. The pause between
  * polls is a port so tests do not wait.
  */
 final class JobWatch {
@@ -66,8 +67,29 @@ final class JobWatch {
     if (ENDED.contains(r.getYarnApplicationState())) {
       state += " (" + r.getFinalApplicationStatus() + ")";
     }
-    return r.getApplicationId() + " " + state + ": " + (rounds > 0
-        ? roundsDone(r, rounds) + " of " + rounds + " rounds done"
-        : Math.round(r.getProgress() * 100) + "% done");
+    String done = rounds > 0
+        ? bar(roundsDone(r, rounds), rounds) + " " + roundsDone(r, rounds) + " of " + rounds
+            + " rounds done"
+        : Math.round(r.getProgress() * 100) + "% done";
+    return r.getApplicationId() + " " + state + ": " + done + running(r);
+  }
+
+  /** {@code [#####.....]}: rounds done out of the total, in 20 steps. */
+  static String bar(int done, int rounds) {
+    int full = (int) Math.min(BAR, (long) done * BAR / rounds);
+    return "[" + "#".repeat(full) + ".".repeat(BAR - full) + "]";
+  }
+
+  private static final int BAR = 20;
+
+  /** The task containers a running job holds now: its containers but the AM's. */
+  private static String running(ApplicationReport r) {
+    ApplicationResourceUsageReport u = r.getApplicationResourceUsageReport();
+    if (r.getYarnApplicationState() != YarnApplicationState.RUNNING || u == null
+        || u.getNumUsedContainers() < 1) {
+      return "";
+    }
+    int tasks = u.getNumUsedContainers() - 1;
+    return ", " + tasks + (tasks == 1 ? " task" : " tasks") + " running";
   }
 }

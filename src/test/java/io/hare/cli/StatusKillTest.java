@@ -34,7 +34,8 @@ public class StatusKillTest {
     running(0.3f);
     AppCliRun r = AppCliRun.run(yarn, "status", id.toString());
     assertEquals(r.toString(), 0, r.code);
-    assertTrue(r.toString(), r.out.startsWith(id + " RUNNING: 3 of 10 rounds done\n"));
+    assertTrue(r.toString(),
+        r.out.startsWith(id + " RUNNING: [######..............] 3 of 10 rounds done\n"));
     assertTrue(r.toString(), r.out.contains("name: mnist, queue: research, user: alice"));
   }
 

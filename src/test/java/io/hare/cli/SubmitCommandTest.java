@@ -173,11 +173,11 @@ public class SubmitCommandTest {
     AppCliRun r = AppCliRun.run(yarn, "submit", spec(Map.of()).toString());
     assertEquals(r.toString(), 0, r.code);
     assertEquals(id + "\n"
-        + id + " ACCEPTED: 0 of 4 rounds done\n"
-        + id + " RUNNING: 0 of 4 rounds done\n"
-        + id + " RUNNING: 1 of 4 rounds done\n"
-        + id + " RUNNING: 3 of 4 rounds done\n"
-        + id + " FINISHED (SUCCEEDED): 4 of 4 rounds done\n", r.out);
+        + id + " ACCEPTED: [....................] 0 of 4 rounds done\n"
+        + id + " RUNNING: [....................] 0 of 4 rounds done\n"
+        + id + " RUNNING: [#####...............] 1 of 4 rounds done\n"
+        + id + " RUNNING: [###############.....] 3 of 4 rounds done\n"
+        + id + " FINISHED (SUCCEEDED): [####################] 4 of 4 rounds done\n", r.out);
     assertEquals(6, yarn.polls);
   }
 
