@@ -10,12 +10,12 @@ import io.hare.core.ConfigException;
 import io.hare.core.JobSpec;
 import io.hare.core.GpuType;
 import io.hare.core.SchedulerKeys;
-import io.hare.core.TaskTimes;
 import io.hare.core.profile.TaskTimeModel;
 import io.hare.sim.SimOptions;
 import io.hare.sim.SimResult;
 import io.hare.sim.Simulator;
 import io.hare.sim.TaskRecord;
+import io.hare.testing.FakeJob;
 import io.hare.testing.Workloads;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -162,64 +162,8 @@ public class HlasPolicyTest {
   public void picksUpReadinessTheHostReportsWithoutACallback() {
     // A host whose asks arrive after the barrier callback: the job is announced with no ready
     // task, and its task becomes ready silently. The periodic resync still schedules it.
-    int[] ready = {0};
     GpuType v100 = GpuType.of("v100");
-    JobView job = new JobView() {
-      @Override
-      public String id() {
-        return "late";
-      }
-
-      @Override
-      public long arrivalMs() {
-        return 0;
-      }
-
-      @Override
-      public double weight() {
-        return 1;
-      }
-
-      @Override
-      public String model() {
-        return "cnn";
-      }
-
-      @Override
-      public int tasksPerRound() {
-        return 1;
-      }
-
-      @Override
-      public OptionalInt rounds() {
-        return OptionalInt.empty();
-      }
-
-      @Override
-      public int roundsDone() {
-        return 0;
-      }
-
-      @Override
-      public int readyTasks() {
-        return ready[0];
-      }
-
-      @Override
-      public int runningTasks() {
-        return 0;
-      }
-
-      @Override
-      public long tasksDone() {
-        return 0;
-      }
-
-      @Override
-      public TaskTimes times(GpuType type) {
-        return Workloads.profiles().times("cnn", type);
-      }
-    };
+    FakeJob job = new FakeJob("late", "cnn", 1, OptionalInt.empty(), Workloads.profiles());
     GpuView gpu = new GpuView() {
       @Override
       public String id() {
@@ -284,7 +228,7 @@ public class HlasPolicyTest {
     };
     SchedulingPolicy p = new HlasPolicy(PolicyConfig.defaults());
     p.onJobArrived(job, 0);
-    ready[0] = 1;
+    job.ready = 1;
     List<Assignment> got = List.of();
     for (int call = 0; call < HlasPolicy.RESYNC_EVERY && got.isEmpty(); call++) {
       got = p.assign(cluster, List.of(gpu), call);

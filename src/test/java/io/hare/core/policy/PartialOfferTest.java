@@ -4,8 +4,8 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 import io.hare.core.GpuType;
-import io.hare.core.TaskTimes;
 import io.hare.core.profile.ProfileTable;
+import io.hare.testing.FakeJob;
 import io.hare.core.profile.TaskTimeModel;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,9 +53,10 @@ public class PartialOfferTest {
   private static final class FakeCluster implements ClusterView {
     final TaskTimeModel times = ProfileTable.builder().put("cnn", "v100", 100, 0).build();
     final List<GpuView> gpus = new ArrayList<>();
-    final JobView job = new FakeJob();
+    final FakeJob job = new FakeJob("a", "cnn", 2, OptionalInt.of(3), times);
 
     FakeCluster() {
+      job.ready = 2; // its first round
       for (int i = 0; i < 4; i++) {
         gpus.add(new FakeGpu("g" + i, "n" + (i / 2)));
       }
@@ -94,63 +95,6 @@ public class PartialOfferTest {
     @Override
     public TaskTimeModel taskTimes() {
       return times;
-    }
-
-    private final class FakeJob implements JobView {
-      @Override
-      public String id() {
-        return "a";
-      }
-
-      @Override
-      public long arrivalMs() {
-        return 0;
-      }
-
-      @Override
-      public double weight() {
-        return 1;
-      }
-
-      @Override
-      public String model() {
-        return "cnn";
-      }
-
-      @Override
-      public int tasksPerRound() {
-        return 2;
-      }
-
-      @Override
-      public OptionalInt rounds() {
-        return OptionalInt.of(3);
-      }
-
-      @Override
-      public int roundsDone() {
-        return 0;
-      }
-
-      @Override
-      public int readyTasks() {
-        return 2;
-      }
-
-      @Override
-      public int runningTasks() {
-        return 0;
-      }
-
-      @Override
-      public long tasksDone() {
-        return 0;
-      }
-
-      @Override
-      public TaskTimes times(GpuType type) {
-        return FakeCluster.this.times.times("cnn", type);
-      }
     }
   }
 

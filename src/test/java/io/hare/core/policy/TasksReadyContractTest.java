@@ -4,10 +4,9 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 import io.hare.core.GpuType;
-import io.hare.core.TaskTimes;
 import io.hare.core.profile.ProfileTable;
 import io.hare.core.profile.TaskTimeModel;
-import java.util.ArrayList;
+import io.hare.testing.FakeJob;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
@@ -63,7 +62,7 @@ public class TasksReadyContractTest {
   private static final class Host implements ClusterView {
     final SchedulingPolicy policy;
     final TaskTimeModel times = ProfileTable.builder().put("cnn", "v100", 100, 10).build();
-    final Job job = new Job(times);
+    final FakeJob job = new FakeJob("a", "cnn", 2, OptionalInt.of(2), times);
     final List<Gpu> gpus = List.of(new Gpu("g0"), new Gpu("g1"));
 
     Host(SchedulingPolicy policy) {
@@ -174,72 +173,6 @@ public class TasksReadyContractTest {
     @Override
     public String lastJobId() {
       return last;
-    }
-  }
-
-  private static final class Job implements JobView {
-    final TaskTimeModel times;
-    int ready;
-    int running;
-    long done;
-
-    Job(TaskTimeModel times) {
-      this.times = times;
-    }
-
-    @Override
-    public String id() {
-      return "a";
-    }
-
-    @Override
-    public long arrivalMs() {
-      return 0;
-    }
-
-    @Override
-    public double weight() {
-      return 1;
-    }
-
-    @Override
-    public String model() {
-      return "cnn";
-    }
-
-    @Override
-    public int tasksPerRound() {
-      return 2;
-    }
-
-    @Override
-    public OptionalInt rounds() {
-      return OptionalInt.of(2);
-    }
-
-    @Override
-    public int roundsDone() {
-      return (int) (done / 2);
-    }
-
-    @Override
-    public int readyTasks() {
-      return ready;
-    }
-
-    @Override
-    public int runningTasks() {
-      return running;
-    }
-
-    @Override
-    public long tasksDone() {
-      return done;
-    }
-
-    @Override
-    public TaskTimes times(GpuType type) {
-      return times.times("cnn", type);
     }
   }
 }
