@@ -3,7 +3,6 @@ package io.hare.core.policy;
 import io.hare.core.GpuType;
 import io.hare.core.SchedulerKeys;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,22 +33,16 @@ import java.util.Map;
  * every scheduling round; we re-plan when a job arrives or finishes (or loses its GPUs), the only
  * events that change the free GPUs or the jobs of a non-preemptive gang scheduler.
  */
-public final class AlloxPolicy implements SchedulingPolicy {
+public final class AlloxPolicy extends ArrivalOrderGang {
 
   public static final String NAME = "allox";
 
   /** Matchings in one call at most; each grants at least one job. */
   private static final int MAX_MATCHINGS_PER_CALL = 64;
 
-  private record Key(long arrivalMs, String id) {}
-
   private record MachineClass(GpuType type, int width, String spanJob) {}
 
   private final double alpha;
-  private final GangLeases leases = new GangLeases();
-  private final GangQueue<Key> waiting = new GangQueue<>(
-      Comparator.comparingLong(Key::arrivalMs).thenComparing(Key::id));
-  private boolean dirty;
 
   public AlloxPolicy(PolicyConfig config) {
     this.alpha = config.getDouble(SchedulerKeys.ALLOX_ALPHA, SchedulerKeys.DEFAULT_ALLOX_ALPHA,
@@ -68,57 +61,17 @@ public final class AlloxPolicy implements SchedulingPolicy {
   }
 
   @Override
-  public void onJobArrived(JobView job, long nowMs) {
-    waiting.add(job.id(), new Key(job.arrivalMs(), job.id()), job.tasksPerRound(), job.model());
-    dirty = true;
-  }
-
-  @Override
-  public void onRoundDone(JobView job, long nowMs) {
-    leases.markDue(job.id());
-  }
-
-  @Override
-  public void onTaskFailed(JobView job, GpuView gpu, long nowMs) {
-    leases.markDue(job.id());
-  }
-
-  @Override
-  public void onTasksReady(JobView job, long nowMs) {
-    leases.markDue(job.id()); // a leased job's held GPUs take its new ready tasks
-  }
-
-  @Override
-  public void onJobDone(JobView job, long nowMs) {
-    leases.release(job.id());
-    waiting.remove(job.id());
-    dirty = true;
-  }
-
-  @Override
-  public List<Assignment> assign(ClusterView cluster, List<? extends GpuView> freeGpus,
-      long nowMs) {
-    for (String id : leases.begin(cluster, freeGpus)) {
-      JobView job = cluster.job(id);
-      if (job != null) {
-        waiting.add(id, new Key(job.arrivalMs(), id), job.tasksPerRound(), job.model());
-        dirty = true;
+  boolean start(ClusterView cluster) {
+    for (int i = 0; i < MAX_MATCHINGS_PER_CALL; i++) {
+      int[] grantedRefused = matchOnce(cluster);
+      if (grantedRefused[1] == 0) {
+        return true; // every proposed start fitted
+      }
+      if (grantedRefused[0] == 0) {
+        return false; // GPUs not offered now: try again at the next call
       }
     }
-    if (dirty) {
-      dirty = false;
-      for (int i = 0; i < MAX_MATCHINGS_PER_CALL; i++) {
-        int[] grantedRefused = matchOnce(cluster);
-        if (grantedRefused[1] == 0) {
-          break; // every proposed start fitted
-        }
-        if (grantedRefused[0] == 0 || i == MAX_MATCHINGS_PER_CALL - 1) {
-          dirty = true; // GPUs not offered now, or the cap: try again at the next call
-          break;
-        }
-      }
-    }
-    return leases.dispatch(cluster);
+    return false; // the cap: try again at the next call
   }
 
   /** One matching and its grants; returns {granted, refused}. */

@@ -2,7 +2,6 @@ package io.hare.core.policy;
 
 import io.hare.core.GpuType;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -31,19 +30,13 @@ import org.slf4j.LoggerFactory;
  * GPUs it can run on never runs and does not block the jobs behind it (logged once). Weights are
  * ignored, as in Gavel's FIFO.
  */
-public final class GavelFifoPolicy implements SchedulingPolicy {
+public final class GavelFifoPolicy extends ArrivalOrderGang {
 
   public static final String NAME = "gavel-fifo";
 
   private static final Logger LOG = LoggerFactory.getLogger(GavelFifoPolicy.class);
 
-  private record Key(long arrivalMs, String id) {}
-
-  private final GangLeases leases = new GangLeases();
-  private final GangQueue<Key> waiting = new GangQueue<>(
-      Comparator.comparingLong(Key::arrivalMs).thenComparing(Key::id));
   private final Set<String> neverRuns = new HashSet<>();
-  private boolean dirty; // only arrivals and finished jobs change what the queue can start
 
   public GavelFifoPolicy(PolicyConfig config) {
     // no settings: Gavel's FIFO has none that apply here
@@ -60,50 +53,14 @@ public final class GavelFifoPolicy implements SchedulingPolicy {
   }
 
   @Override
-  public void onJobArrived(JobView job, long nowMs) {
-    waiting.add(job.id(), new Key(job.arrivalMs(), job.id()), job.tasksPerRound(), job.model());
-    dirty = true;
+  void forget(String jobId) {
+    neverRuns.remove(jobId);
   }
 
   @Override
-  public void onRoundDone(JobView job, long nowMs) {
-    leases.markDue(job.id());
-  }
-
-  @Override
-  public void onTaskFailed(JobView job, GpuView gpu, long nowMs) {
-    leases.markDue(job.id());
-  }
-
-  @Override
-  public void onTasksReady(JobView job, long nowMs) {
-    leases.markDue(job.id()); // a leased job's held GPUs take its new ready tasks
-  }
-
-  @Override
-  public void onJobDone(JobView job, long nowMs) {
-    leases.release(job.id());
-    waiting.remove(job.id());
-    neverRuns.remove(job.id());
-    dirty = true;
-  }
-
-  @Override
-  public List<Assignment> assign(ClusterView cluster, List<? extends GpuView> freeGpus,
-      long nowMs) {
-    for (String id : leases.begin(cluster, freeGpus)) {
-      JobView job = cluster.job(id);
-      if (job != null) {
-        waiting.add(id, new Key(job.arrivalMs(), id), job.tasksPerRound(), job.model());
-        dirty = true;
-      }
-    }
-    if (dirty) {
-      dirty = false;
-      startInOrder(cluster);
-      dirty = leases.retryNeeded();
-    }
-    return leases.dispatch(cluster);
+  boolean start(ClusterView cluster) {
+    startInOrder(cluster);
+    return !leases.retryNeeded();
   }
 
   private void startInOrder(ClusterView cluster) {
