@@ -19,6 +19,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.test.GenericTestUtils;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.ApplicationReport;
@@ -58,6 +59,7 @@ public class SgdJobIT {
   public static void startCluster() throws Exception {
     hare = HareMiniCluster.start("SgdJobIT", TYPES, List.of(3, 2, 1));
     base = GenericTestUtils.getTestDir("SgdJobIT-jobs");
+    FileUtil.fullyDelete(base); // a run without `mvn clean` must not read the last run's events
     yarn = YarnClient.createYarnClient();
     yarn.init(new YarnConfiguration(hare.conf));
     yarn.start();
