@@ -46,6 +46,25 @@ public class LayeringTest {
     assertTrue("core depends on an outer layer: " + bad, bad.isEmpty());
   }
 
+  /**
+   * MiniYARNCluster, MockRM and the test utilities they need are on the main classpath only for
+   * the embedded cluster of {@code hare demo} and {@code hare bench}; the scheduler, AM, core and
+   * simulator must run without them (the tarball does not ship them).
+   */
+  @Test
+  public void onlyEmbeddedAndBenchUseTestJars() throws IOException {
+    List<String> bad = new java.util.ArrayList<>();
+    for (String dir : List.of("core", "sim", "yarn", "example", "cli")) {
+      for (String forbidden : List.of("org.apache.hadoop.yarn.server.MiniYARNCluster",
+          "org.apache.hadoop.yarn.server.resourcemanager.Mock", "org.apache.hadoop.test",
+          "org.junit")) {
+        bad.addAll(offenders(MAIN.resolve(dir), forbidden));
+      }
+    }
+    assertTrue("test jars used outside io.hare.embedded and io.hare.bench: " + bad,
+        bad.isEmpty());
+  }
+
   @Test
   public void simulatorDoesNotImportYarnOrHadoop() throws IOException {
     List<String> bad = offenders(MAIN.resolve("sim"), "io.hare.yarn");
