@@ -6,27 +6,29 @@ import org.apache.hadoop.yarn.client.api.async.NMClientAsync;
 
 /**
  * Creates the ApplicationMaster's two YARN clients around its callback handlers; the AM inits,
- * starts and stops them. {@link #YARN} makes the real ones; tests pass scripted doubles (as
+ * starts and stops them. {@link #yarn} makes the real ones; tests pass scripted doubles (as
  * Flink's {@code YarnResourceManagerDriver} takes its client factories).
  */
 public interface AmClients {
 
-  /** How often the real AMRM client heartbeats (asks, releases and progress go out with it). */
-  int HEARTBEAT_MS = 1000;
+  /**
+   * The real clients: {@code AMRMClientAsync}, heartbeating every {@code heartbeatMs} (asks,
+   * releases and progress go out with it), and {@code NMClientAsync}.
+   */
+  static AmClients yarn(int heartbeatMs) {
+    return new AmClients() {
+      @Override
+      public AMRMClientAsync<ContainerRequest> resourceManager(
+          AMRMClientAsync.AbstractCallbackHandler handler) {
+        return AMRMClientAsync.createAMRMClientAsync(heartbeatMs, handler);
+      }
 
-  /** The real clients: {@code AMRMClientAsync} and {@code NMClientAsync}. */
-  AmClients YARN = new AmClients() {
-    @Override
-    public AMRMClientAsync<ContainerRequest> resourceManager(
-        AMRMClientAsync.AbstractCallbackHandler handler) {
-      return AMRMClientAsync.createAMRMClientAsync(HEARTBEAT_MS, handler);
-    }
-
-    @Override
-    public NMClientAsync nodeManagers(NMClientAsync.AbstractCallbackHandler handler) {
-      return NMClientAsync.createNMClientAsync(handler);
-    }
-  };
+      @Override
+      public NMClientAsync nodeManagers(NMClientAsync.AbstractCallbackHandler handler) {
+        return NMClientAsync.createNMClientAsync(handler);
+      }
+    };
+  }
 
   AMRMClientAsync<ContainerRequest> resourceManager(AMRMClientAsync.AbstractCallbackHandler handler);
 

@@ -83,6 +83,13 @@ public final class AppKeys {
   public static final String AM_MAX_ATTEMPTS = PREFIX + "am.max-attempts";
   public static final int DEFAULT_AM_MAX_ATTEMPTS = 2;
 
+  /**
+   * How often the AM heartbeats to the ResourceManager: asks and allocated containers travel with
+   * these heartbeats, so a round barrier costs up to about two intervals.
+   */
+  public static final String AM_HEARTBEAT_INTERVAL_MS = PREFIX + "am.heartbeat-interval-ms";
+  public static final int DEFAULT_AM_HEARTBEAT_INTERVAL_MS = 1000;
+
   /** The Hare jar the AM runs from; empty: the jar the client itself was loaded from. */
   public static final String AM_JAR = PREFIX + "am.jar";
   public static final String DEFAULT_AM_JAR = "";

@@ -78,7 +78,7 @@ public final class HareApplicationMaster {
   /**
    * An AM for one job attempt; nothing runs before {@link #run}.
    *
-   * @param clients creates the AMRM and NM clients ({@link AmClients#YARN} in a container)
+   * @param clients creates the AMRM and NM clients ({@link AmClients#yarn} in a container)
    * @param conf the configuration the clients are inited with
    */
   public HareApplicationMaster(AmClients clients, Configuration conf, HareJobSpec spec,
@@ -177,7 +177,7 @@ public final class HareApplicationMaster {
     yarn.start();
     ExecutorService syncThread = Executors.newSingleThreadExecutor();
     try {
-      return new HareApplicationMaster(AmClients.YARN, conf, spec, jobId, work.toString(), launch,
+      return new HareApplicationMaster(AmClients.yarn(spec.amHeartbeatMs()), conf, spec, jobId, work.toString(), launch,
           new ProcessSyncStep(spec, jobId, work.toString(), logDir, syncThread),
           new FsRoundCheckpoint(FileSystem.get(conf), work),
           new NodeAttributeGpuTypes(yarn, conf.get(SchedulerKeys.GPU_TYPE_ATTRIBUTE,

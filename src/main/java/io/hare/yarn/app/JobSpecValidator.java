@@ -39,6 +39,10 @@ public final class JobSpecValidator {
 
   static final int MAX_TASK_ATTEMPTS = 100;
   static final int MIN_AM_MEMORY_MB = 256;
+  static final int MIN_AM_HEARTBEAT_MS = 10;
+  static final int MAX_AM_HEARTBEAT_MS = 60_000;
+  private static final String HEARTBEAT_RANGE = "a whole number of milliseconds from "
+      + MIN_AM_HEARTBEAT_MS + " to " + MAX_AM_HEARTBEAT_MS;
   private static final Pattern MODEL = Pattern.compile("[a-z0-9][a-z0-9._-]{0,63}");
   private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
   private static final List<String> ARCHIVE_TYPES =
@@ -91,6 +95,13 @@ public final class JobSpecValidator {
     String sync = text(AppKeys.SYNC_COMMAND, AppKeys.DEFAULT_SYNC_COMMAND);
     int amMemory = atLeast(AppKeys.AM_MEMORY_MB, AppKeys.DEFAULT_AM_MEMORY_MB, MIN_AM_MEMORY_MB);
     int amAttempts = atLeast(AppKeys.AM_MAX_ATTEMPTS, AppKeys.DEFAULT_AM_MAX_ATTEMPTS, 1);
+    int heartbeat = integer(AppKeys.AM_HEARTBEAT_INTERVAL_MS,
+        AppKeys.DEFAULT_AM_HEARTBEAT_INTERVAL_MS, HEARTBEAT_RANGE);
+    if (heartbeat != Integer.MIN_VALUE && (heartbeat < MIN_AM_HEARTBEAT_MS
+        || heartbeat > MAX_AM_HEARTBEAT_MS)) {
+      bad(AppKeys.AM_HEARTBEAT_INTERVAL_MS, conf.getTrimmed(AppKeys.AM_HEARTBEAT_INTERVAL_MS),
+          HEARTBEAT_RANGE);
+    }
     String jar = text(AppKeys.AM_JAR, AppKeys.DEFAULT_AM_JAR);
     if (!jar.isEmpty() && !Files.isRegularFile(Paths.get(jar))) {
       bad(AppKeys.AM_JAR, jar, "the path of an existing Hare jar, or empty for the client's own");
@@ -102,7 +113,7 @@ public final class JobSpecValidator {
       throw new ConfigException(problems);
     }
     return new HareJobSpec(name, rounds, k, command, weight, model, queue, staging, memory,
-        vcores, gpus, attempts, sync, amMemory, amAttempts, jar, files, archives, env);
+        vcores, gpus, attempts, sync, amMemory, amAttempts, heartbeat, jar, files, archives, env);
   }
 
   private Map<String, String> unknownKeysAndEnv() {
