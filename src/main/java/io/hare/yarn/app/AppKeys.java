@@ -90,6 +90,10 @@ public final class AppKeys {
   public static final String AM_HEARTBEAT_INTERVAL_MS = PREFIX + "am.heartbeat-interval-ms";
   public static final int DEFAULT_AM_HEARTBEAT_INTERVAL_MS = 1000;
 
+  /** Extra JVM options of the AM, space-separated; the heap comes from am.memory-mb. */
+  public static final String AM_JAVA_OPTS = PREFIX + "am.java-opts";
+  public static final String DEFAULT_AM_JAVA_OPTS = "";
+
   /** The Hare jar the AM runs from; empty: the jar the client itself was loaded from. */
   public static final String AM_JAR = PREFIX + "am.jar";
   public static final String DEFAULT_AM_JAR = "";

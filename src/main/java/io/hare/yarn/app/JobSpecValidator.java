@@ -44,6 +44,7 @@ public final class JobSpecValidator {
   private static final String HEARTBEAT_RANGE = "a whole number of milliseconds from "
       + MIN_AM_HEARTBEAT_MS + " to " + MAX_AM_HEARTBEAT_MS;
   private static final Pattern MODEL = Pattern.compile("[a-z0-9][a-z0-9._-]{0,63}");
+  private static final Pattern JAVA_OPT = Pattern.compile("-[\\w:+=.,/@%-]*");
   private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
   private static final List<String> ARCHIVE_TYPES =
       List.of(".zip", ".tar.gz", ".tgz", ".tar", ".jar");
@@ -102,6 +103,15 @@ public final class JobSpecValidator {
       bad(AppKeys.AM_HEARTBEAT_INTERVAL_MS, conf.getTrimmed(AppKeys.AM_HEARTBEAT_INTERVAL_MS),
           HEARTBEAT_RANGE);
     }
+    String javaOpts = text(AppKeys.AM_JAVA_OPTS, AppKeys.DEFAULT_AM_JAVA_OPTS);
+    for (String opt : javaOpts.split("\\s+")) {
+      if (opt.startsWith("-Xmx") || !opt.isEmpty() && !JAVA_OPT.matcher(opt).matches()) {
+        bad(AppKeys.AM_JAVA_OPTS, javaOpts, "JVM options starting with '-' of letters, digits"
+            + " and : + = . , / @ % _ - (no quotes or $), without -Xmx (the heap comes from "
+            + AppKeys.AM_MEMORY_MB + ")");
+        break;
+      }
+    }
     String jar = text(AppKeys.AM_JAR, AppKeys.DEFAULT_AM_JAR);
     if (!jar.isEmpty() && !Files.isRegularFile(Paths.get(jar))) {
       bad(AppKeys.AM_JAR, jar, "the path of an existing Hare jar, or empty for the client's own");
@@ -113,7 +123,7 @@ public final class JobSpecValidator {
       throw new ConfigException(problems);
     }
     return new HareJobSpec(name, rounds, k, command, weight, model, queue, staging, memory,
-        vcores, gpus, attempts, sync, amMemory, amAttempts, heartbeat, jar, files, archives, env);
+        vcores, gpus, attempts, sync, amMemory, amAttempts, heartbeat, javaOpts, jar, files, archives, env);
   }
 
   private Map<String, String> unknownKeysAndEnv() {

@@ -104,7 +104,9 @@ public final class JobSubmitter {
     env.put(Environment.CLASSPATH.name(), ContainerClasspath.of(conf));
     String log = ApplicationConstants.LOG_DIR_EXPANSION_VAR;
     String command = Environment.JAVA_HOME.$$() + "/bin/java -Xmx"
-        + Math.max(128, spec.amMemoryMb() * 3 / 4) + "m " + HareApplicationMaster.class.getName()
+        + Math.max(128, spec.amMemoryMb() * 3 / 4) + "m "
+        + (spec.amJavaOpts().isEmpty() ? "" : spec.amJavaOpts() + " ")
+        + HareApplicationMaster.class.getName()
         + " 1>" + log + "/AppMaster.stdout 2>" + log + "/AppMaster.stderr";
     ContainerLaunchContext am = ContainerLaunchContext.newInstance(resources, env,
         List.of(command), null, null, null);
