@@ -324,6 +324,9 @@ public class HareScheduler extends FifoScheduler {
         completedContainer(c, SchedulerUtils.createAbnormalContainerStatus(c.getContainerId(),
             SchedulerUtils.RELEASED_CONTAINER), RMContainerEventType.RELEASED);
       }
+      // node labels (partitions) are not part of Hare's model; the RM sends this event whenever
+      // an admin changes labels or attributes, so it is normal, not an error
+      case NODE_LABELS_UPDATE -> LOG.debug("node labels updated; Hare ignores node labels");
       default -> LOG.error("Hare scheduler: unexpected event {}; ignored", event.getType());
     }
   }
@@ -454,7 +457,8 @@ public class HareScheduler extends FifoScheduler {
     gpuTasks.addJob(job);
     queue.getMetrics().submitApp(user, unmanagedAM);
     LOG.info("Accepted application {} from user {} (weight {}, model {}, rounds {}, k {})", id,
-        user, job.weight(), job.model(), job.rounds(), job.tasksPerRound());
+        user, job.weight(), job.model(), job.rounds().isPresent()
+            ? Integer.toString(job.rounds().getAsInt()) : "unknown", job.tasksPerRound());
     if (!recovering) {
       admission.accept(rmContext, id);
     }
