@@ -135,8 +135,9 @@ public final class GanttChart {
     long spanMs = windowEndMs >= 0 ? windowEndMs
         : tasks.stream().mapToLong(TaskRecord::computeEndMs).max().orElse(0);
     TimeUnit unit = TimeUnit.forSpan(spanMs);
-    XYIntervalSeries compute = new XYIntervalSeries("compute");
-    XYIntervalSeries switches = new XYIntervalSeries("switch");
+    // unsorted: the renderer finds each bar's colour by its position in insertion order
+    XYIntervalSeries compute = new XYIntervalSeries("compute", false, true);
+    XYIntervalSeries switches = new XYIntervalSeries("switch", false, true);
     List<Paint> computePaint = new ArrayList<>();
     for (TaskRecord t : tasks.subList(0, shown)) {
       int row = rowOf.get(t.gpuId());
@@ -234,8 +235,11 @@ public final class GanttChart {
     }
   }
 
-  /** Well-separated hues by golden-ratio steps, alternating two brightness levels. */
-  static Color jobColour(int index) {
+  /**
+   * The colour of the job at {@code index} in the result's job list: well-separated hues by
+   * golden-ratio steps, alternating two brightness levels.
+   */
+  public static Color jobColour(int index) {
     float hue = (float) ((index * 0.6180339887) % 1.0);
     float brightness = index % 2 == 0 ? 0.85f : 0.65f;
     return Color.getHSBColor(hue, 0.6f, brightness);

@@ -8,6 +8,7 @@ import io.hare.core.Gpu;
 import io.hare.sim.JobOutcome;
 import io.hare.sim.SimResult;
 import io.hare.sim.TaskRecord;
+import java.awt.Color;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -77,6 +78,24 @@ public class GanttChartTest {
     assertTrue(sub, sub.contains("first 5000 of 5500 tasks by start (0 to 83.3 min)"));
     assertEquals(0, plot.getDataset().getXValue(0, 0), 0); // GPU row 0
     assertEquals(100 / 60_000.0, plot.getDataset().getYValue(0, 0), 1e-12); // compute start
+  }
+
+  /** Each bar has its own task's job colour, whatever order rows and start times come in. */
+  @Test(timeout = 10_000)
+  public void eachBarHasTheColourOfItsJob() {
+    // job a (colour 0) on the second row starts first, job b (colour 1) on the first row later
+    List<TaskRecord> tasks = List.of(
+        new TaskRecord("a", 0, 0, "v100-1", "v100", 0, 0, 900, 900),
+        new TaskRecord("b", 0, 0, "v100-0", "v100", 10, 10, 900, 900));
+    SimResult r = new SimResult("p", List.of(new JobOutcome("a", 1, "m", 1, 1, 0, 900),
+        new JobOutcome("b", 1, "m", 1, 1, 0, 900)), tasks, 0, 2, 0, 0, 0, 0);
+    XYPlot plot = GanttChart.create(r, ClusterSpec.parse("v100=2")).getXYPlot();
+    for (int item = 0; item < 2; item++) {
+      int row = (int) plot.getDataset().getXValue(0, item);
+      Color expected = GanttChart.jobColour(row == 1 ? 0 : 1);
+      assertEquals("bar " + item + " on row " + row, expected,
+          plot.getRenderer().getItemPaint(0, item));
+    }
   }
 
   @Test(timeout = 10_000)
