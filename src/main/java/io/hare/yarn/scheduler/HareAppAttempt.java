@@ -2,6 +2,7 @@ package io.hare.yarn.scheduler;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
 import org.apache.hadoop.yarn.api.records.ApplicationResourceUsageReport;
 import org.apache.hadoop.yarn.api.records.Resource;
@@ -63,6 +64,20 @@ final class HareAppAttempt extends FifoAppAttemptBase {
   @Override
   public boolean isPlaceBlacklisted(String resourceName) {
     return FIFO_PASS.get() || super.isPlaceBlacklisted(resourceName);
+  }
+
+  /**
+   * Runs {@code body} holding this attempt's write lock (reentrant). Take this rather than the
+   * attempt's monitor around calls into YARN's attempt code, which locks in the order write
+   * lock, then monitor.
+   */
+  <T> T underWriteLock(Supplier<T> body) {
+    writeLock.lock();
+    try {
+      return body.get();
+    } finally {
+      writeLock.unlock();
+    }
   }
 
   /** Outstanding containers of an ask, and their size. */

@@ -261,7 +261,11 @@ public class HareScheduler extends FifoScheduler {
     }
     normalizeResourceRequests(ask);
     releaseContainers(release, attempt);
-    synchronized (attempt) {
+    // The attempt's write lock, not its monitor: YARN's attempt code takes the write lock first
+    // and the monitor inside it (FifoAppAttempt.allocate -> addToNewlyAllocatedContainers, on the
+    // scheduler thread), so holding the monitor here while the pulls below wait for the write
+    // lock deadlocked the RM under short heartbeats.
+    return attempt.underWriteLock(() -> {
       if (attempt.isStopped()) {
         return EMPTY_ALLOCATION;
       }
@@ -275,7 +279,7 @@ public class HareScheduler extends FifoScheduler {
       attempt.setApplicationHeadroomForMetrics(headroom);
       return new Allocation(attempt.pullNewlyAllocatedContainers(), headroom, null, null, null,
           attempt.pullUpdatedNMTokens());
-    }
+    });
   }
 
   @Override
