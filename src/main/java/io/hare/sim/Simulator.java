@@ -32,8 +32,9 @@ import java.util.Set;
  * k tasks become ready together when the previous round's barrier clears (or at arrival); a task
  * holds its GPU for its compute time only (plus a switch time when the GPU last ran another job);
  * its sync time then runs off the GPU; the round ends when all k tasks have computed and synced.
- * Tasks are never preempted. Task times are the ground-truth profile, rounded to whole
- * milliseconds (compute at least 1 ms).
+ * Tasks are never preempted. Task times are the ground-truth profile, which the policy is told
+ * too, unless a {@link TaskDurations} gives each task its own (a replay of measured times);
+ * rounded to whole milliseconds (compute at least 1 ms).
  *
  * <p>At each instant with events, the simulator applies all of them, lets the policy re-plan if
  * it asks to, then offers every free GPU to {@link SchedulingPolicy#assign}. A policy that breaks
@@ -52,10 +53,22 @@ public final class Simulator {
   private final ClusterSpec cluster;
   private final List<JobSpec> jobs;
   private final TaskTimeModel truth;
+  private final TaskDurations durations;
   private final SimOptions options;
 
+  /** Every task takes the times of {@code truth}, which the policy is told too. */
   public Simulator(ClusterSpec cluster, List<JobSpec> jobs, TaskTimeModel truth,
       SimOptions options) {
+    this(cluster, jobs, truth, (job, round, index, type) -> truth.times(job.model(), type),
+        options);
+  }
+
+  /**
+   * The policy is told {@code told} (and a job can run only where it has times), but each task
+   * takes what {@code durations} says: a replay of measured times.
+   */
+  public Simulator(ClusterSpec cluster, List<JobSpec> jobs, TaskTimeModel told,
+      TaskDurations durations, SimOptions options) {
     Set<String> ids = new HashSet<>();
     for (JobSpec j : jobs) {
       if (!ids.add(j.id())) {
@@ -66,7 +79,8 @@ public final class Simulator {
     List<JobSpec> sorted = new ArrayList<>(jobs);
     sorted.sort(Comparator.comparingLong(JobSpec::arrivalMs).thenComparing(JobSpec::id));
     this.jobs = List.copyOf(sorted);
-    this.truth = truth;
+    this.truth = told;
+    this.durations = durations;
     this.options = options;
   }
 
@@ -121,7 +135,7 @@ public final class Simulator {
       for (JobSpec j : jobs) {
         SimJob sj = new SimJob(j, all.size(), reveal, truth);
         all.add(sj);
-        push(j.arrivalMs(), ARRIVAL, sj, null, 0, 0, 0, 0, 0);
+        push(j.arrivalMs() + durations.startupMs(j), ARRIVAL, sj, null, 0, 0, 0, 0, 0);
       }
       offered = new FreeList();
     }
@@ -185,7 +199,7 @@ public final class Simulator {
           busyMs += compute;
           addFree(g);
           j.running--;
-          long sync = Math.round(truth.times(j.model(), g.type()).syncMs());
+          long sync = Math.round(durations.of(j.spec, e.round(), e.index(), g.type()).syncMs());
           push(now + sync, SYNC_END, j, g, e.round(), e.index(), e.startMs(), e.computeStartMs(),
               e.computeEndMs());
           policy.onTaskComputed(j, g, now, compute);
@@ -257,7 +271,8 @@ public final class Simulator {
         g.lastJobId = j.id();
         removeFree(g);
         long computeStart = now + sw;
-        long computeEnd = computeStart + Math.max(1, Math.round(t.computeMs()));
+        long computeEnd = computeStart + Math.max(1,
+            Math.round(durations.of(j.spec, j.roundsDone, index, g.type()).computeMs()));
         push(computeEnd, COMPUTE_END, j, g, j.roundsDone, index, now, computeStart, computeEnd);
         policy.onTaskStarted(j, g, now);
       }
