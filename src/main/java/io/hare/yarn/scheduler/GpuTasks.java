@@ -46,12 +46,16 @@ final class GpuTasks {
   private final Map<ApplicationId, YarnJob> jobs = new HashMap<>();
   private final Map<ContainerId, Running> running = new HashMap<>();
   private final Set<ApplicationId> asksChanged = ConcurrentHashMap.newKeySet();
+  private final List<TaskListener> listeners;
   private boolean retry;
 
-  GpuTasks(PolicyHost host, GpuInventory inventory, ContainerPlacer placer) {
+  /** @param listeners told of asks, starts and ends; read at each call (may grow later) */
+  GpuTasks(PolicyHost host, GpuInventory inventory, ContainerPlacer placer,
+      List<TaskListener> listeners) {
     this.host = host;
     this.inventory = inventory;
     this.placer = placer;
+    this.listeners = listeners;
   }
 
   void addJob(YarnJob job) {
@@ -94,7 +98,11 @@ final class GpuTasks {
         YarnJob j = jobs.get(id);
         HareAppAttempt a = attempts.apply(id);
         if (j != null) {
-          host.asksChanged(j, a == null || a.isStopped() ? 0 : outstanding(a), nowMs);
+          int n = a == null || a.isStopped() ? 0 : outstanding(a);
+          host.asksChanged(j, n, nowMs);
+          for (TaskListener l : listeners) {
+            l.asksChanged(id, n, nowMs);
+          }
         }
       }
     }
@@ -106,7 +114,13 @@ final class GpuTasks {
     if (!host.passDue(nowMs)) {
       return placed;
     }
-    for (Assignment a : host.pass(nowMs)) {
+    List<Assignment> decided = host.pass(nowMs);
+    if (host.consulted()) {
+      for (TaskListener l : listeners) {
+        l.policyConsulted(nowMs);
+      }
+    }
+    for (Assignment a : decided) {
       YarnJob job = host.activeJob(a.jobId());
       YarnGpu gpu = inventory.gpu(a.gpuId());
       HareAppAttempt attempt = attempts.apply(job.appId());
@@ -120,6 +134,9 @@ final class GpuTasks {
       }
       running.put(c.getContainerId(), new Running(job, gpu, nowMs, true));
       host.taskStarted(job, gpu, nowMs);
+      for (TaskListener l : listeners) {
+        l.taskStarted(job.appId(), c.getContainerId(), gpu.nodeId(), gpu.type().name(), nowMs);
+      }
       placed.add(c);
       LOG.debug("task of {} on {}: container {}", job, gpu, c.getContainerId());
     }
@@ -165,6 +182,9 @@ final class GpuTasks {
         && status.getExitStatus() == ContainerExitStatus.SUCCESS;
     host.taskEnded(r.job(), r.gpu(), nowMs, ok, Math.max(1, nowMs - r.startMs()),
         r.measured());
+    for (TaskListener l : listeners) {
+      l.taskEnded(r.job().appId(), c.getContainerId(), ok, nowMs);
+    }
   }
 
   /**

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import org.apache.hadoop.conf.Configuration;
@@ -115,6 +116,7 @@ public class HareScheduler extends FifoScheduler {
   private AppAdmission admission;
   private CentralGpuTypes centralTypes; // the admin's mapping file, registered as rm.yarn.io
   private final ContainerPlacer placer = new ContainerPlacer();
+  private final List<TaskListener> taskListeners = new CopyOnWriteArrayList<>();
   /**
    * Resources of live containers. FifoScheduler's own counter, which its heartbeat code reads
    * for headroom and queue metrics: shared so those are right (Hare alone changes it).
@@ -149,7 +151,7 @@ public class HareScheduler extends FifoScheduler {
       hareMetrics = HareSchedulerMetrics.register();
       host = new PolicyHost(policy, inventory, times, s.replanIntervalMs(), replanExecutor,
           hareMetrics::replanned);
-      gpuTasks = new GpuTasks(host, inventory, placer);
+      gpuTasks = new GpuTasks(host, inventory, placer, taskListeners);
       nodeGpus = new NodeGpus(inventory,
           new GpuTypeResolver(s.gpuTypeAttribute(), s.defaultGpuType()), host);
       admission = new AppAdmission(s.admin().weightCaps(), policy.clairvoyant(), times);
@@ -650,6 +652,11 @@ public class HareScheduler extends FifoScheduler {
   // --- for tests and metrics ---
 
   /** The policy in use. */
+  /** Tells {@code listener} of every GPU ask change, task start and task end from now on. */
+  public void addTaskListener(TaskListener listener) {
+    taskListeners.add(listener);
+  }
+
   public synchronized SchedulingPolicy policy() {
     return host.policy();
   }

@@ -75,6 +75,7 @@ final class PolicyHost implements ClusterView {
   private OptionalLong wakeAt = OptionalLong.empty();
   private long readyTotal;
   private boolean dirty = true;
+  private boolean consulted;
   private long lastReplanMs = Long.MIN_VALUE;
   private boolean countsStale = true;
   private Map<GpuType, int[]> counts = Map.of();
@@ -207,6 +208,14 @@ final class PolicyHost implements ClusterView {
     }
   }
 
+  /**
+   * Whether the last {@link #pass} brought the policy up to date and let it decide (it may still
+   * have placed nothing); false when a re-plan in flight, or one it started, kept it out.
+   */
+  boolean consulted() {
+    return consulted;
+  }
+
   /** Whether a pass could place anything or the policy wants time now; cheap. */
   boolean passDue(long nowMs) {
     if (replanner.takePlanReady()) {
@@ -224,6 +233,7 @@ final class PolicyHost implements ClusterView {
    * turns into containers and reports back through {@link #taskStarted}.
    */
   List<Assignment> pass(long nowMs) {
+    consulted = false;
     if (!gate.enter()) {
       return List.of(); // a re-plan is in flight: its plan is used at a later heartbeat
     }
@@ -239,6 +249,7 @@ final class PolicyHost implements ClusterView {
         }
         replanner.takePlanReady(); // finished already: this pass uses it
       }
+      consulted = true;
       List<YarnGpu> free = inventory.free();
       if (readyTotal <= 0 || free.isEmpty()) {
         return List.of();
