@@ -15,6 +15,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.Container;
 import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.api.records.ContainerStatus;
 import org.apache.hadoop.yarn.api.records.NodeId;
@@ -271,15 +272,17 @@ public class HareScheduler extends FifoScheduler {
       if (attempt.isStopped()) {
         return EMPTY_ALLOCATION;
       }
+      // pulled before the asks are applied: the asks do not know of these containers yet
+      List<Container> handedOut = attempt.pullNewlyAllocatedContainers();
       if (!ask.isEmpty()) {
-        attempt.updateResourceRequests(ask);
+        attempt.updateResourceRequests(StaleAsks.correct(ask, handedOut));
       }
       attempt.updateBlacklist(blacklistAdditions, blacklistRemovals);
       gpuTasks.asksChanged(attemptId.getApplicationId());
       Resource headroom = Resources.subtract(getClusterResource(), used);
       attempt.setHeadroom(headroom);
       attempt.setApplicationHeadroomForMetrics(headroom);
-      return new Allocation(attempt.pullNewlyAllocatedContainers(), headroom, null, null, null,
+      return new Allocation(handedOut, headroom, null, null, null,
           attempt.pullUpdatedNMTokens());
     });
   }
