@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.PriorityQueue;
+import java.util.TreeMap;
 import java.util.Set;
 
 /**
@@ -103,7 +104,9 @@ public final class Simulator {
     private final List<GpuType> types;
     private final Map<GpuType, List<SimGpu>> freeByType = new LinkedHashMap<>();
     private final Map<GpuType, Integer> countByType = new HashMap<>();
-    private final Map<String, SimJob> active = new LinkedHashMap<>();
+    private final Map<String, SimJob> active = new HashMap<>();
+    /** Active jobs in arrival order (then id), as the RM lists them, whenever they announced. */
+    private final TreeMap<Integer, SimJob> activeInOrder = new TreeMap<>();
     private List<SimJob> activeList = List.of();
     private boolean activeChanged;
     private long readyTotal;
@@ -187,6 +190,7 @@ public final class Simulator {
           j.openRound();
           readyTotal += j.ready;
           active.put(j.id(), j);
+          activeInOrder.put(j.order, j);
           activeChanged = true;
           policy.onJobArrived(j, now);
         }
@@ -216,6 +220,7 @@ public final class Simulator {
             if (j.roundsDone == j.spec.rounds()) {
               j.completionMs = now;
               active.remove(j.id());
+              activeInOrder.remove(j.order);
               activeChanged = true;
               policy.onJobDone(j, now);
             } else {
@@ -295,7 +300,7 @@ public final class Simulator {
     @Override
     public List<? extends JobView> jobs() {
       if (activeChanged) {
-        activeList = List.copyOf(active.values());
+        activeList = List.copyOf(activeInOrder.values());
         activeChanged = false;
       }
       return activeList;

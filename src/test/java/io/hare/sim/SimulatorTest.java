@@ -179,6 +179,33 @@ public class SimulatorTest {
         new SimOptions(switchMs, true)).run(policy);
   }
 
+  @Test(timeout = 5_000)
+  public void measuredDurationsReplaceTheToldTimesAndAStartUpDelaysTheFirstRound() {
+    // told: model s, 100 ms + 50 sync on a. Measured: round 0 takes 300 ms + 20, round 1
+    // 40 ms + 10. J is submitted at 10 and its first tasks are ready 90 ms later, at 100:
+    // round 0 100-400, sync to 420; round 1 420-460, sync to 470. JCT from submission: 460 ms.
+    TaskDurations measured = new TaskDurations() {
+      @Override
+      public io.hare.core.TaskTimes of(JobSpec job, int round, int index,
+          io.hare.core.GpuType type) {
+        return round == 0 ? new io.hare.core.TaskTimes(300, 20)
+            : new io.hare.core.TaskTimes(40, 10);
+      }
+
+      @Override
+      public long startupMs(JobSpec job) {
+        return 90;
+      }
+    };
+    SimResult r = new Simulator(ClusterSpec.parse("a=1"), List.of(new JobSpec("J", 10, 1, "s",
+        1, 2)), P, measured, SimOptions.defaults()).run(TestingPolicy.firstComeFirstServed());
+    assertEquals(List.of(
+        new TaskRecord("J", 0, 0, "a-0", "a", 100, 100, 400, 420),
+        new TaskRecord("J", 1, 0, "a-0", "a", 420, 420, 460, 470)), sorted(r));
+    assertEquals(470, outcome(r, "J").completionMs());
+    assertEquals(0.46, outcome(r, "J").jctS(), 1e-12);
+  }
+
   private static List<TaskRecord> sorted(SimResult r) {
     List<TaskRecord> t = new ArrayList<>(r.tasks());
     t.sort(Comparator.comparing(TaskRecord::jobId).thenComparingInt(TaskRecord::round)
