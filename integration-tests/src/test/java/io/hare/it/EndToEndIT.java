@@ -1,0 +1,199 @@
+package io.hare.it;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import io.hare.demo.DemoJob;
+import io.hare.demo.DemoModel;
+import io.hare.demo.DemoPictures;
+import io.hare.demo.DemoProfiles;
+import io.hare.demo.DemoReport;
+import io.hare.demo.DemoResult;
+import io.hare.demo.DemoRun;
+import io.hare.demo.Replay;
+import io.hare.embedded.EmbeddedCluster;
+import io.hare.yarn.scheduler.HareSettings;
+import java.io.File;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.hadoop.fs.FileUtil;
+import org.apache.hadoop.test.GenericTestUtils;
+import org.junit.BeforeClass;
+import org.junit.Test;
+
+/**
+ * The whole system on a MiniYARNCluster ({@link EmbeddedCluster}: the Hare scheduler, three
+ * NodeManagers on 127.0.0.2-4 with 1 v100, 2 t4 and 3 k80 GPUs as node attributes and counts):
+ * four example SGD jobs of different weights, models and scales submitted through the real
+ * client ({@code JobSubmitter}) and run by the real ApplicationMaster in containers
+ * ({@link DemoRun}, what {@code hare demo} runs), once under {@code hare} and once under
+ * {@code yarn-fifo}, with the same submissions.
+ *
+ * <p>The workload: a wide light GraphSAGE job (2.2x faster on a V100 than on a K80) and a light
+ * ResNet-50 job (6.9x) come first, two heavy short ResNet-50 and Transformer jobs after them.
+ * An arrival-order, type-blind scheduler gives the light jobs the GPUs, ResNet-50 on K80s among
+ * them; Hare runs the heavy jobs first and keeps GraphSAGE on the K80s.
+ */
+public class EndToEndIT {
+
+  private static final List<DemoJob> JOBS = List.of(
+      new DemoJob("graphsage-wide", DemoModel.GRAPHSAGE, 1, 2, 4, 0, 1),
+      new DemoJob("resnet50-light", DemoModel.RESNET50, 1, 2, 3, 300, 2),
+      new DemoJob("resnet50-heavy", DemoModel.RESNET50, 5, 3, 1, 600, 3),
+      new DemoJob("transformer-heavy", DemoModel.TRANSFORMER, 5, 3, 1, 900, 4));
+  private static final List<EmbeddedCluster.Node> NODES = List.of(
+      new EmbeddedCluster.Node("v100", 1), new EmbeddedCluster.Node("t4", 2),
+      new EmbeddedCluster.Node("k80", 3));
+
+  private static DemoResult hare;
+  private static DemoResult fifo;
+  private static Replay.Outcome replay;
+
+  @BeforeClass
+  public static void runBothPolicies() throws Exception {
+    File base = GenericTestUtils.getTestDir("EndToEndIT");
+    FileUtil.fullyDelete(base); // a run without `mvn clean` must not read the last run's files
+    DemoProfiles profiles = DemoProfiles.calibrate();
+    DemoRun run = new DemoRun(new DemoRun.Settings(NODES, profiles.baseRepeatsFor(300), 200, 200,
+        Path.of("target/hare-yarn.jar").toAbsolutePath(), 240_000, Map.of()), profiles);
+    run.warmUp("hare", new File(base, "warm-up"));
+    File hareDir = new File(base, "hare");
+    hare = run.run("hare", JOBS, hareDir);
+    replay = Replay.of(hare, HareSettings.read(run.schedulerConf("hare", hareDir)));
+    fifo = run.run("yarn-fifo", JOBS, new File(base, "yarn-fifo"));
+    // the demo's tables, charts and page, for whoever reads a failure
+    StringWriter tables = new StringWriter();
+    PrintWriter t = new PrintWriter(tables);
+    DemoReport.printJobs(hare, t);
+    DemoReport.printJobs(fifo, t);
+    DemoReport.printSummary(List.of(hare, fifo), t);
+    DemoReport.printReplays(List.of(hare, fifo), List.of(replay, Replay.of(fifo,
+        HareSettings.read(run.schedulerConf("yarn-fifo", new File(base, "yarn-fifo"))))), t);
+    t.flush();
+    Files.writeString(base.toPath().resolve("summary.txt"), tables.toString());
+    DemoPictures.write(base.toPath(), List.of(hare, fifo), tables.toString());
+  }
+
+  @Test(timeout = 10_000)
+  public void everyJobSucceedsWithTheReferenceModel() {
+    for (DemoResult r : List.of(hare, fifo)) {
+      for (DemoResult.Job j : r.jobs()) {
+        assertEquals(r.policy() + " " + j, "SUCCEEDED", j.finalState());
+        assertTrue(r.policy() + ": " + j.name() + "'s model differs from the reference",
+            j.modelMatchesReference());
+      }
+      assertEquals(r.policy() + ": one attempt per task", JOBS.stream()
+          .mapToInt(j -> j.rounds() * j.tasksPerRound()).sum(), r.tasks().size());
+    }
+  }
+
+  @Test(timeout = 10_000)
+  public void eachTaskRanOnTheGpuTypeOfItsNode() {
+    for (DemoResult r : List.of(hare, fifo)) {
+      for (DemoResult.Task t : r.tasks()) {
+        assertEquals(t.toString(), r.typeByHost().get(t.node()), t.gpuType());
+        assertTrue(t.toString(), t.gpu() < r.gpusByHost().get(t.node()));
+      }
+    }
+  }
+
+  /** No task of round r+1 started before round r's sync step ended, which followed its tasks. */
+  @Test(timeout = 10_000)
+  public void roundsRunInOrderBehindTheirBarrier() {
+    for (DemoResult r : List.of(hare, fifo)) {
+      for (DemoResult.Job j : r.jobs()) {
+        for (int round = 0; round < j.rounds(); round++) {
+          List<DemoResult.Task> tasks = tasks(r, j, round);
+          assertEquals(j.name() + " round " + round, j.tasksPerRound(), tasks.size());
+          DemoResult.Sync sync = sync(r, j, round);
+          for (DemoResult.Task t : tasks) {
+            assertTrue(r.policy() + ": sync before " + t, t.endMs() <= sync.startMs());
+          }
+          if (round + 1 < j.rounds()) {
+            for (DemoResult.Task next : tasks(r, j, round + 1)) {
+              assertTrue(r.policy() + ": " + next + " started before round " + round
+                  + " ended at " + sync.endMs(), sync.endMs() <= next.startMs());
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /** A GPU ran a task of one job, then another job's, then the first job's again. */
+  @Test(timeout = 10_000)
+  public void tasksOfDifferentJobsInterleaveOnANode() {
+    Map<String, List<String>> bySlot = new HashMap<>();
+    for (DemoResult.Task t : hare.tasks()) {
+      bySlot.computeIfAbsent(t.node(), n -> new ArrayList<>()).add(t.appId());
+    }
+    boolean interleaved = bySlot.values().stream().anyMatch(EndToEndIT::returnsToAJob);
+    assertTrue("no node ran job A, then B, then A again: " + bySlot, interleaved);
+  }
+
+  /** Some round's tasks ran at different times: one started after another one ended. */
+  @Test(timeout = 10_000)
+  public void someRoundRanItsTasksAtDifferentTimes() {
+    boolean relaxed = false;
+    for (DemoResult.Job j : hare.jobs()) {
+      for (int round = 0; round < j.rounds(); round++) {
+        List<DemoResult.Task> tasks = tasks(hare, j, round);
+        long firstEnd = tasks.stream().mapToLong(DemoResult.Task::endMs).min().orElseThrow();
+        long lastStart = tasks.stream().mapToLong(DemoResult.Task::startMs).max().orElseThrow();
+        relaxed |= lastStart > firstEnd;
+      }
+    }
+    assertTrue("every round ran its tasks together (gang-like): " + hare.tasks(), relaxed);
+  }
+
+  @Test(timeout = 10_000)
+  public void hareHasALowerTotalWeightedJctThanYarnFifo() {
+    assertTrue("hare " + hare.totalWeightedJctS() + " s vs yarn-fifo " + fifo.totalWeightedJctS()
+        + " s", hare.totalWeightedJctS() < fifo.totalWeightedJctS());
+  }
+
+  /** Given the measured task times, the simulator's run of the same policy orders every node's
+   * tasks as YARN did: the ResourceManager and the simulator share the policy core. */
+  @Test(timeout = 10_000)
+  public void theSimulatorReproducesTheTaskOrderOfEveryNode() {
+    assertTrue(replay.why(), !replay.nodes().isEmpty());
+    for (Replay.NodeOrder n : replay.nodes()) {
+      assertEquals(n.host() + " (YARN start ms " + n.realStartMs() + ", simulated "
+          + n.simulatedStartMs() + ")", n.real(), n.simulated());
+    }
+  }
+
+  private static boolean returnsToAJob(List<String> apps) {
+    for (int i = 0; i < apps.size(); i++) {
+      for (int k = i + 1; k < apps.size(); k++) {
+        if (!apps.get(k).equals(apps.get(i))) {
+          for (int m = k + 1; m < apps.size(); m++) {
+            if (apps.get(m).equals(apps.get(i))) {
+              return true;
+            }
+          }
+        }
+      }
+    }
+    return false;
+  }
+
+  private static List<DemoResult.Task> tasks(DemoResult r, DemoResult.Job j, int round) {
+    return r.tasks().stream().filter(t -> t.appId().equals(j.appId()) && t.round() == round)
+        .collect(Collectors.toList());
+  }
+
+  private static DemoResult.Sync sync(DemoResult r, DemoResult.Job j, int round) {
+    List<DemoResult.Sync> s = r.syncs().stream().filter(x -> x.appId().equals(j.appId())
+        && x.round() == round).collect(Collectors.toList());
+    assertEquals(j.name() + " round " + round + " syncs", 1, s.size());
+    return s.get(0);
+  }
+}

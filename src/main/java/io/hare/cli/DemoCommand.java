@@ -1,0 +1,258 @@
+package io.hare.cli;
+
+import io.hare.core.BadInputException;
+import io.hare.core.ConfigException;
+import io.hare.core.SchedulerKeys;
+import io.hare.demo.DemoJob;
+import io.hare.demo.DemoModel;
+import io.hare.demo.DemoPictures;
+import io.hare.demo.DemoProfiles;
+import io.hare.demo.DemoReport;
+import io.hare.demo.DemoResult;
+import io.hare.demo.DemoRun;
+import io.hare.demo.DemoWorkload;
+import io.hare.demo.Replay;
+import io.hare.embedded.EmbeddedCluster;
+import io.hare.yarn.scheduler.HareSettings;
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code hare demo}: the whole system on an embedded YARN cluster ({@link DemoRun}): a mixed
+ * workload of example SGD jobs through the real client, ApplicationMaster, scheduler and
+ * containers, under one policy and optionally a second one on the same submissions; a table per
+ * job, a summary, and with {@code --out} a chart of the real placements per node and an HTML page.
+ */
+@Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false,
+    description = {"Runs a mixed workload of example training jobs on an embedded YARN cluster "
+        + "(MiniYARNCluster: a real ResourceManager with the Hare scheduler, real NodeManagers "
+        + "and containers; only the GPUs are emulated) and reports each job and task.",
+        "Needs nothing installed beyond Java and Maven; a source checkout's dist/bin/hare has "
+        + "the embedded cluster's jars."},
+    footer = {"%nExit codes: 0 every job succeeded with the reference model; 1 a job failed or "
+        + "its model differs from the reference, or the cluster failed; 2 bad options."})
+public final class DemoCommand implements Callable<Integer> {
+
+  private static final Logger LOG = LoggerFactory.getLogger(DemoCommand.class);
+
+  @Spec
+  CommandSpec spec;
+
+  @Option(names = "--policy", defaultValue = "hare", paramLabel = "POLICY",
+      description = "The scheduler's policy (${DEFAULT-VALUE}), as yarn.scheduler.hare.policy.")
+  String policy;
+
+  @Option(names = "--compare", paramLabel = "POLICY",
+      description = "Run the same submissions again under this policy, e.g. yarn-fifo.")
+  String compare;
+
+  @Option(names = "--jobs", defaultValue = "" + DemoWorkload.DEFAULT_JOBS, paramLabel = "N",
+      description = "Jobs in the workload (${DEFAULT-VALUE}), 1 to 40.")
+  int jobs;
+
+  @Option(names = "--out", paramLabel = "DIR",
+      description = "Write the charts, index.html, results.json and the cluster's logs here.")
+  Path out;
+
+  @Option(names = "--json", description = "Print one JSON object on stdout instead of tables.")
+  boolean json;
+
+  @Option(names = "--nodes", defaultValue = "v100=1,t4=2,k80=2", paramLabel = "TYPE=GPUS,...",
+      description = {"One NodeManager per entry with that GPU type and count (${DEFAULT-VALUE});"
+          + " types: v100, t4, k80."})
+  String nodes;
+
+  @Option(names = "--task-ms", defaultValue = "400", paramLabel = "MS",
+      description = "Compute time of a task on a v100, before its process start-up "
+          + "(${DEFAULT-VALUE}); slower types take their model's slowdown times more.")
+  long taskMs;
+
+  @Option(names = "--gap-ms", defaultValue = "" + DemoWorkload.DEFAULT_GAP_MS, paramLabel = "MS",
+      description = "Time between two submissions (${DEFAULT-VALUE}).")
+  long gapMs;
+
+  @Option(names = "--heartbeat-ms", defaultValue = "200", paramLabel = "MS",
+      description = "NodeManager and ApplicationMaster heartbeat interval (${DEFAULT-VALUE}).")
+  int heartbeatMs;
+
+  @Option(names = "--timeout-s", defaultValue = "900", paramLabel = "S",
+      description = "Kill the jobs still running after this long, per policy (${DEFAULT-VALUE}).")
+  long timeoutS;
+
+  @Option(names = "-D", paramLabel = "KEY=VALUE",
+      description = "A scheduler setting (yarn.scheduler.hare.*), repeatable.")
+  Map<String, String> settings = new LinkedHashMap<>();
+
+  @Override
+  public Integer call() throws Exception {
+    List<EmbeddedCluster.Node> cluster = parseNodes(nodes);
+    checkOptions();
+    requireEmbeddedCluster();
+    Path jar = ownJar();
+    Path dir = out != null ? out : Files.createTempDirectory("hare-demo");
+    List<DemoJob> workload = DemoWorkload.jobs(jobs, gapMs);
+    DemoProfiles profiles = DemoProfiles.calibrate();
+    long repeats = profiles.baseRepeatsFor(taskMs);
+    LOG.info("one gradient computation takes {} ms here: {} per task on a v100", String.format(
+        Locale.ROOT, "%.4f", profiles.computationMs()), repeats);
+    DemoRun run = new DemoRun(new DemoRun.Settings(cluster, repeats, heartbeatMs, heartbeatMs,
+        jar, timeoutS * 1000, settings), profiles);
+    List<DemoResult> runs = new ArrayList<>();
+    List<Replay.Outcome> replays = new ArrayList<>();
+    try {
+      run.warmUp(policy, dir.resolve("warm-up").toFile());
+      for (String p : compare == null ? List.of(policy) : List.of(policy, compare)) {
+        File runDir = dir.resolve(safe(p)).toFile();
+        DemoResult r = run.run(p, workload, runDir);
+        runs.add(r);
+        replays.add(Replay.of(r, HareSettings.read(run.schedulerConf(p, runDir))));
+      }
+    } finally {
+      if (out == null) {
+        FileUtil.fullyDelete(dir.toFile());
+      }
+    }
+    report(runs, replays);
+    boolean ok = runs.stream().allMatch(r -> r.allSucceeded() && r.allModelsMatch());
+    return ok ? HareCommand.OK : HareCommand.FAILURE;
+  }
+
+  private void report(List<DemoResult> runs, List<Replay.Outcome> replays) throws IOException {
+    PrintWriter stdout = spec.commandLine().getOut();
+    StringWriter text = new StringWriter();
+    PrintWriter t = new PrintWriter(text);
+    for (DemoResult r : runs) {
+      DemoReport.printJobs(r, t);
+    }
+    DemoReport.printSummary(runs, t);
+    DemoReport.printReplays(runs, replays, t);
+    t.flush();
+    String json = DemoReport.json(runs.get(0), runs.size() > 1 ? Optional.of(runs.get(1))
+        : Optional.empty());
+    if (out != null) {
+      Files.writeString(out.resolve("results.json"), json);
+      List<Path> files = DemoPictures.write(out, runs, text.toString());
+      text.write(System.lineSeparator() + "wrote " + files.stream().map(Path::toString)
+          .reduce((a, b) -> a + ", " + b).orElse("") + System.lineSeparator());
+    }
+    stdout.print(this.json ? json + System.lineSeparator() : text.toString());
+    stdout.flush();
+  }
+
+  private void checkOptions() throws BadInputException, ConfigException {
+    List<String> problems = new ArrayList<>();
+    if (jobs < 1 || jobs > 40) {
+      problems.add("--jobs: must be from 1 to 40, got " + jobs);
+    }
+    if (taskMs < 1 || taskMs > 600_000) {
+      problems.add("--task-ms: must be from 1 to 600000, got " + taskMs);
+    }
+    if (gapMs < 0) {
+      problems.add("--gap-ms: must be >= 0, got " + gapMs);
+    }
+    if (heartbeatMs < 10 || heartbeatMs > 60_000) {
+      problems.add("--heartbeat-ms: must be from 10 to 60000, got " + heartbeatMs);
+    }
+    if (timeoutS < 1) {
+      problems.add("--timeout-s: must be >= 1, got " + timeoutS);
+    }
+    if (policy.equals(compare)) {
+      problems.add("--compare: the same policy as --policy (" + policy + ")");
+    }
+    for (String key : settings.keySet()) {
+      if (!key.startsWith(SchedulerKeys.PREFIX) || key.equals(SchedulerKeys.POLICY)) {
+        problems.add("-D " + key + ": only " + SchedulerKeys.PREFIX + "* settings other than "
+            + SchedulerKeys.POLICY + " (use --policy)");
+      }
+    }
+    if (!problems.isEmpty()) {
+      throw new BadInputException(String.join(System.lineSeparator(), problems));
+    }
+    for (String p : compare == null ? List.of(policy) : List.of(policy, compare)) {
+      Configuration c = new Configuration(false);
+      settings.forEach(c::set);
+      c.set(SchedulerKeys.POLICY, p);
+      HareSettings.read(c); // the RM's own validation: every problem at once
+    }
+  }
+
+  static List<EmbeddedCluster.Node> parseNodes(String text) throws BadInputException {
+    List<EmbeddedCluster.Node> out = new ArrayList<>();
+    for (String item : text.split(",", -1)) {
+      String[] kv = item.strip().split("=", -1);
+      int gpus = -1;
+      if (kv.length == 2) {
+        try {
+          gpus = Integer.parseInt(kv[1].strip());
+        } catch (NumberFormatException e) {
+          // reported below
+        }
+      }
+      String type = kv[0].strip().toLowerCase(Locale.ROOT);
+      if (kv.length != 2 || !DemoModel.TYPES.contains(type) || gpus < 1 || gpus > 8) {
+        throw new BadInputException("--nodes: '" + item.strip() + "' is not TYPE=GPUS with TYPE"
+            + " one of " + DemoModel.TYPES + " and GPUS from 1 to 8 (e.g. v100=1,t4=2,k80=2)");
+      }
+      out.add(new EmbeddedCluster.Node(type, gpus));
+    }
+    if (out.size() > 8) {
+      throw new BadInputException("--nodes: at most 8 NodeManagers, got " + out.size());
+    }
+    return out;
+  }
+
+  /** A clear message where the tarball's bin/hare, which has no MiniYARNCluster, runs it. */
+  private static void requireEmbeddedCluster() throws BadInputException {
+    try {
+      Class.forName("org.apache.hadoop.yarn.server.MiniYARNCluster", false,
+          DemoCommand.class.getClassLoader());
+    } catch (ClassNotFoundException e) {
+      throw new BadInputException("hare demo needs the embedded cluster's jars "
+          + "(MiniYARNCluster, in target/embedded-lib of a source checkout): run "
+          + "dist/bin/hare demo from a checkout");
+    }
+  }
+
+  /** The jar this command runs from, which the demo's jobs localize. */
+  private static Path ownJar() throws BadInputException {
+    try {
+      Path p = Path.of(DemoCommand.class.getProtectionDomain().getCodeSource().getLocation()
+          .toURI());
+      if (p.toString().endsWith(".jar")) {
+        return p;
+      }
+      // a test or IDE run from target/classes: the packaged jar next to it
+      File packaged = p.resolveSibling("hare-yarn.jar").toFile();
+      if (packaged.isFile()) {
+        return packaged.toPath();
+      }
+      throw new BadInputException("hare demo runs from " + p + ", not a jar, and there is no "
+          + packaged + ": run 'mvn -B -DskipTests package' first");
+    } catch (java.net.URISyntaxException e) {
+      throw new IllegalStateException("cannot locate the Hare jar", e);
+    }
+  }
+
+  private static String safe(String name) {
+    return name.replaceAll("[^A-Za-z0-9._-]", "_");
+  }
+}

@@ -1,0 +1,139 @@
+package io.hare.demo;
+
+import io.hare.core.ClusterSpec;
+import io.hare.core.Gpu;
+import io.hare.core.GpuType;
+import io.hare.sim.JobOutcome;
+import io.hare.sim.SimResult;
+import io.hare.sim.TaskRecord;
+import io.hare.sim.report.GanttChart;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.jfree.chart.ChartUtils;
+import org.jfree.chart.JFreeChart;
+import org.jfree.chart.LegendItem;
+import org.jfree.chart.LegendItemCollection;
+import org.jfree.chart.title.LegendTitle;
+import org.jfree.chart.ui.RectangleEdge;
+
+/**
+ * The demo's pictures: per run, a Gantt chart of the real container placements (one row per GPU
+ * slot of each node, grouped by GPU type, a bar per task attempt from its process start to its
+ * end, coloured by job: the simulator's chart, {@link GanttChart}, drawn from what YARN did), and
+ * an HTML page that shows the charts and the tables.
+ */
+public final class DemoPictures {
+
+  public static final String PAGE = "index.html";
+
+  private DemoPictures() {}
+
+  public static String chartName(String policy) {
+    return "placements-" + policy.replaceAll("[^A-Za-z0-9._-]", "_") + ".png";
+  }
+
+  /** Writes a chart per run and the page; returns the paths written, the page last. */
+  public static List<Path> write(Path dir, List<DemoResult> runs, String tables)
+      throws IOException {
+    Files.createDirectories(dir);
+    List<Path> written = new ArrayList<>();
+    for (DemoResult r : runs) {
+      Path png = dir.resolve(chartName(r.policy()));
+      ClusterSpec slots = slots(r);
+      JFreeChart chart = GanttChart.create(asSchedule(r), slots);
+      chart.setTitle("Containers on the embedded YARN cluster: " + r.policy());
+      chart.addLegend(legend(r));
+      int[] size = GanttChart.sizeFor(slots.size());
+      ChartUtils.saveChartAsPNG(png.toFile(), chart, size[0], size[1]);
+      written.add(png);
+    }
+    Path page = dir.resolve(PAGE);
+    Files.writeString(page, page(runs, tables), StandardCharsets.UTF_8);
+    written.add(page);
+    return written;
+  }
+
+  /** Job names in the colours the chart gives them (it colours by position in the job list). */
+  private static LegendTitle legend(DemoResult r) {
+    LegendItemCollection items = new LegendItemCollection();
+    for (int i = 0; i < r.jobs().size(); i++) {
+      items.add(new LegendItem(r.jobs().get(i).name(), GanttChart.jobColour(i)));
+    }
+    LegendTitle legend = new LegendTitle(() -> items);
+    legend.setPosition(RectangleEdge.BOTTOM);
+    return legend;
+  }
+
+  /** One GPU per slot of each node, named {@code TYPE HOST #SLOT}, in node order. */
+  static ClusterSpec slots(DemoResult r) {
+    Map<String, Integer> used = new HashMap<>();
+    r.tasks().forEach(t -> used.merge(t.node(), t.gpu() + 1, Math::max));
+    List<Gpu> gpus = new ArrayList<>();
+    r.gpusByHost().forEach((host, n) -> {
+      for (int i = 0; i < Math.max(n, used.getOrDefault(host, 0)); i++) {
+        gpus.add(new Gpu(slotId(r.typeByHost().get(host), host, i),
+            GpuType.of(r.typeByHost().get(host)), host));
+      }
+    });
+    return new ClusterSpec(gpus);
+  }
+
+  private static String slotId(String type, String host, int slot) {
+    return type + " " + host + " #" + slot;
+  }
+
+  /** The run as the simulator's result type, times in ms from the first submission. */
+  static SimResult asSchedule(DemoResult r) {
+    long t0 = r.originMs();
+    Map<String, String> nameOf = new HashMap<>();
+    List<JobOutcome> jobs = new ArrayList<>();
+    for (DemoResult.Job j : r.jobs()) {
+      nameOf.put(j.appId(), j.name());
+      jobs.add(new JobOutcome(j.name(), j.weight(), j.model(), j.tasksPerRound(), j.rounds(),
+          j.submitMs() - t0, j.finishMs() - t0));
+    }
+    long last = r.tasks().stream().mapToLong(t -> Math.max(t.startMs(), t.endMs())).max()
+        .orElse(t0);
+    List<TaskRecord> tasks = new ArrayList<>();
+    long busy = 0;
+    for (DemoResult.Task t : r.tasks()) {
+      long start = t.startMs() - t0;
+      long end = (t.endMs() >= 0 ? t.endMs() : last) - t0;
+      busy += end - start;
+      tasks.add(new TaskRecord(nameOf.getOrDefault(t.appId(), t.appId()), t.round(), t.index(),
+          slotId(t.gpuType(), t.node(), t.gpu()), t.gpuType(), start, start, end, end));
+    }
+    return new SimResult(r.policy(), jobs, tasks, busy, slots(r).size(), 0, 0, 0, 0);
+  }
+
+  private static String page(List<DemoResult> runs, String tables) {
+    StringBuilder b = new StringBuilder();
+    b.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
+        .append("<title>Hare demo</title><style>body{font-family:sans-serif;margin:2em}")
+        .append("pre{background:#f4f6fa;padding:1em;overflow-x:auto}img{max-width:100%}")
+        .append("</style></head><body>\n<h1>Hare on an embedded YARN cluster</h1>\n");
+    b.append("<p>Real ResourceManager, NodeManagers and containers; only the GPUs are emulated ")
+        .append("(nodes declare <code>yarn.io/gpu</code> and a GPU-model attribute, and each ")
+        .append("task repeats its CPU work by its model's slowdown on that type). Bars run from ")
+        .append("a task process's start to its end.</p>\n");
+    b.append("<pre>").append(escape(tables)).append("</pre>\n");
+    for (DemoResult r : runs) {
+      b.append(String.format(Locale.ROOT, "<h2>%s: total weighted JCT %.1f s</h2>\n",
+          escape(r.policy()), r.totalWeightedJctS()));
+      b.append("<img src=\"").append(chartName(r.policy())).append("\" alt=\"placements under ")
+          .append(escape(r.policy())).append("\">\n");
+    }
+    return b.append("</body></html>\n").toString();
+  }
+
+  private static String escape(String s) {
+    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+  }
+}

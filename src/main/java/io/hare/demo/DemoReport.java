@@ -1,0 +1,149 @@
+package io.hare.demo;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The demo's text report (a table per run, a summary of all runs) and its JSON object. The JSON
+ * is the stable interface: {@code policy}, {@code total_weighted_jct_s}, {@code nodes},
+ * {@code jobs}, {@code tasks} and, with a second policy, {@code compare} with the same fields.
+ */
+public final class DemoReport {
+
+  private static final ObjectMapper JSON = new ObjectMapper()
+      .enable(SerializationFeature.INDENT_OUTPUT);
+
+  private DemoReport() {}
+
+  /** The per-job table of one run. */
+  public static void printJobs(DemoResult r, PrintWriter out) {
+    long t0 = r.originMs();
+    out.printf(Locale.ROOT, "policy %s: %d jobs, %d task attempts%n", r.policy(), r.jobs().size(),
+        r.tasks().size());
+    String fmt = "%-15s %-32s %-12s %6s %3s %3s %8s %8s %7s  %-10s %s%n";
+    out.printf(Locale.ROOT, fmt, "job", "application", "model", "weight", "R", "k", "submit s",
+        "finish s", "JCT s", "state", "model = reference");
+    for (DemoResult.Job j : r.jobs()) {
+      out.printf(Locale.ROOT, fmt, j.name(), j.appId(), j.model(), num(j.weight()), j.rounds(),
+          j.tasksPerRound(), sec(j.submitMs() - t0), sec(j.finishMs() - t0), sec(j.finishMs()
+              - j.submitMs()), j.finalState(), j.modelMatchesReference() ? "yes" : "NO");
+    }
+    out.println();
+  }
+
+  /** One line per run, and the total weighted JCT of each run over the first's. */
+  public static void printSummary(List<DemoResult> runs, PrintWriter out) {
+    String fmt = "%-12s %13s %10s %11s %6s %8s %10s %9s%n";
+    out.printf(Locale.ROOT, fmt, "policy", "total wJCT s", "avg JCT s", "makespan s", "tasks",
+        "jobs ok", "models ok", "x first");
+    double first = runs.get(0).totalWeightedJctS();
+    for (DemoResult r : runs) {
+      long ok = r.jobs().stream().filter(DemoResult.Job::succeeded).count();
+      long models = r.jobs().stream().filter(DemoResult.Job::modelMatchesReference).count();
+      double avg = r.jobs().stream().mapToDouble(DemoResult.Job::jctS).average().orElse(0);
+      out.printf(Locale.ROOT, fmt, r.policy(), String.format(Locale.ROOT, "%.1f",
+          r.totalWeightedJctS()), String.format(Locale.ROOT, "%.1f", avg),
+          String.format(Locale.ROOT, "%.1f", r.makespanS()), r.tasks().size(),
+          ok + "/" + r.jobs().size(), models + "/" + r.jobs().size(),
+          String.format(Locale.ROOT, "%.2f", r.totalWeightedJctS() / first));
+    }
+  }
+
+  /**
+   * Per run, whether the simulator, given the measured task times, ran the same policy to the
+   * same order of tasks on every node; the first difference of each node that differs.
+   */
+  public static void printReplays(List<DemoResult> runs, List<Replay.Outcome> replays,
+      PrintWriter out) {
+    out.println();
+    for (int i = 0; i < runs.size(); i++) {
+      Replay.Outcome o = replays.get(i);
+      if (o.nodes().isEmpty()) {
+        out.printf("simulator replay of %s: not replayed (%s)%n", runs.get(i).policy(), o.why());
+        continue;
+      }
+      out.printf("simulator replay of %s with the measured task times: the same task order on "
+          + "%d of %d nodes%n", runs.get(i).policy(), o.sameNodes(), o.nodes().size());
+      for (Replay.NodeOrder n : o.nodes()) {
+        if (!n.same()) {
+          int k = 0;
+          while (k < n.real().size() && k < n.simulated().size()
+              && n.real().get(k).equals(n.simulated().get(k))) {
+            k++;
+          }
+          out.printf("  %s (%s): task %d differs: YARN %s, simulator %s%n", n.host(),
+              runs.get(i).typeByHost().get(n.host()), k, tail(n.real(), n.realStartMs(), k),
+              tail(n.simulated(), n.simulatedStartMs(), k));
+        }
+      }
+    }
+  }
+
+  /** Up to three tasks from {@code from} on, each with its start in seconds. */
+  private static String tail(List<String> order, List<Long> startMs, int from) {
+    StringBuilder b = new StringBuilder();
+    for (int k = from; k < Math.min(from + 3, order.size()); k++) {
+      b.append(k > from ? " " : "").append(order.get(k)).append(String.format(Locale.ROOT,
+          "@%.1fs", startMs.get(k) / 1000.0));
+    }
+    return b.length() == 0 ? "(no more)" : b + (from + 3 < order.size() ? " ..." : "");
+  }
+
+  /** The JSON object of a run, with {@code compare} holding the second run if there is one. */
+  public static String json(DemoResult run, Optional<DemoResult> compare) {
+    ObjectNode o = object(run);
+    compare.ifPresent(c -> o.set("compare", object(c)));
+    try {
+      return JSON.writeValueAsString(o);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException("cannot write the demo's JSON", e);
+    }
+  }
+
+  private static ObjectNode object(DemoResult r) {
+    ObjectNode o = JSON.createObjectNode();
+    o.put("policy", r.policy());
+    o.put("total_weighted_jct_s", r.totalWeightedJctS());
+    ArrayNode nodes = o.putArray("nodes");
+    for (Map.Entry<String, Integer> e : r.gpusByHost().entrySet()) {
+      nodes.addObject().put("node", e.getKey()).put("gpu_type", r.typeByHost().get(e.getKey()))
+          .put("gpus", e.getValue());
+    }
+    ArrayNode jobs = o.putArray("jobs");
+    for (DemoResult.Job j : r.jobs()) {
+      jobs.addObject().put("app_id", j.appId()).put("name", j.name()).put("weight", j.weight())
+          .put("model", j.model()).put("rounds", j.rounds())
+          .put("tasks_per_round", j.tasksPerRound()).put("submit_ms", j.submitMs())
+          .put("finish_ms", j.finishMs()).put("final_state", j.finalState())
+          .put("model_matches_reference", j.modelMatchesReference());
+    }
+    ArrayNode tasks = o.putArray("tasks");
+    for (DemoResult.Task t : r.tasks()) {
+      ObjectNode n = tasks.addObject().put("app_id", t.appId()).put("round", t.round())
+          .put("index", t.index()).put("node", t.node()).put("gpu_type", t.gpuType())
+          .put("gpu", t.gpu()).put("container_id", t.containerId()).put("start_ms", t.startMs());
+      if (t.endMs() >= 0) {
+        n.put("end_ms", t.endMs());
+      } else {
+        n.putNull("end_ms");
+      }
+      n.put("state", t.state());
+    }
+    return o;
+  }
+
+  private static String sec(long ms) {
+    return String.format(Locale.ROOT, "%.1f", ms / 1000.0);
+  }
+
+  private static String num(double v) {
+    return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
+  }
+}

@@ -1,0 +1,297 @@
+package io.hare.demo;
+
+import io.hare.core.BadInputException;
+import io.hare.core.ConfigException;
+import io.hare.core.SchedulerKeys;
+import io.hare.embedded.EmbeddedCluster;
+import io.hare.embedded.GpuSlots;
+import io.hare.embedded.TaskEvents;
+import io.hare.example.Env;
+import io.hare.example.SgdJob;
+import io.hare.yarn.app.AppKeys;
+import io.hare.yarn.app.HareJobSpec;
+import io.hare.yarn.app.JobSpecValidator;
+import io.hare.yarn.app.JobSubmitter;
+import io.hare.yarn.app.YarnApps;
+import io.hare.yarn.app.YarnClientApps;
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.ApplicationReport;
+import org.apache.hadoop.yarn.api.records.YarnApplicationState;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.apache.hadoop.yarn.exceptions.YarnException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One demo run: an {@link EmbeddedCluster} under one policy, the workload's example SGD jobs
+ * initialised and submitted through the real client ({@link JobSubmitter}) at their offsets, run
+ * by the real ApplicationMaster, then what happened read back: the RM's application reports,
+ * the task processes' own start and end times ({@link TaskEvents}), and each final model
+ * compared byte for byte with the one-process reference.
+ *
+ * <p>Each task command is {@code SgdJob task} with the model's {@link DemoModel#typeFactors} so
+ * slower GPU types really compute longer; the scheduler gets a profile of those times
+ * ({@link DemoProfiles}) and refines it from the measured containers, as on a real cluster.
+ *
+ * <p>Blocking and single-threaded; one run per JVM at a time (see {@link EmbeddedCluster}).
+ */
+public final class DemoRun {
+
+  private static final Logger LOG = LoggerFactory.getLogger(DemoRun.class);
+  private static final String EVENTS = "events.txt";
+  /**
+   * JVM options of the demo's AMs, tasks and sync steps: C1 only, serial GC and no perf data
+   * start a small JVM in about 0.3 s of CPU instead of 0.5 s, which matters when a dozen of them
+   * share two cores.
+   */
+  private static final String LEAN_JVM = "-XX:+UseSerialGC -XX:TieredStopAtLevel=1"
+      + " -XX:-UsePerfData";
+  private static final EnumSet<YarnApplicationState> ENDED = EnumSet.of(
+      YarnApplicationState.FINISHED, YarnApplicationState.FAILED, YarnApplicationState.KILLED);
+
+  /**
+   * How the demo cluster and its jobs are set up.
+   *
+   * @param nodes one NodeManager each
+   * @param baseRepeats gradient computations of a task on the fastest type (a V100)
+   * @param amHeartbeatMs the AMs' heartbeat interval
+   * @param nmHeartbeatMs the NodeManagers' heartbeat interval
+   * @param jar the Hare jar the AMs and tasks run from
+   * @param timeoutMs how long the jobs may take in all before the run kills them
+   * @param settings more ResourceManager settings (e.g. {@code yarn.scheduler.hare.*})
+   */
+  public record Settings(List<EmbeddedCluster.Node> nodes, long baseRepeats, int amHeartbeatMs,
+      int nmHeartbeatMs, Path jar, long timeoutMs, Map<String, String> settings) {
+
+    public Settings {
+      nodes = List.copyOf(nodes);
+      settings = Map.copyOf(settings);
+    }
+  }
+
+  private final Settings settings;
+  private final DemoProfiles profiles;
+
+  public DemoRun(Settings settings, DemoProfiles profiles) {
+    this.settings = settings;
+    this.profiles = profiles;
+  }
+
+  /**
+   * Runs the jobs under {@code policy} in a fresh cluster whose files go under {@code dir}.
+   *
+   * @throws BadInputException a job spec the client refuses (a bug in the demo's specs)
+   */
+  public DemoResult run(String policy, List<DemoJob> jobs, File dir) throws Exception {
+    Files.createDirectories(dir.toPath());
+    profiles.write(profileFile(dir), settings.baseRepeats());
+    Configuration rm = schedulerConf(policy, dir);
+    rm.setLong(YarnConfiguration.RM_NM_HEARTBEAT_INTERVAL_MS, settings.nmHeartbeatMs());
+    Map<String, File> workDirs = new LinkedHashMap<>();
+    for (DemoJob j : jobs) {
+      workDirs.put(j.name(), init(new File(dir, "jobs/" + j.name()), j));
+    }
+    LOG.info("starting an embedded YARN cluster ({} NodeManagers) under policy {}",
+        settings.nodes().size(), policy);
+    try (EmbeddedCluster cluster = EmbeddedCluster.start(new File(dir, "cluster"),
+        "hare-demo-" + policy, settings.nodes(), rm);
+        YarnApps apps = YarnClientApps.open(cluster.conf())) {
+      Map<DemoJob, ApplicationId> ids = submitAll(apps, cluster.conf(), jobs, workDirs, dir);
+      awaitAll(apps, ids);
+      return collect(policy, cluster, apps, ids, workDirs);
+    }
+  }
+
+  /**
+   * The scheduler settings of a run of {@code policy} in {@code dir}: what its ResourceManager
+   * reads, and what a replay needs.
+   */
+  public Configuration schedulerConf(String policy, File dir) {
+    Configuration c = new Configuration(false);
+    settings.settings().forEach(c::set);
+    c.set(SchedulerKeys.POLICY, policy);
+    c.set(SchedulerKeys.PROFILES_FILE, profileFile(dir).toString());
+    return c;
+  }
+
+  private static Path profileFile(File dir) {
+    return dir.toPath().resolve("profiles.csv");
+  }
+
+  /**
+   * One job of one task on a throw-away cluster, so that every measured run finds this JVM's
+   * ResourceManager and NodeManager code compiled and the files cached: otherwise the first
+   * policy of a comparison pays the cold start and looks seconds worse.
+   */
+  public void warmUp(String policy, File dir) throws Exception {
+    LOG.info("warming up: one job of one task on a throw-away cluster");
+    run(policy, List.of(new DemoJob("warm-up", DemoModel.GRAPHSAGE, 1, 1, 1, 0, 1)), dir);
+  }
+
+  private static File init(File workDir, DemoJob j) throws IOException {
+    if (Files.exists(workDir.toPath())) {
+      org.apache.hadoop.fs.FileUtil.fullyDelete(workDir); // a rerun starts from round 0
+    }
+    int code = sgd("init", "--work-dir", workDir.getAbsolutePath(), "--seed",
+        Integer.toString(j.seed()));
+    if (code != SgdJob.OK) {
+      throw new IOException("SgdJob init of " + j.name() + " in " + workDir + " exited " + code);
+    }
+    return workDir;
+  }
+
+  private Map<DemoJob, ApplicationId> submitAll(YarnApps apps, YarnConfiguration client,
+      List<DemoJob> jobs, Map<String, File> workDirs, File dir)
+      throws IOException, YarnException, BadInputException, InterruptedException {
+    Map<DemoJob, ApplicationId> ids = new LinkedHashMap<>();
+    long t0 = System.currentTimeMillis();
+    for (DemoJob j : jobs) {
+      long wait = t0 + j.submitAtMs() - System.currentTimeMillis();
+      if (wait > 0) {
+        Thread.sleep(wait); // the workload's arrival process, in real time
+      }
+      HareJobSpec spec = spec(j, workDirs.get(j.name()), new File(dir, "staging"));
+      ApplicationId id = new JobSubmitter(apps, client).submit(spec);
+      LOG.info("submitted {} as {}: {} rounds of {} tasks, weight {}, model {}", j.name(), id,
+          j.rounds(), j.tasksPerRound(), j.weight(), j.model().name());
+      ids.put(j, id);
+    }
+    return ids;
+  }
+
+  private HareJobSpec spec(DemoJob j, File workDir, File staging) throws BadInputException {
+    String java = "\"$JAVA_HOME\"/bin/java -Xmx128m " + LEAN_JVM + " io.hare.example.SgdJob";
+    String where = " --work-dir '" + workDir.getAbsolutePath() + "'";
+    Path events = workDir.toPath().resolve(EVENTS);
+    Configuration c = new Configuration(false);
+    c.set(AppKeys.JOB_NAME, j.name());
+    c.setInt(AppKeys.JOB_ROUNDS, j.rounds());
+    c.setInt(AppKeys.JOB_TASKS_PER_ROUND, j.tasksPerRound());
+    c.set(AppKeys.JOB_WEIGHT, Double.toString(j.weight()));
+    c.set(AppKeys.JOB_MODEL, j.model().name());
+    c.set(AppKeys.JOB_STAGING_DIR, staging.getAbsolutePath());
+    c.set(AppKeys.TASK_COMMAND, TaskEvents.wrapTask(java + " task" + where + " --type-factors "
+        + j.model().typeFactors() + " --base-repeats " + settings.baseRepeats(), events));
+    c.set(AppKeys.SYNC_COMMAND, TaskEvents.wrapSync(java + " sync" + where, events));
+    c.setInt(AppKeys.TASK_MEMORY_MB, 256);
+    c.setInt(AppKeys.AM_MEMORY_MB, 512);
+    c.setInt(AppKeys.AM_MAX_ATTEMPTS, 1);
+    c.setInt(AppKeys.AM_HEARTBEAT_INTERVAL_MS, settings.amHeartbeatMs());
+    c.set(AppKeys.AM_JAVA_OPTS, LEAN_JVM);
+    c.set(AppKeys.AM_JAR, settings.jar().toString());
+    try {
+      return JobSpecValidator.read(c);
+    } catch (ConfigException e) {
+      throw new BadInputException("demo job " + j.name() + ": " + String.join("; ",
+          e.problems()));
+    }
+  }
+
+  private void awaitAll(YarnApps apps, Map<DemoJob, ApplicationId> ids)
+      throws IOException, YarnException, InterruptedException {
+    long deadline = System.currentTimeMillis() + settings.timeoutMs();
+    int lastDone = -1;
+    while (true) {
+      int done = 0;
+      for (ApplicationId id : ids.values()) {
+        if (ENDED.contains(apps.report(id).getYarnApplicationState())) {
+          done++;
+        }
+      }
+      if (done != lastDone) {
+        LOG.info("{} of {} jobs ended", done, ids.size());
+        lastDone = done;
+      }
+      if (done == ids.size()) {
+        return;
+      }
+      if (System.currentTimeMillis() > deadline) {
+        LOG.warn("the jobs did not end within {} ms; killing the rest", settings.timeoutMs());
+        for (ApplicationId id : ids.values()) {
+          if (!ENDED.contains(apps.report(id).getYarnApplicationState())) {
+            apps.kill(id);
+          }
+        }
+        return;
+      }
+      Thread.sleep(200); // polling the RM, as `hare submit` does
+    }
+  }
+
+  private DemoResult collect(String policy, EmbeddedCluster cluster, YarnApps apps,
+      Map<DemoJob, ApplicationId> ids, Map<String, File> workDirs) throws Exception {
+    List<DemoResult.Job> jobs = new ArrayList<>();
+    List<DemoResult.Sync> syncs = new ArrayList<>();
+    Map<String, List<TaskEvents.Attempt>> byHost = new LinkedHashMap<>();
+    cluster.typeByHost().keySet().forEach(h -> byHost.put(h, new ArrayList<>()));
+    for (Map.Entry<DemoJob, ApplicationId> e : ids.entrySet()) {
+      DemoJob j = e.getKey();
+      ApplicationReport r = apps.report(e.getValue());
+      File work = workDirs.get(j.name());
+      boolean finished = r.getYarnApplicationState() == YarnApplicationState.FINISHED;
+      String state = finished ? r.getFinalApplicationStatus().name()
+          : r.getYarnApplicationState().name();
+      jobs.add(new DemoResult.Job(e.getValue().toString(), j.name(), j.weight(),
+          j.model().name(), j.rounds(), j.tasksPerRound(), r.getStartTime(), r.getFinishTime(),
+          state, "SUCCEEDED".equals(state) && matchesReference(work, j)));
+      TaskEvents.Runs runs = TaskEvents.read(work.toPath().resolve(EVENTS));
+      for (TaskEvents.Attempt a : runs.attempts()) {
+        byHost.computeIfAbsent(a.host(), h -> new ArrayList<>()).add(a);
+      }
+      runs.syncs().forEach(s -> syncs.add(new DemoResult.Sync(s.appId(), s.round(), s.startMs(),
+          s.endMs(), s.exitCode())));
+    }
+    List<DemoResult.Task> tasks = new ArrayList<>();
+    Map<String, Integer> gpus = new LinkedHashMap<>();
+    for (int i = 0; i < settings.nodes().size(); i++) {
+      gpus.put(EmbeddedCluster.host(i), settings.nodes().get(i).gpus());
+    }
+    byHost.forEach((host, attempts) -> {
+      Map<TaskEvents.Attempt, Integer> slots = GpuSlots.assign(attempts);
+      for (TaskEvents.Attempt a : attempts) {
+        tasks.add(new DemoResult.Task(a.appId(), a.round(), a.index(), host, a.gpuType(),
+            slots.get(a), a.containerId(), a.startMs(), a.endMs(),
+            !a.ended() ? "LOST" : a.succeeded() ? "SUCCEEDED" : "FAILED"));
+      }
+    });
+    tasks.sort(java.util.Comparator.comparingLong(DemoResult.Task::startMs));
+    return new DemoResult(policy, jobs, tasks, syncs, cluster.journal().entries(), gpus,
+        cluster.typeByHost());
+  }
+
+  /** Whether the job's model after R rounds is byte-identical to the one-process reference. */
+  private static boolean matchesReference(File work, DemoJob j) throws IOException {
+    int code = sgd("reference", "--work-dir", work.getAbsolutePath(), "--rounds",
+        Integer.toString(j.rounds()), "--tasks-per-round", Integer.toString(j.tasksPerRound()));
+    if (code != SgdJob.OK) {
+      throw new IOException("SgdJob reference of " + j.name() + " exited " + code);
+    }
+    Path trained = work.toPath().resolve("model-r" + j.rounds());
+    Path reference = work.toPath().resolve("reference-model-r" + j.rounds());
+    return Files.exists(trained)
+        && Arrays.equals(Files.readAllBytes(trained), Files.readAllBytes(reference));
+  }
+
+  private static int sgd(String... args) {
+    StringWriter out = new StringWriter();
+    int code = SgdJob.commandLine(new PrintWriter(out), new PrintWriter(out), Env.SYSTEM)
+        .execute(args);
+    if (code != SgdJob.OK) {
+      LOG.warn("SgdJob {}: {}", args[0], out);
+    }
+    return code;
+  }
+}

@@ -1,0 +1,278 @@
+package io.hare.demo;
+
+import io.hare.core.ClusterSpec;
+import io.hare.core.Gpu;
+import io.hare.core.GpuType;
+import io.hare.core.JobSpec;
+import io.hare.core.TaskTimes;
+import io.hare.core.policy.SchedulingPolicy;
+import io.hare.core.profile.OnlineEstimator;
+import io.hare.core.profile.TaskTimeModel;
+import io.hare.embedded.SchedulerJournal;
+import io.hare.sim.SimOptions;
+import io.hare.sim.SimResult;
+import io.hare.sim.TaskDurations;
+import io.hare.sim.Simulator;
+import io.hare.sim.TaskRecord;
+import io.hare.yarn.scheduler.HareSettings;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Replays a demo run in the simulator with the same policy and the measured task times, and
+ * compares the order of tasks on each node: the check that the ResourceManager and the simulator
+ * run the same policy core to the same decisions.
+ *
+ * <p>What the simulator is given, all from the scheduler's own journal ({@link SchedulerJournal})
+ * at the scheduler's times, each event at the first pass that let the policy act on it (a
+ * heartbeat, not the instant the event happened): each job is submitted when YARN says, and the
+ * policy hears of it when it first saw its GPU asks (the ApplicationMaster's start-up); each task
+ * holds its GPU for exactly the time it held it in YARN (allocation to the scheduler learning of
+ * its end; a task the simulator puts on another GPU type takes that time scaled by the model's
+ * slowdowns); each round's barrier takes the time YARN took from the round's last task end to
+ * the next round's asks (sync step and AM heartbeats). The policy is told the same estimates as
+ * in the RM: the profile as prior, refined per job by every measured task, as
+ * {@code TaskTimeSource} does.
+ *
+ * <p>A run with a failed or lost task attempt is not replayed (its retry would be a task the
+ * simulator does not know).
+ */
+public final class Replay {
+
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Replay.class);
+
+  /**
+   * The order of tasks on one node, (job, round) by start, in YARN and simulated, with the
+   * start times in ms from the first job's arrival.
+   */
+  public record NodeOrder(String host, List<String> real, List<String> simulated,
+      List<Long> realStartMs, List<Long> simulatedStartMs) {
+    public boolean same() {
+      return real.equals(simulated);
+    }
+  }
+
+  /** Per node, in node order; empty when the run cannot be replayed. */
+  public record Outcome(List<NodeOrder> nodes, String why) {
+    public long sameNodes() {
+      return nodes.stream().filter(NodeOrder::same).count();
+    }
+
+    public boolean allSame() {
+      return !nodes.isEmpty() && sameNodes() == nodes.size();
+    }
+  }
+
+  /** One task as YARN ran it: its GPU time at the scheduler's clock. */
+  private record Held(String appId, int round, String host, String gpuType, long startMs,
+      long endMs) {}
+
+  private Replay() {}
+
+  /**
+   * @param settings the scheduler settings of the run (policy, its keys, profiles, estimator)
+   */
+  public static Outcome of(DemoResult run, HareSettings settings) {
+    if (run.tasks().stream().anyMatch(t -> !"SUCCEEDED".equals(t.state()))) {
+      return new Outcome(List.of(), "a task attempt failed or was lost; retries are not replayed");
+    }
+    Map<String, DemoResult.Task> byContainer = new HashMap<>();
+    run.tasks().forEach(t -> byContainer.put(t.containerId(), t));
+    Consults consults = new Consults(run.journal());
+    Map<String, Held> held = new LinkedHashMap<>();
+    Map<String, SchedulerJournal.Entry> started = new HashMap<>();
+    for (SchedulerJournal.Entry e : run.journal()) {
+      if (e.kind() == SchedulerJournal.Kind.STARTED) {
+        started.put(e.containerId(), e);
+      } else if (e.kind() == SchedulerJournal.Kind.ENDED && started.containsKey(e.containerId())) {
+        SchedulerJournal.Entry s = started.get(e.containerId());
+        DemoResult.Task t = byContainer.get(e.containerId());
+        if (t == null) {
+          continue; // a surplus container its AM released unused: no task of the workload
+        }
+        held.put(e.containerId(), new Held(s.appId(), t.round(), s.host(), s.gpuType(), s.ms(),
+            consults.next(e.ms())));
+      }
+    }
+    Map<String, DemoResult.Job> jobs = new LinkedHashMap<>();
+    run.jobs().forEach(j -> jobs.put(j.appId(), j));
+    Map<String, JobTimes> times = new HashMap<>();
+    for (DemoResult.Job j : run.jobs()) {
+      Optional<JobTimes> jt = JobTimes.of(j, held.values(), run.journal(), consults);
+      if (jt.isEmpty()) {
+        return new Outcome(List.of(), j.name() + " has no complete record in the journal");
+      }
+      times.put(j.appId(), jt.get());
+    }
+    long origin = run.originMs();
+    List<JobSpec> specs = new ArrayList<>();
+    for (DemoResult.Job j : run.jobs()) {
+      specs.add(new JobSpec(j.appId(), j.submitMs() - origin, j.weight(), j.appId(),
+          j.tasksPerRound(), j.rounds()));
+    }
+    // as TaskTimeSource: the profile of the job's model, else the same time on every type
+    TaskTimes fallback = new TaskTimes(settings.defaultComputeMs(), 0);
+    TaskTimeModel prior = (model, type) -> settings.profiles().hasModel(model)
+        ? settings.profiles().times(model, type) : fallback;
+    Map<String, OnlineEstimator> estimates = new HashMap<>();
+    for (DemoResult.Job j : run.jobs()) {
+      estimates.put(j.appId(), new OnlineEstimator(prior, settings.priorWeight(),
+          settings.window()));
+    }
+    TaskTimeModel told = (appId, type) -> estimates.get(appId).times(jobs.get(appId).model(),
+        type);
+    SchedulingPolicy policy = new Learning(settings.newPolicy(), (appId, type, ms) -> estimates
+        .get(appId).observe(jobs.get(appId).model(), type, ms));
+    TaskDurations measured = new TaskDurations() {
+      @Override
+      public TaskTimes of(JobSpec job, int round, int index, GpuType type) {
+        return times.get(job.id()).taskTimes(round, index, type,
+            DemoModel.byName(jobs.get(job.id()).model()));
+      }
+
+      @Override
+      public long startupMs(JobSpec job) {
+        return Math.max(0, times.get(job.id()).readyMs[0] - jobs.get(job.id()).submitMs());
+      }
+    };
+    SimResult sim = new Simulator(cluster(run), specs, told, measured, new SimOptions(0, true))
+        .run(policy);
+    List<NodeOrder> nodes = compare(run, held.values(), sim, origin);
+    if (LOG.isDebugEnabled()) {
+      for (NodeOrder n : nodes) {
+        LOG.debug("{}: YARN {}", n.host(), timed(n.real(), n.realStartMs()));
+        LOG.debug("{}: sim  {}", n.host(), timed(n.simulated(), n.simulatedStartMs()));
+      }
+      specs.forEach(s -> LOG.debug("job {} arrives at {} ms, gaps {}", s.id(), s.arrivalMs(),
+          java.util.Arrays.toString(times.get(s.id()).gapMs)));
+    }
+    return new Outcome(nodes, "");
+  }
+
+  private static String timed(List<String> order, List<Long> startMs) {
+    StringBuilder b = new StringBuilder();
+    for (int k = 0; k < order.size(); k++) {
+      b.append(order.get(k)).append('@').append(startMs.get(k)).append(' ');
+    }
+    return b.toString();
+  }
+
+  /**
+   * The run's GPUs in the order the RM offers them to the policy (GpuInventory): types sorted by
+   * name, and within a type nodes in registration order (the demo's node order), then by index.
+   */
+  private static ClusterSpec cluster(DemoResult run) {
+    List<Gpu> gpus = new ArrayList<>();
+    run.gpusByHost().forEach((host, n) -> {
+      for (int i = 0; i < n; i++) {
+        gpus.add(new Gpu(host + "#" + i, GpuType.of(run.typeByHost().get(host)), host));
+      }
+    });
+    gpus.sort(Comparator.comparing(Gpu::type)); // stable: node order kept within a type
+    return new ClusterSpec(gpus);
+  }
+
+  private static List<NodeOrder> compare(DemoResult run, java.util.Collection<Held> held,
+      SimResult sim, long origin) {
+    List<NodeOrder> out = new ArrayList<>();
+    for (String host : run.gpusByHost().keySet()) {
+      List<Held> real = held.stream().filter(h -> h.host().equals(host))
+          .sorted(Comparator.comparingLong(Held::startMs)).toList();
+      List<TaskRecord> simulated = sim.tasks().stream()
+          .filter(t -> t.gpuId().startsWith(host + "#"))
+          .sorted(Comparator.comparingLong(TaskRecord::startMs)).toList();
+      out.add(new NodeOrder(host, real.stream().map(h -> label(run, h.appId(), h.round()))
+          .toList(), simulated.stream().map(t -> label(run, t.jobId(), t.round())).toList(),
+          real.stream().map(h -> h.startMs() - origin).toList(),
+          simulated.stream().map(TaskRecord::startMs).toList()));
+    }
+    return out;
+  }
+
+  private static String label(DemoResult run, String appId, int round) {
+    String name = run.jobs().stream().filter(j -> j.appId().equals(appId))
+        .map(DemoResult.Job::name).findFirst().orElse(appId);
+    return name + "/r" + round;
+  }
+
+  /**
+   * The times the policy was consulted: YARN's policy sees an event (a task's end, new asks) at
+   * the first of these at or after it, so that is when the simulated policy sees it too.
+   */
+  private static final class Consults {
+    private final long[] times;
+
+    Consults(List<SchedulerJournal.Entry> journal) {
+      times = journal.stream().filter(e -> e.kind() == SchedulerJournal.Kind.CONSULTED)
+          .mapToLong(SchedulerJournal.Entry::ms).sorted().toArray();
+    }
+
+    long next(long ms) {
+      int i = java.util.Arrays.binarySearch(times, ms);
+      if (i < 0) {
+        i = -i - 1;
+      }
+      return i < times.length ? times[i] : ms;
+    }
+  }
+
+  /** What YARN took per task and per round barrier for one job. */
+  private static final class JobTimes {
+    final long[] readyMs;
+    final long[] gapMs;
+    final List<List<Held>> rounds;
+
+    private JobTimes(long[] readyMs, long[] gapMs, List<List<Held>> rounds) {
+      this.readyMs = readyMs;
+      this.gapMs = gapMs;
+      this.rounds = rounds;
+    }
+
+    static Optional<JobTimes> of(DemoResult.Job job, java.util.Collection<Held> held,
+        List<SchedulerJournal.Entry> journal, Consults consults) {
+      List<List<Held>> rounds = new ArrayList<>();
+      for (int r = 0; r < job.rounds(); r++) {
+        int round = r;
+        List<Held> tasks = held.stream().filter(h -> h.appId().equals(job.appId())
+            && h.round() == round).sorted(Comparator.comparingLong(Held::startMs)).toList();
+        if (tasks.size() != job.tasksPerRound()) {
+          return Optional.empty();
+        }
+        rounds.add(tasks);
+      }
+      long[] ready = new long[job.rounds()];
+      long[] gap = new long[job.rounds()];
+      long after = Long.MIN_VALUE;
+      for (int r = 0; r < job.rounds(); r++) {
+        long since = after;
+        Optional<Long> asked = journal.stream().filter(e -> e.kind() == SchedulerJournal.Kind.ASKS
+            && e.appId().equals(job.appId()) && e.outstanding() > 0 && e.ms() >= since)
+            .map(SchedulerJournal.Entry::ms).findFirst();
+        if (asked.isEmpty()) {
+          return Optional.empty();
+        }
+        ready[r] = consults.next(asked.get());
+        if (r > 0) {
+          gap[r - 1] = ready[r] - after;
+        }
+        after = rounds.get(r).stream().mapToLong(Held::endMs).max().orElseThrow();
+      }
+      return Optional.of(new JobTimes(ready, gap, rounds));
+    }
+
+    TaskTimes taskTimes(int round, int index, GpuType type, DemoModel model) {
+      List<Held> tasks = rounds.get(round);
+      Held h = tasks.get(Math.min(index, tasks.size() - 1));
+      double ms = h.endMs() - h.startMs();
+      if (!h.gpuType().equals(type.name())) {
+        ms = ms * model.slowdown(type.name()) / model.slowdown(h.gpuType());
+      }
+      return new TaskTimes(Math.max(1, ms), gapMs[round]);
+    }
+  }
+}

@@ -1,0 +1,47 @@
+package io.hare.cli;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import org.junit.Test;
+
+/** Bad {@code hare demo} options exit 2 with a message naming them, before any cluster starts. */
+public class DemoOptionsTest {
+
+  private static void refused(String expected, String... args) {
+    String[] full = new String[args.length + 1];
+    full[0] = "demo";
+    System.arraycopy(args, 0, full, 1, args.length);
+    CliRun r = CliRun.run(full);
+    assertEquals(r.toString(), HareCommand.BAD_INPUT, r.code);
+    assertTrue(r.toString(), r.err.contains(expected));
+    assertTrue("nothing on stdout: " + r, r.out.isEmpty());
+  }
+
+  @Test(timeout = 30_000)
+  public void badOptionsAreNamed() {
+    refused("--jobs: must be from 1 to 40, got 0", "--jobs", "0");
+    refused("--nodes: 'a100=2' is not TYPE=GPUS", "--nodes", "v100=1,a100=2");
+    refused("--nodes: 'v100=0'", "--nodes", "v100=0");
+    refused("--heartbeat-ms: must be from 10 to 60000, got 5", "--heartbeat-ms", "5");
+    refused("--compare: the same policy as --policy (hare)", "--compare", "hare");
+    refused("-D yarn.scheduler.hare.policy: only", "-D", "yarn.scheduler.hare.policy=hlas");
+    refused("-D yarn.app.hare.job.weight: only yarn.scheduler.hare.*",
+        "-D", "yarn.app.hare.job.weight=3");
+  }
+
+  @Test(timeout = 30_000)
+  public void anUnknownPolicyOrBadSettingIsRefusedByTheSchedulersOwnValidation() {
+    refused("yarn.scheduler.hare.policy", "--policy", "no-such-policy");
+    refused("yarn.scheduler.hare.weight.max", "-D", "yarn.scheduler.hare.weight.max=0");
+  }
+
+  @Test(timeout = 30_000)
+  public void helpNamesTheOptions() {
+    CliRun r = CliRun.run("demo", "--help");
+    assertEquals(r.toString(), HareCommand.OK, r.code);
+    for (String o : new String[] {"--policy", "--compare", "--jobs", "--out", "--json"}) {
+      assertTrue(o, r.out.contains(o));
+    }
+  }
+}
