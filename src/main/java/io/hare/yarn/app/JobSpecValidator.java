@@ -193,8 +193,8 @@ public final class JobSpecValidator {
       return AppKeys.DEFAULT_JOB_WEIGHT;
     }
     try {
-      double w = Double.parseDouble(v);
-      if (w > 0 && w <= JobTags.MAX_WEIGHT) { // NaN and infinities fail one of the two
+      double w = JobTags.parseDecimal(v); // as the scheduler reads the tag
+      if (w > 0 && w <= JobTags.MAX_WEIGHT) {
         return w;
       }
     } catch (NumberFormatException e) {
