@@ -25,7 +25,8 @@ import org.apache.hadoop.conf.Configuration;
  * problem is collected, each naming the key, the bad value and what is allowed, and thrown at
  * once as a {@link ConfigException}, so the RM refuses to start (or a refresh is refused) with a
  * list an admin fixes in one pass. The policy's own keys are validated by the policy factory
- * through the same {@link PolicyConfig}.
+ * through the same {@link PolicyConfig}, and so are the keys set for other built-in policies
+ * ({@link Policies#problemsOfOthers}).
  *
  * @param policyName the policy's configured name
  * @param policyConfig every {@code yarn.scheduler.hare.*} value, for the policy factory
@@ -102,6 +103,7 @@ public record HareSettings(String policyName, PolicyConfig policyConfig, String 
     } catch (RuntimeException e) {
       problems.add(SchedulerKeys.POLICY + ": policy '" + policyName + "' failed to start: " + e);
     }
+    problems.addAll(Policies.problemsOfOthers(policyName, values, seed));
     if (!problems.isEmpty()) {
       throw new ConfigException(problems);
     }
