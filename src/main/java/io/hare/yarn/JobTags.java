@@ -115,8 +115,7 @@ public final class JobTags {
     if (values.containsKey(MODEL)) {
       String m = values.get(MODEL);
       if (!MODEL_NAME.matcher(m).matches()) {
-        throw new BadInputException(bad(MODEL, m, "a model name of 1-64 characters a-z, 0-9, '.',"
-            + " '_' or '-', starting with a letter or digit"));
+        throw new BadInputException(bad(MODEL, m, "a model name of " + MODEL_NAME_RULE));
       }
       model = Optional.of(m);
     }
@@ -150,6 +149,15 @@ public final class JobTags {
     }
     return Double.parseDouble(v);
   }
+
+  /** Whether {@code name} can be a model name of a {@code hare.model} tag (lower case). */
+  public static boolean isModelName(String name) {
+    return name != null && MODEL_NAME.matcher(name).matches();
+  }
+
+  /** What {@link #isModelName} allows, for messages. */
+  public static final String MODEL_NAME_RULE = "1-64 characters a-z, 0-9, '.', '_' or '-',"
+      + " starting with a letter or digit";
 
   private static int count(String name, String v, int max) throws BadInputException {
     String allowed = "a whole number from 1 to " + max;

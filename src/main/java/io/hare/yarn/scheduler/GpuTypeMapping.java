@@ -2,8 +2,10 @@ package io.hare.yarn.scheduler;
 
 import io.hare.core.GpuType;
 import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -53,8 +55,15 @@ final class GpuTypeMapping {
     List<String> lines;
     try {
       lines = Files.readAllLines(Path.of(file), StandardCharsets.UTF_8);
+    } catch (NoSuchFileException e) {
+      problems.add(file + ": no such file");
+      return NONE;
+    } catch (CharacterCodingException e) {
+      problems.add(file + ": not UTF-8 text (" + e + "); expected lines 'HOST_OR_GLOB"
+          + " GPU_MODEL'");
+      return NONE;
     } catch (IOException | RuntimeException e) {
-      problems.add("cannot read '" + file + "': " + e);
+      problems.add(file + ": cannot read: " + e);
       return NONE;
     }
     return parse(file, lines, problems);

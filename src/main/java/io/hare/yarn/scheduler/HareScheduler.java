@@ -641,6 +641,11 @@ public class HareScheduler extends FifoScheduler {
 
   // --- for tests and metrics ---
 
+  /** The settings in use: those of the start or of the last refresh that was accepted. */
+  public synchronized HareSettings settings() {
+    return settings;
+  }
+
   /** The policy in use. */
   public synchronized SchedulingPolicy policy() {
     return host.policy();

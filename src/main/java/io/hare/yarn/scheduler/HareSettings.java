@@ -10,6 +10,7 @@ import io.hare.core.policy.PolicyConfig;
 import io.hare.core.policy.SchedulingPolicy;
 import io.hare.core.profile.ProfileCsv;
 import io.hare.core.profile.ProfileTable;
+import io.hare.yarn.JobTags;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -132,6 +133,12 @@ public record HareSettings(String policyName, PolicyConfig policyConfig, String 
       Map<String, String> seen = new HashMap<>();
       for (String model : read.models()) {
         String lower = model.toLowerCase(Locale.ROOT);
+        if (!JobTags.isModelName(lower)) {
+          problems.add(SchedulerKeys.PROFILES_FILE + ": " + file + ": model '" + model
+              + "' can never be named by a " + JobTags.MODEL + " tag; a model name is "
+              + JobTags.MODEL_NAME_RULE + " (upper case is lower-cased)");
+          continue;
+        }
         String other = seen.put(lower, model);
         if (other != null) {
           problems.add(SchedulerKeys.PROFILES_FILE + ": " + file + ": models '" + other
@@ -143,7 +150,7 @@ public record HareSettings(String policyName, PolicyConfig policyConfig, String 
     } catch (BadInputException e) {
       problems.add(SchedulerKeys.PROFILES_FILE + ": " + e.getMessage());
     } catch (IOException | RuntimeException e) {
-      problems.add(SchedulerKeys.PROFILES_FILE + ": cannot read '" + file + "': " + e);
+      problems.add(SchedulerKeys.PROFILES_FILE + ": " + file + ": cannot read: " + e);
     }
     return ProfileTable.builder().build();
   }

@@ -83,7 +83,8 @@ public class HareBadTagsTest {
         {"bare-prefix", By.HARE, tags("hare."), words("unknown hare tag 'hare.'")},
         {"one-bad-among-good", By.HARE, tags("hare.weight=2", "hare.rounds=3", "team=vision",
             "hare.tasks-per-round=-4"), words("hare.tasks-per-round=-4")},
-        {"tag-too-long", By.YARN, tags(longTag), words("is too long", "maximum allowed length of a tag is 100")},
+        {"tag-too-long", By.YARN, tags(longTag),
+            words("is too long", "maximum allowed length of a tag is 100")},
         {"too-many-tags", By.YARN, eleven.toArray(new String[0]),
             words("too many applicationtags", "a maximum of only 10 are allowed")},
     });
