@@ -179,7 +179,8 @@ public final class JobSpecValidator {
   }
 
   private int atLeast(String key, int def, int min) {
-    String allowed = "a whole number >= " + min;
+    // the upper end too: "99999999999" fails to parse, and ">= 1" alone would not say why
+    String allowed = "a whole number >= " + min + " and <= " + Integer.MAX_VALUE;
     int n = integer(key, def, allowed);
     if (n != Integer.MIN_VALUE && n < min) {
       bad(key, conf.getTrimmed(key), allowed);
