@@ -58,6 +58,8 @@ public class HareBadTagsTest {
         {"weight-no-equals", By.HARE, tags("hare.weight"), words("needs a value", "=VALUE")},
         {"weight-twice", By.HARE, tags("hare.weight=1", "hare.weight=2"),
             words("hare.weight is given twice", "give it once")},
+        {"weight-twice-differing-in-case", By.HARE, tags("hare.weight=2", "HARE.WEIGHT=3"),
+            words("hare.weight is given twice")},
         {"weight-twice-differing-in-spaces", By.HARE, tags("hare.weight=2", "hare.weight= 2"),
             words("given twice")},
         {"rounds-negative", By.HARE, tags("hare.rounds=-1"), words("'-1'", "from 1 to")},
