@@ -100,8 +100,11 @@ public final class JobTags {
           throw new BadInputException("application tag '" + raw + "': " + name
               + " needs a value, as " + name + "=VALUE");
         }
-        if (values.put(name, tag.substring(eq + 1).trim()) != null) {
-          throw new BadInputException("application tag " + name + " is given twice; give it once");
+        String value = tag.substring(eq + 1).trim();
+        String earlier = values.put(name, value);
+        if (earlier != null) {
+          throw new BadInputException("application tag " + name + " is given twice ('" + earlier
+              + "' and '" + value + "'); give it once");
         }
       }
     }

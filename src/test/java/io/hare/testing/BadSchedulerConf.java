@@ -39,7 +39,7 @@ public final class BadSchedulerConf {
     Path badProfiles = dir.resolve("bad-profiles.csv");
     Files.writeString(badProfiles, "model,gpu_type,compute_ms,sync_ms\ncnn,v100,-5,0\n");
     Path badMap = dir.resolve("bad-gpu-map.txt");
-    Files.writeString(badMap, "gpu-* v100\nthis line has four fields\n");
+    Files.writeString(badMap, "gpu-* v100\nthree bad fields\n");
     List<Case> c = new ArrayList<>();
     add(c, "policy-unknown", SchedulerKeys.POLICY, "fastest", "unknown policy 'fastest'",
         "known: hare, hlas");
@@ -93,7 +93,8 @@ public final class BadSchedulerConf {
     add(c, "allox-alpha-zero", SchedulerKeys.ALLOX_ALPHA, "0", "got '0'", "in (0, 1]");
     add(c, "unknown-key-misspelt", P + "weight.mx", "4", "unknown key",
         "did you mean " + SchedulerKeys.WEIGHT_MAX + "?");
-    add(c, "unknown-key-elsewhere", P + "preemption.enabled", "true", "unknown key");
+    add(c, "unknown-key-elsewhere", P + "preemption.enabled", "true", "unknown key",
+        "see hare-default.xml");
     return c;
   }
 

@@ -113,8 +113,8 @@ final class GpuTypeMapping {
 
   private static GlobPattern glob(String host, String where, List<String> problems) {
     if (!HOST_CHARS.matcher(host).matches()) {
-      problems.add(where + "bad host pattern '" + host + "': allowed are host names (letters,"
-          + " digits, '.', '-', '_') and the glob characters * ? [ ] { } , ! ^");
+      problems.add(where + "bad host pattern '" + visible(host) + "': allowed are host names"
+          + " (letters, digits, '.', '-', '_') and the glob characters * ? [ ] { } , ! ^");
       return null;
     }
     try {
@@ -123,6 +123,19 @@ final class GpuTypeMapping {
       problems.add(where + "bad host glob '" + host + "': " + e.getMessage());
       return null;
     }
+  }
+
+  /** {@code s} with control characters written as Java escapes: messages show them. */
+  private static String visible(String s) {
+    StringBuilder b = new StringBuilder();
+    s.codePoints().forEach(c -> {
+      if (Character.isISOControl(c)) {
+        b.append(String.format("\\u%04x", c));
+      } else {
+        b.appendCodePoint(c);
+      }
+    });
+    return b.toString();
   }
 
   /** The model of the first line matching {@code host}, or null when none does. */

@@ -95,7 +95,7 @@ public class HareBadFilesTest {
         {"mapping-unclosed-glob", Which.MAPPING, text("n[1- v100\n"),
             words(":1: bad host glob 'n[1-'")},
         {"mapping-control-characters", Which.MAPPING, text("n1\u0007 v100\n"),
-            words(":1: bad host pattern")},
+            words(":1: bad host pattern 'n1\\u0007'")},
     });
   }
 

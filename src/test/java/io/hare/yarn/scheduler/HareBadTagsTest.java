@@ -57,7 +57,7 @@ public class HareBadTagsTest {
         {"weight-empty", By.HARE, tags("hare.weight="), words("hare.weight=", "''")},
         {"weight-no-equals", By.HARE, tags("hare.weight"), words("needs a value", "=VALUE")},
         {"weight-twice", By.HARE, tags("hare.weight=1", "hare.weight=2"),
-            words("hare.weight is given twice", "give it once")},
+            words("hare.weight is given twice ('1' and '2')", "give it once")},
         {"weight-twice-differing-in-case", By.HARE, tags("hare.weight=2", "HARE.WEIGHT=3"),
             words("hare.weight is given twice")},
         {"weight-twice-differing-in-spaces", By.HARE, tags("hare.weight=2", "hare.weight= 2"),
