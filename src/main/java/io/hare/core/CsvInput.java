@@ -4,6 +4,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -73,7 +74,12 @@ public final class CsvInput implements Closeable {
     CSVParser p;
     try {
       p = CSVParser.builder().setReader(reader).setFormat(FORMAT).get();
+    } catch (CharacterCodingException e) {
+      throw notText(file, 1, e);
     } catch (IllegalArgumentException | UncheckedIOException | CSVException e) {
+      if (e.getCause() instanceof CharacterCodingException c) {
+        throw notText(file, 1, c);
+      }
       // commons-csv refuses duplicate or malformed header names this way
       throw new BadInputException(file + ":1: bad header: " + e.getMessage(), e);
     }
@@ -88,6 +94,12 @@ public final class CsvInput implements Closeable {
       }
     }
     return new CsvInput(file, p);
+  }
+
+  /** Binary garbage, or text in another encoding: say so rather than "Input length = 1". */
+  private static BadInputException notText(String file, long line, CharacterCodingException e) {
+    return new BadInputException(file + ":" + line + ": not UTF-8 text (" + e + "); a CSV file"
+        + " with a header row is expected", e);
   }
 
   /** The name used in messages. */
@@ -109,6 +121,9 @@ public final class CsvInput implements Closeable {
       return new Row(rec, parser.getCurrentLineNumber());
     } catch (UncheckedIOException | IllegalStateException e) {
       Throwable why = e.getCause() != null ? e.getCause() : e;
+      if (why instanceof CharacterCodingException c) {
+        throw notText(file, parser.getCurrentLineNumber() + 1, c);
+      }
       throw new BadInputException(file + ":" + parser.getCurrentLineNumber()
           + ": not valid CSV: " + why.getMessage(), e);
     }

@@ -73,8 +73,10 @@ public final class KnownKeys {
         bestD = x;
       }
     }
-    // a suggestion further than a third of the key away is noise
-    return best != null && bestD <= Math.max(2, key.length() / 3)
+    // a suggestion further than a third of the key (past the common root) away is noise:
+    // counting the root, "preemption.enabled" was one edit short of "hare.lp-intervals"
+    int own = key.length() - root.length();
+    return best != null && bestD <= Math.max(2, own / 3 + 1)
         ? "; did you mean " + best + "?" : "; see hare-default.xml for the known keys";
   }
 }

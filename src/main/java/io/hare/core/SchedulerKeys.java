@@ -68,6 +68,15 @@ public final class SchedulerKeys {
   public static final String HARE_SWITCH_MS = PREFIX + "hare.switch-ms";
   public static final long DEFAULT_HARE_SWITCH_MS = 0L;
 
+  /**
+   * Starvation guard of the hare policy (dispatch=priority): a job with ready tasks that has
+   * started none for this long goes before the Smith order, on any GPU type it can run on, until
+   * one starts. Bound: a task start at most this plus one task time after the job got ready or
+   * its last task started. 0: off (pure Smith order, which can starve long light jobs).
+   */
+  public static final String HARE_MAX_WAIT_MS = PREFIX + "hare.max-wait-ms";
+  public static final long DEFAULT_HARE_MAX_WAIT_MS = 1_800_000L;
+
   // --- hlas ---
 
   /**

@@ -25,7 +25,8 @@ import java.util.regex.Pattern;
  *
  * <p>{@link #parse} refuses, with a message naming the tag, the value and what is allowed: an
  * unknown {@code hare.*} tag, a tag given twice, a tag without {@code =value}, a value that is not
- * a number, NaN or infinite, not above 0, or above the limits below, and a model name outside
+ * a number in decimal notation (so also NaN, infinities and Java forms like {@code 10d}), not
+ * above 0, or above the limits below, and a model name outside
  * {@code [a-z0-9._-]{1,64}}. Weight above the admin's cap is not an error here; the scheduler
  * clamps it.
  */
@@ -44,6 +45,9 @@ public final class JobTags {
   public static final int MAX_TASKS_PER_ROUND = 100_000;
 
   private static final Pattern MODEL_NAME = Pattern.compile("[a-z0-9][a-z0-9._-]{0,63}");
+  /** Plain decimal notation; Java's parser would also take "10d", "0x1p4" and "Infinity". */
+  private static final Pattern DECIMAL =
+      Pattern.compile("[+-]?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?");
 
   private JobTags() {}
 
@@ -96,8 +100,11 @@ public final class JobTags {
           throw new BadInputException("application tag '" + raw + "': " + name
               + " needs a value, as " + name + "=VALUE");
         }
-        if (values.put(name, tag.substring(eq + 1).trim()) != null) {
-          throw new BadInputException("application tag " + name + " is given twice; give it once");
+        String value = tag.substring(eq + 1).trim();
+        String earlier = values.put(name, value);
+        if (earlier != null) {
+          throw new BadInputException("application tag " + name + " is given twice ('" + earlier
+              + "' and '" + value + "'); give it once");
         }
       }
     }
@@ -111,8 +118,7 @@ public final class JobTags {
     if (values.containsKey(MODEL)) {
       String m = values.get(MODEL);
       if (!MODEL_NAME.matcher(m).matches()) {
-        throw new BadInputException(bad(MODEL, m, "a model name of 1-64 characters a-z, 0-9, '.',"
-            + " '_' or '-', starting with a letter or digit"));
+        throw new BadInputException(bad(MODEL, m, "a model name of " + MODEL_NAME_RULE));
       }
       model = Optional.of(m);
     }
@@ -123,15 +129,38 @@ public final class JobTags {
     String allowed = "a number > 0 and <= " + (long) MAX_WEIGHT;
     double w;
     try {
-      w = Double.parseDouble(v);
+      w = parseDecimal(v);
     } catch (NumberFormatException e) {
       throw new BadInputException(bad(WEIGHT, v, allowed));
     }
-    if (!(w > 0) || w > MAX_WEIGHT) { // NaN and infinities fail one of the two
+    if (!(w > 0) || w > MAX_WEIGHT) {
       throw new BadInputException(bad(WEIGHT, v, allowed));
     }
     return w;
   }
+
+  /**
+   * A number in plain decimal notation ({@code 2}, {@code 0.5}, {@code 1e3}), as users write
+   * weights; Java-only forms such as {@code 10d}, {@code 0x1p4}, {@code NaN} or
+   * {@code Infinity} are refused, so a value means the same to every reader of the tag.
+   *
+   * @throws NumberFormatException for anything else
+   */
+  public static double parseDecimal(String v) {
+    if (v == null || !DECIMAL.matcher(v).matches()) {
+      throw new NumberFormatException("not a decimal number: '" + v + "'");
+    }
+    return Double.parseDouble(v);
+  }
+
+  /** Whether {@code name} can be a model name of a {@code hare.model} tag (lower case). */
+  public static boolean isModelName(String name) {
+    return name != null && MODEL_NAME.matcher(name).matches();
+  }
+
+  /** What {@link #isModelName} allows, for messages. */
+  public static final String MODEL_NAME_RULE = "1-64 characters a-z, 0-9, '.', '_' or '-',"
+      + " starting with a letter or digit";
 
   private static int count(String name, String v, int max) throws BadInputException {
     String allowed = "a whole number from 1 to " + max;

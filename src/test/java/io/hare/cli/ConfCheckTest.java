@@ -4,8 +4,12 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
+import io.hare.testing.BadSchedulerConf;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
@@ -48,6 +52,27 @@ public class ConfCheckTest {
     assertTrue(r.toString(), r.err.contains("gpu.model"));
     assertTrue(r.toString(), r.err.contains("no-such-policy"));
     assertTrue(r.toString(), r.err.contains("3 problems"));
+    assertFalse(r.toString(), r.err.contains("Exception"));
+  }
+
+  /** conf-check lists every row of {@link BadSchedulerConf} at once, each by its key. */
+  @Test(timeout = 30_000)
+  public void everyBadKeyOfTheTableIsListed() throws Exception {
+    Map<String, String> bad = BadSchedulerConf.all(tmp.newFolder("files").toPath());
+    List<String> props = new ArrayList<>();
+    bad.forEach((k, v) -> {
+      props.add(k);
+      props.add(v);
+    });
+    CliRun r = CliRun.run("conf-check", "--conf", site(props.toArray(new String[0])).toString());
+    assertEquals(r.toString(), 2, r.code);
+    List<String> listed = r.err.lines().filter(l -> l.startsWith("  ")).map(String::strip)
+        .toList();
+    for (String key : bad.keySet()) {
+      assertTrue(key + " not listed:\n" + r.err,
+          listed.stream().anyMatch(l -> l.startsWith(key + ":")));
+    }
+    assertTrue(r.err, r.err.startsWith("hare conf-check: " + listed.size() + " problems:"));
     assertFalse(r.toString(), r.err.contains("Exception"));
   }
 

@@ -11,9 +11,12 @@ import io.hare.yarn.app.JobSpecFile;
 import io.hare.yarn.app.JobSpecValidator;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.ApplicationSubmissionContext;
@@ -152,6 +155,30 @@ public class SubmitCommandTest {
     assertTrue(staged.files().get(1), staged.files().get(1).endsWith(id + "/" + picocli));
     assertEquals("0123", Files.readString(work.resolve("shard.bin")));
     assertTrue(Files.isRegularFile(work.resolve("hare-yarn.jar")));
+  }
+
+  /**
+   * Security: the job's work directory is its owner's only (rwx------) whatever the umask, and
+   * every staged file (jar, spec, data files) is readable by the owner only; tasks of other users
+   * cannot read or change them. On the local file system, as on HDFS.
+   */
+  @Test(timeout = 30_000)
+  public void theWorkDirectoryAndStagedFilesAreTheOwnersOnly() throws Exception {
+    AppCliRun r = AppCliRun.run(yarn, "submit", spec(Map.of()).toString(), "--detach");
+    assertEquals(r.toString(), 0, r.code);
+    Path work = staging.resolve(ApplicationId.newInstance(1700000000000L, 1).toString());
+    assertEquals(PosixFilePermissions.fromString("rwx------"),
+        Files.getPosixFilePermissions(work));
+    List<String> staged = new ArrayList<>();
+    try (Stream<Path> files = Files.list(work)) {
+      for (Path f : files.filter(f -> !f.getFileName().toString().endsWith(".crc")).toList()) {
+        staged.add(f.getFileName().toString());
+        assertEquals(f.toString(), PosixFilePermissions.fromString("rw-------"),
+            Files.getPosixFilePermissions(f));
+      }
+    }
+    assertTrue(staged.toString(), staged.containsAll(List.of("hare-yarn.jar", "hare-job.xml",
+        "shard.bin")));
   }
 
   @Test(timeout = 30_000)

@@ -82,11 +82,11 @@ public final class FluidRelaxation {
    * (2k) + Ts_min. Both hold; the larger is used.
    */
   static double spanBound(PlanJob j, long u, double tcMin, double tsMin) {
-    double groupsAfter = 0;
-    int groups = j.groups();
-    for (int g = 0; g < groups; g++) {
-      groupsAfter += (double) j.groupSize(g) * (groups - 1 - g);
-    }
+    // sum over groups of size(g) x (G - 1 - g) in closed form: a job may declare 10^8 rounds
+    double groups = j.groups();
+    double groupsAfter = j.firstGroup() > 0
+        ? j.firstGroup() * (groups - 1) + j.k() * (groups - 1) * (groups - 2) / 2
+        : j.k() * groups * (groups - 1) / 2;
     double barrier = tsMin + tcMin / 2 + (tcMin + tsMin) * groupsAfter / u;
     double rate = u * tcMin / (2.0 * j.k()) + tsMin;
     return Math.max(barrier, rate);

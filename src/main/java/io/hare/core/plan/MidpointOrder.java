@@ -35,7 +35,7 @@ public final class MidpointOrder {
       double[] cum = s.cumulative()[n];
       double before = 0;
       int t = 0;
-      for (int grp = 0; grp < j.groups(); grp++) {
+      for (int grp = 0; grp < j.orderedGroups(); grp++) {
         // first moment the cumulative work exceeds the tasks of earlier groups
         double target = before + 1e-9;
         while (t < g.length - 2 && cum[t + 1] < target) {

@@ -21,6 +21,9 @@ import java.util.Arrays;
 public record PlanJob(String id, double weight, long arrivalMs, long releaseMs, int k,
     int firstRound, int firstGroup, int fullRounds, TaskTimes[] times, long committedEndMs) {
 
+  /** Most groups of one job that an order ranks one by one ({@link #orderedGroups}). */
+  public static final int MAX_ORDERED_GROUPS = 1000;
+
   public PlanJob {
     if (k < 1 || firstGroup < 0 || firstGroup > k || fullRounds < 0) {
       throw new IllegalArgumentException("job " + id + ": bad remaining work k=" + k
@@ -37,6 +40,16 @@ public record PlanJob(String id, double weight, long arrivalMs, long releaseMs, 
   /** Number of task groups (barrier-separated) left. */
   public int groups() {
     return (firstGroup > 0 ? 1 : 0) + fullRounds;
+  }
+
+  /**
+   * Groups an order ranks one by one, at most {@link #MAX_ORDERED_GROUPS}; later rounds keep the
+   * rank of the last ({@code RoundRanks}). Ranking far-future rounds one by one buys nothing, as
+   * re-plans rank them again long before they run, and would let one job that declares 10^8
+   * rounds fill the planner's memory at every re-plan.
+   */
+  public int orderedGroups() {
+    return Math.min(groups(), MAX_ORDERED_GROUPS);
   }
 
   /** Tasks in group {@code g} (0-based over the remaining groups). */

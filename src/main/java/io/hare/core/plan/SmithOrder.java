@@ -28,7 +28,7 @@ public final class SmithOrder {
       PlanJob j = p.jobs().get(n);
       double work = j.unstartedTasks() * j.minComputeMs(present);
       double key = key(work, j.weight());
-      for (int g = 0; g < j.groups(); g++) {
+      for (int g = 0; g < j.orderedGroups(); g++) {
         // groups of one job follow each other; the tiny step keeps them after the job's key
         out.add(new GroupRef(n, g, key + g * 1e-9 * Math.max(1, key)));
       }

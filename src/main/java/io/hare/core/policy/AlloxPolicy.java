@@ -45,8 +45,14 @@ public final class AlloxPolicy extends ArrivalOrderGang {
   private final double alpha;
 
   public AlloxPolicy(PolicyConfig config) {
-    this.alpha = config.getDouble(SchedulerKeys.ALLOX_ALPHA, SchedulerKeys.DEFAULT_ALLOX_ALPHA,
-        Double.MIN_VALUE, 1.0);
+    double a = config.getDouble(SchedulerKeys.ALLOX_ALPHA, SchedulerKeys.DEFAULT_ALLOX_ALPHA, 0,
+        1.0);
+    if (a == 0) { // a range check with Double.MIN_VALUE as its bound would print 4.9E-324
+      config.addProblem(SchedulerKeys.ALLOX_ALPHA + ": must be a number in (0, 1], got '"
+          + config.values().get(SchedulerKeys.ALLOX_ALPHA) + "'");
+      a = SchedulerKeys.DEFAULT_ALLOX_ALPHA;
+    }
+    this.alpha = a;
     AlloxMatching.loadNatives();
   }
 

@@ -42,6 +42,13 @@ import org.slf4j.LoggerFactory;
  * GPU that each GPU follows, waiting for its next planned task, as the paper's executors do
  * ({@link PlanFollower}).
  *
+ * <p><b>Starvation guard</b> ({@code max-wait-ms}, {@link WaitAging}): Smith's rule alone lets a
+ * stream of short heavy jobs hold a long light one back for ever. A job with ready tasks that has
+ * started none for {@code max-wait-ms} goes before the order, on any type it can run on, until
+ * one of its tasks starts; so it starts a task at most {@code max-wait-ms} plus one task time
+ * (the longest task on a GPU it can use, tasks are never preempted) after it got ready or its
+ * last task started, behind only jobs that were overdue before it. Priority dispatch only.
+ *
  * <p>Two registered settings: {@code hare-paper} is Algorithm 1 as published (relaxation
  * midpoints, earliest-free GPU, plan following, no affinity); {@code hare} is ours (Smith order,
  * relaxation affinity, priority dispatch), chosen by the measurements in the README. Every knob is
@@ -59,13 +66,16 @@ public final class HarePolicy implements SchedulingPolicy {
 
   /** Defaults that differ between the two registered settings. */
   private record Variant(String name, String ordering, String gpuChoice, String dispatch,
-      double affinityMinShare) {}
+      double affinityMinShare, long maxWaitMs) {}
 
   private static final Variant OURS = new Variant(NAME, SchedulerKeys.DEFAULT_HARE_ORDERING,
       SchedulerKeys.DEFAULT_HARE_GPU_CHOICE, SchedulerKeys.DEFAULT_HARE_DISPATCH,
-      SchedulerKeys.DEFAULT_HARE_AFFINITY_MIN_SHARE);
+      SchedulerKeys.DEFAULT_HARE_AFFINITY_MIN_SHARE, SchedulerKeys.DEFAULT_HARE_MAX_WAIT_MS);
+  // as published: no starvation guard (the paper's executors follow a fixed plan)
   private static final Variant PAPER = new Variant(PAPER_NAME, "relaxation", "earliest-free",
-      "plan", 0);
+      "plan", 0, 0);
+  /** Longest max-wait-ms accepted: a year; longer is "off" in all but name. */
+  static final long MAX_WAIT_LIMIT_MS = 365L * 24 * 3600 * 1000;
 
   private final String name;
   private final boolean relaxationOrder;
@@ -83,6 +93,7 @@ public final class HarePolicy implements SchedulingPolicy {
   private final RoundRanks ranks = new RoundRanks();
   private final PriorityDispatcher dispatcher;
   private final PlanFollower follower;
+  private final WaitAging aging;
   private boolean dirty;
   private long lastReplanMs = Long.MIN_VALUE;
   private long lpFailures;
@@ -121,6 +132,14 @@ public final class HarePolicy implements SchedulingPolicy {
     long switchMs = c.getLong(SchedulerKeys.HARE_SWITCH_MS, SchedulerKeys.DEFAULT_HARE_SWITCH_MS,
         0, Long.MAX_VALUE);
     this.dispatcher = followPlan ? null : new PriorityDispatcher(ranks);
+    long maxWait = c.getLong(SchedulerKeys.HARE_MAX_WAIT_MS, followPlan ? 0 : v.maxWaitMs(), 0,
+        MAX_WAIT_LIMIT_MS);
+    if (followPlan && maxWait > 0) {
+      c.addProblem(SchedulerKeys.HARE_MAX_WAIT_MS + ": the starvation guard works with "
+          + SchedulerKeys.HARE_DISPATCH + "=priority only (GPUs that follow a plan take no "
+          + "other job), got " + maxWait + " with dispatch=plan; set it to 0 or use priority");
+    }
+    this.aging = new WaitAging(followPlan ? 0 : maxWait);
     if (relaxationOrder || (!followPlan && affinityMinShare > 0)) {
       OrTools.load(); // about a second, once per JVM: at start-up, not in the first re-plan
     }
@@ -146,12 +165,14 @@ public final class HarePolicy implements SchedulingPolicy {
     }
     arrivals.add(job);
     refresh(job);
+    aging.ready(job, nowMs);
   }
 
   @Override
   public void onTaskStarted(JobView job, GpuView gpu, long nowMs) {
     tracker.started(job, gpu, nowMs);
     freeIndex.remove(gpu);
+    aging.started(job, nowMs);
     if (dispatcher != null && job.readyTasks() == 0) {
       dispatcher.remove(job.id());
     }
@@ -168,12 +189,14 @@ public final class HarePolicy implements SchedulingPolicy {
     tracker.failed(gpu);
     freeIndex.add(gpu);
     refresh(job);
+    aging.ready(job, nowMs);
     dirty = true; // the plan counted on that task
   }
 
   @Override
   public void onTasksReady(JobView job, long nowMs) {
     refresh(job);
+    aging.ready(job, nowMs);
     dirty = true; // the plan did not count on these tasks
   }
 
@@ -181,12 +204,14 @@ public final class HarePolicy implements SchedulingPolicy {
   public void onRoundDone(JobView job, long nowMs) {
     tracker.roundDone(job);
     refresh(job); // ready again, and ranked by its new round
+    aging.ready(job, nowMs);
   }
 
   @Override
   public void onJobDone(JobView job, long nowMs) {
     tracker.jobDone(job);
     ranks.remove(job.id());
+    aging.remove(job.id());
     if (dispatcher != null) {
       dispatcher.remove(job.id());
       dispatcher.affinity().remove(job.id());
@@ -235,8 +260,16 @@ public final class HarePolicy implements SchedulingPolicy {
   @Override
   public OptionalLong wakeUpAtMs() {
     // a deferred re-plan needs an offer at the end of the quiet period even if nothing happens
-    return dirty && minIntervalMs > 0 && lastReplanMs != Long.MIN_VALUE
+    OptionalLong replan = dirty && minIntervalMs > 0 && lastReplanMs != Long.MIN_VALUE
         ? OptionalLong.of(lastReplanMs + minIntervalMs) : OptionalLong.empty();
+    // a job that becomes overdue may take a free GPU its affinity kept it from; with no GPU
+    // free, the next one to free brings an offer anyway
+    OptionalLong due = !freeIndex.initialised() || freeIndex.total() > 0
+        ? aging.nextDueMs() : OptionalLong.empty();
+    if (replan.isEmpty() || due.isEmpty()) {
+      return replan.isEmpty() ? due : replan;
+    }
+    return OptionalLong.of(Math.min(replan.getAsLong(), due.getAsLong()));
   }
 
   @Override
@@ -312,8 +345,8 @@ public final class HarePolicy implements SchedulingPolicy {
       rankArrivals(cluster);
     }
     arrivals.clear();
-    return dispatcher != null ? dispatcher.assign(cluster, freeGpus, nowMs, tracker, freeIndex)
-        : follower.assign(cluster, freeGpus, ranks);
+    return dispatcher != null ? dispatcher.assign(cluster, freeGpus, nowMs, tracker, freeIndex,
+        aging.overdue(cluster, nowMs)) : follower.assign(cluster, freeGpus, ranks);
   }
 
   /** Smith keys for jobs that arrived since the last plan, comparable with the plan's. */

@@ -1,11 +1,14 @@
 package io.hare.core.policy;
 
 import io.hare.core.ConfigException;
+import io.hare.core.SchedulerKeys;
 import java.lang.reflect.InvocationTargetException;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The registry of policies by short name. A policy is named in configuration by its
@@ -32,7 +35,42 @@ public final class Policies {
     BY_NAME = Collections.unmodifiableMap(m);
   }
 
+  /**
+   * The key namespace (after {@code yarn.scheduler.hare.}) of each built-in policy with keys of
+   * its own. {@code hare-paper} reads the {@code hare.} keys too.
+   */
+  private static final Map<String, String> KEY_SPACES = Map.of("hare.", HarePolicy.NAME,
+      "hlas.", HlasPolicy.NAME, "tiresias.", TiresiasLasPolicy.NAME, "allox.", AlloxPolicy.NAME);
+
   private Policies() {}
+
+  /**
+   * Problems with the keys of the built-in policies other than {@code chosen} that
+   * {@code values} sets: each such policy is created once to validate them. A bad value is so
+   * found when it is written, not at the restart that switches to its policy.
+   */
+  public static List<String> problemsOfOthers(String chosen, Map<String, String> values,
+      long seed) {
+    String running = chosen == null ? "" : chosen.trim();
+    Set<String> problems = new LinkedHashSet<>();
+    KEY_SPACES.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> {
+      String policy = e.getValue();
+      if (policy.equals(running)
+          || (policy.equals(HarePolicy.NAME) && running.equals(HarePolicy.PAPER_NAME))
+          || values.keySet().stream().noneMatch(k -> k.startsWith(
+              SchedulerKeys.PREFIX + e.getKey()))) {
+        return;
+      }
+      try {
+        create(policy, new PolicyConfig(values, seed));
+      } catch (ConfigException ex) {
+        problems.addAll(ex.problems());
+      } catch (RuntimeException ex) {
+        problems.add(policy + " keys: cannot be checked: " + ex);
+      }
+    });
+    return List.copyOf(problems);
+  }
 
   /** Short names of all built-in policies, in report order. */
   public static List<String> names() {

@@ -5,6 +5,7 @@ import io.hare.core.TaskTimes;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +25,9 @@ import java.util.TreeSet;
  * taken for lower-ranked jobs in this call. Unlike following a list schedule laid out in advance
  * (the paper's executors, {@code dispatch=plan}), a GPU never idles for a task whose round is not
  * ready while another ready task could use it, and decisions follow what really happened.
+ *
+ * <p>Jobs the starvation guard finds overdue ({@link WaitAging}) are served before the order,
+ * without their affinity, so no stream of better-ranked jobs can hold a job back for ever.
  *
  * <p>Jobs are kept in an index sorted by rank, updated on events; a call stops as soon as no free
  * GPU is left, so it costs about what it hands out, not the number of active jobs.
@@ -137,17 +141,32 @@ final class PriorityDispatcher {
     return byType;
   }
 
+  /**
+   * Hands out the free GPUs: first to the {@code overdue} jobs in their order, on any type they
+   * can run on (the starvation guard, {@link WaitAging}), then to the others by rank.
+   */
   List<Assignment> assign(ClusterView cluster, List<? extends GpuView> freeGpus, long nowMs,
-      HareTracker tracker, FreeGpuIndex freeIndex) {
+      HareTracker tracker, FreeGpuIndex freeIndex, List<JobView> overdue) {
     if (freeGpus.isEmpty()) {
       return List.of();
     }
     Call call = new Call(cluster, group(cluster, freeGpus, freeIndex), freeGpus.size(), nowMs,
         tracker);
+    Set<String> served = overdue.isEmpty() ? Set.of() : new HashSet<>();
+    for (JobView job : overdue) {
+      if (call.free == 0) {
+        break;
+      }
+      placeRound(call, job, null);
+      served.add(job.id());
+    }
     List<Key> stale = new ArrayList<>();
     for (Iterator<Key> it = index.iterator(); it.hasNext() && call.free > 0; ) {
       Key key = it.next();
       JobView job = cluster.job(key.id());
+      if (served.contains(key.id())) {
+        continue;
+      }
       if (job == null || job.readyTasks() == 0) {
         stale.add(key);
       } else {

@@ -15,7 +15,8 @@ import java.util.Map;
  */
 final class RoundRanks {
 
-  private record Ranks(int firstRound, double[] keys) {}
+  /** @param truncated the order ranked only the job's first groups (PlanJob#orderedGroups) */
+  private record Ranks(int firstRound, double[] keys, boolean truncated) {}
 
   private final Map<String, Ranks> byJob = new HashMap<>();
 
@@ -24,17 +25,17 @@ final class RoundRanks {
     Map<Integer, double[]> keys = new HashMap<>();
     for (GroupRef r : order) {
       PlanJob j = p.jobs().get(r.job());
-      keys.computeIfAbsent(r.job(), n -> new double[j.groups()])[r.group()] = r.key();
+      keys.computeIfAbsent(r.job(), n -> new double[j.orderedGroups()])[r.group()] = r.key();
     }
     keys.forEach((n, k) -> {
       PlanJob j = p.jobs().get(n);
-      byJob.put(j.id(), new Ranks(j.groupRound(0), k));
+      byJob.put(j.id(), new Ranks(j.groupRound(0), k, j.groups() > k.length));
     });
   }
 
   /** Ranks every remaining round of a job not in the plan by one key. */
   void put(JobView job, double key) {
-    byJob.put(job.id(), new Ranks(job.roundsDone(), new double[] {key}));
+    byJob.put(job.id(), new Ranks(job.roundsDone(), new double[] {key}, true));
   }
 
   boolean has(String jobId) {
@@ -51,9 +52,10 @@ final class RoundRanks {
     if (i < 0) {
       return Double.POSITIVE_INFINITY;
     }
-    // a job ranked by one key keeps it for all its rounds
+    // a job ranked by one key, or only for its first rounds, keeps its last key
     return i < r.keys().length ? r.keys()[i]
-        : r.keys().length == 1 ? r.keys()[0] : Double.POSITIVE_INFINITY;
+        : r.keys().length == 1 || r.truncated() ? r.keys()[r.keys().length - 1]
+        : Double.POSITIVE_INFINITY;
   }
 
   void remove(String jobId) {

@@ -27,7 +27,8 @@ import org.apache.commons.csv.CSVPrinter;
  * allowed, extra columns ignored.
  *
  * <p>Reading refuses, naming file, line and field: a missing column, a value that is not a
- * number, compute &lt;= 0, sync &lt; 0, a bad GPU type name, and a (model, type) given twice.
+ * number, compute &lt;= 0, sync &lt; 0, either above a year ({@link #MAX_MS}), a bad GPU type
+ * name, a (model, type) given twice, and a file that is not UTF-8 text.
  */
 public final class ProfileCsv {
 
@@ -64,8 +65,9 @@ public final class ProfileCsv {
       } catch (IllegalArgumentException e) {
         throw row.error(GPU_TYPE, e.getMessage());
       }
-      double compute = row.number(COMPUTE_MS, 0, false, "milliseconds");
-      double sync = row.number(SYNC_MS, 0, true, "milliseconds");
+      double compute = atMostAYear(row, COMPUTE_MS, row.number(COMPUTE_MS, 0, false,
+          "milliseconds"));
+      double sync = atMostAYear(row, SYNC_MS, row.number(SYNC_MS, 0, true, "milliseconds"));
       Long first = seen.putIfAbsent(model + "\u0000" + type.name(), row.line());
       if (first != null) {
         throw row.error(GPU_TYPE, "model '" + model + "' on type " + type
@@ -74,6 +76,21 @@ public final class ProfileCsv {
       b.put(model, type, new TaskTimes(compute, sync));
     }
     return b.build();
+  }
+
+  /**
+   * Longest task time a profile may give, a year in milliseconds: beyond it every sum of times
+   * the planners and the simulator form in whole milliseconds would overflow or lose meaning.
+   */
+  public static final double MAX_MS = 365.0 * 24 * 3600 * 1000;
+
+  private static double atMostAYear(CsvInput.Row row, String field, double ms)
+      throws BadInputException {
+    if (ms > MAX_MS) {
+      throw row.error(field, "must be at most " + CsvInput.formatNumber(MAX_MS)
+          + " (a year, in milliseconds), got '" + row.raw(field) + "'");
+    }
+    return ms;
   }
 
   /** Writes every entry of {@code table}, models and types in the table's order. */

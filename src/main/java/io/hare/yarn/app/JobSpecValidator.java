@@ -200,7 +200,8 @@ public final class JobSpecValidator {
   }
 
   private int atLeast(String key, int def, int min) {
-    String allowed = "a whole number >= " + min;
+    // the upper end too: "99999999999" fails to parse, and ">= 1" alone would not say why
+    String allowed = "a whole number >= " + min + " and <= " + Integer.MAX_VALUE;
     int n = integer(key, def, allowed);
     if (n != Integer.MIN_VALUE && n < min) {
       bad(key, conf.getTrimmed(key), allowed);
@@ -214,8 +215,8 @@ public final class JobSpecValidator {
       return AppKeys.DEFAULT_JOB_WEIGHT;
     }
     try {
-      double w = Double.parseDouble(v);
-      if (w > 0 && w <= JobTags.MAX_WEIGHT) { // NaN and infinities fail one of the two
+      double w = JobTags.parseDecimal(v); // as the scheduler reads the tag
+      if (w > 0 && w <= JobTags.MAX_WEIGHT) {
         return w;
       }
     } catch (NumberFormatException e) {

@@ -16,6 +16,7 @@ import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.yarn.api.ApplicationConstants;
 import org.apache.hadoop.yarn.api.ApplicationConstants.Environment;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
@@ -32,7 +33,8 @@ import org.apache.hadoop.yarn.util.resource.ResourceUtils;
 /**
  * Submits a validated job: gets an application id, checks the asks against the cluster's
  * largest container, stages the Hare jar, the spec and the local files and archives in the job's
- * work directory ({@code staging-dir/APPLICATION_ID} on the default file system), and submits an
+ * work directory ({@code staging-dir/APPLICATION_ID} on the default file system, owner-only:
+ * {@link #WORK_DIR_PERMISSION}, files {@link #STAGED_FILE_PERMISSION}), and submits an
  * AM container that runs {@link HareApplicationMaster} with the spec localized as
  * {@value HareApplicationMaster#SPEC_FILE} and {@code HARE_WORK_DIR} in its environment. The
  * application carries the {@link JobTags} the scheduler reads.
@@ -44,6 +46,14 @@ public final class JobSubmitter {
   public static final String APPLICATION_TYPE = "HARE";
   /** The Hare jar's name in the work directory and in the AM and task containers. */
   public static final String JAR = "hare-yarn.jar";
+  /**
+   * The job's work directory: its owner only (0700). On a secure cluster the
+   * LinuxContainerExecutor runs the AM and the tasks as the submitting user, so they read and
+   * write it and other users' tasks cannot.
+   */
+  public static final FsPermission WORK_DIR_PERMISSION = new FsPermission((short) 0700);
+  /** What the client stages (jar, spec, files, archives): owner read and write only (0600). */
+  public static final FsPermission STAGED_FILE_PERMISSION = new FsPermission((short) 0600);
 
   private final YarnApps apps;
   private final Configuration conf;
@@ -64,10 +74,11 @@ public final class JobSubmitter {
     checkFits(spec, app.maxContainer());
     FileSystem fs = FileSystem.get(conf);
     Path work = fs.makeQualified(new Path(spec.stagingDir(), app.id().toString()));
-    fs.mkdirs(work);
+    // owner-only whatever the umask: other users' tasks must not read or change this job's
+    // files (the static mkdirs sets the permission after creating, so the umask cannot widen it)
+    FileSystem.mkdirs(fs, work, WORK_DIR_PERMISSION);
     Path stagedJar = new Path(work, JAR);
-    fs.copyFromLocalFile(false, true, new Path(Paths.get(jar).toAbsolutePath().toUri()),
-        stagedJar);
+    copy(fs, new Path(Paths.get(jar).toAbsolutePath().toUri()), stagedJar);
     List<String> files = new ArrayList<>();
     for (String f : spec.files()) {
       files.add(stage(fs, work, f));
@@ -88,6 +99,7 @@ public final class JobSubmitter {
     try (OutputStream out = fs.create(specFile, true)) {
       staged.toConfiguration().writeXml(out);
     }
+    fs.setPermission(specFile, STAGED_FILE_PERMISSION);
     Map<String, LocalResource> resources = new LinkedHashMap<>();
     resources.put(JAR, LocalResources.of(conf, stagedJar, LocalResourceType.FILE));
     resources.put(HareApplicationMaster.SPEC_FILE,
@@ -188,8 +200,13 @@ public final class JobSubmitter {
     }
     String local = uri.getScheme() == null ? entry : uri.getPath();
     Path target = new Path(work, JobSpecValidator.fileName(local));
-    fs.copyFromLocalFile(false, true, new Path(Paths.get(local).toAbsolutePath().toUri()),
-        target);
+    copy(fs, new Path(Paths.get(local).toAbsolutePath().toUri()), target);
     return target.toString();
+  }
+
+  /** Copies a local file into the work directory, readable by its owner only. */
+  private static void copy(FileSystem fs, Path local, Path target) throws IOException {
+    fs.copyFromLocalFile(false, true, local, target);
+    fs.setPermission(target, STAGED_FILE_PERMISSION);
   }
 }

@@ -2,8 +2,10 @@ package io.hare.yarn.scheduler;
 
 import io.hare.core.GpuType;
 import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -53,8 +55,15 @@ final class GpuTypeMapping {
     List<String> lines;
     try {
       lines = Files.readAllLines(Path.of(file), StandardCharsets.UTF_8);
+    } catch (NoSuchFileException e) {
+      problems.add(file + ": no such file");
+      return NONE;
+    } catch (CharacterCodingException e) {
+      problems.add(file + ": not UTF-8 text (" + e + "); expected lines 'HOST_OR_GLOB"
+          + " GPU_MODEL'");
+      return NONE;
     } catch (IOException | RuntimeException e) {
-      problems.add("cannot read '" + file + "': " + e);
+      problems.add(file + ": cannot read: " + e);
       return NONE;
     }
     return parse(file, lines, problems);
@@ -104,8 +113,8 @@ final class GpuTypeMapping {
 
   private static GlobPattern glob(String host, String where, List<String> problems) {
     if (!HOST_CHARS.matcher(host).matches()) {
-      problems.add(where + "bad host pattern '" + host + "': allowed are host names (letters,"
-          + " digits, '.', '-', '_') and the glob characters * ? [ ] { } , ! ^");
+      problems.add(where + "bad host pattern '" + visible(host) + "': allowed are host names"
+          + " (letters, digits, '.', '-', '_') and the glob characters * ? [ ] { } , ! ^");
       return null;
     }
     try {
@@ -114,6 +123,19 @@ final class GpuTypeMapping {
       problems.add(where + "bad host glob '" + host + "': " + e.getMessage());
       return null;
     }
+  }
+
+  /** {@code s} with control characters written as Java escapes: messages show them. */
+  private static String visible(String s) {
+    StringBuilder b = new StringBuilder();
+    s.codePoints().forEach(c -> {
+      if (Character.isISOControl(c)) {
+        b.append(String.format("\\u%04x", c));
+      } else {
+        b.appendCodePoint(c);
+      }
+    });
+    return b.toString();
   }
 
   /** The model of the first line matching {@code host}, or null when none does. */

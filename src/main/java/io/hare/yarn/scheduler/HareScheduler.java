@@ -654,6 +654,11 @@ public class HareScheduler extends FifoScheduler {
 
   // --- for tests and metrics ---
 
+  /** The settings in use: those of the start or of the last refresh that was accepted. */
+  public synchronized HareSettings settings() {
+    return settings;
+  }
+
   /** The policy in use. */
   /** Tells {@code listener} of every GPU ask change, task start and task end from now on. */
   public void addTaskListener(TaskListener listener) {

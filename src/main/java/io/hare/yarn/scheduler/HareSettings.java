@@ -10,6 +10,7 @@ import io.hare.core.policy.PolicyConfig;
 import io.hare.core.policy.SchedulingPolicy;
 import io.hare.core.profile.ProfileCsv;
 import io.hare.core.profile.ProfileTable;
+import io.hare.yarn.JobTags;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,7 +26,8 @@ import org.apache.hadoop.conf.Configuration;
  * problem is collected, each naming the key, the bad value and what is allowed, and thrown at
  * once as a {@link ConfigException}, so the RM refuses to start (or a refresh is refused) with a
  * list an admin fixes in one pass. The policy's own keys are validated by the policy factory
- * through the same {@link PolicyConfig}.
+ * through the same {@link PolicyConfig}, and so are the keys set for other built-in policies
+ * ({@link Policies#problemsOfOthers}).
  *
  * @param policyName the policy's configured name
  * @param policyConfig every {@code yarn.scheduler.hare.*} value, for the policy factory
@@ -102,6 +104,7 @@ public record HareSettings(String policyName, PolicyConfig policyConfig, String 
     } catch (RuntimeException e) {
       problems.add(SchedulerKeys.POLICY + ": policy '" + policyName + "' failed to start: " + e);
     }
+    problems.addAll(Policies.problemsOfOthers(policyName, values, seed));
     if (!problems.isEmpty()) {
       throw new ConfigException(problems);
     }
@@ -130,6 +133,12 @@ public record HareSettings(String policyName, PolicyConfig policyConfig, String 
       Map<String, String> seen = new HashMap<>();
       for (String model : read.models()) {
         String lower = model.toLowerCase(Locale.ROOT);
+        if (!JobTags.isModelName(lower)) {
+          problems.add(SchedulerKeys.PROFILES_FILE + ": " + file + ": model '" + model
+              + "' can never be named by a " + JobTags.MODEL + " tag; a model name is "
+              + JobTags.MODEL_NAME_RULE + " (upper case is lower-cased)");
+          continue;
+        }
         String other = seen.put(lower, model);
         if (other != null) {
           problems.add(SchedulerKeys.PROFILES_FILE + ": " + file + ": models '" + other
@@ -141,7 +150,7 @@ public record HareSettings(String policyName, PolicyConfig policyConfig, String 
     } catch (BadInputException e) {
       problems.add(SchedulerKeys.PROFILES_FILE + ": " + e.getMessage());
     } catch (IOException | RuntimeException e) {
-      problems.add(SchedulerKeys.PROFILES_FILE + ": cannot read '" + file + "': " + e);
+      problems.add(SchedulerKeys.PROFILES_FILE + ": " + file + ": cannot read: " + e);
     }
     return ProfileTable.builder().build();
   }

@@ -10,8 +10,10 @@ import io.hare.core.GpuType;
 import io.hare.core.TaskTimes;
 import java.io.StringReader;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 import org.junit.Rule;
 import org.junit.Test;
@@ -112,6 +114,33 @@ public class ProfileCsvTest {
   public void nonFiniteNumbers() throws Exception {
     assertBad(HEADER + "m,v100,Infinity,0\n", 2, "compute_ms", "not finite");
     assertBad(HEADER + "m,v100,1,NaN\n", 2, "sync_ms", "not finite");
+  }
+
+  @Test(timeout = 10_000)
+  public void timesAboveAYear() throws Exception {
+    assertBad(HEADER + "m,v100,1e300,0\n", 2, "compute_ms", "at most 31536000000", "'1e300'");
+    assertBad(HEADER + "m,v100,10,31536000001\n", 2, "sync_ms", "at most 31536000000");
+  }
+
+  @Test(timeout = 10_000)
+  public void binaryGarbageIsNotUtf8Text() throws Exception {
+    Path f = tmp.getRoot().toPath().resolve("binary.csv");
+    Files.write(f, new byte[] {(byte) 0xff, (byte) 0xfe, 0, (byte) 0x80, '\n'});
+    try {
+      ProfileCsv.read(f);
+      fail();
+    } catch (BadInputException e) {
+      assertTrue(e.getMessage(), e.getMessage().startsWith(f + ":1: not UTF-8 text"));
+    }
+    // valid rows, then a malformed byte sequence in the third
+    Files.write(f, (HEADER + "m,v100,10,1\nm,t4,").getBytes(StandardCharsets.UTF_8));
+    Files.write(f, new byte[] {(byte) 0xc3, 0x28, '\n'}, StandardOpenOption.APPEND);
+    try {
+      ProfileCsv.read(f);
+      fail();
+    } catch (BadInputException e) {
+      assertTrue(e.getMessage(), e.getMessage().contains("not UTF-8 text"));
+    }
   }
 
   @Test(timeout = 10_000)

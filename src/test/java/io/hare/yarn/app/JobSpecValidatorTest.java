@@ -87,6 +87,26 @@ public class JobSpecValidatorTest {
         {"yarn.app.hare.completely.different.thing", "1", "unknown key"},
         {AppKeys.ENV_PREFIX + "HARE_ROUND", "7", "set by Hare itself"},
         {AppKeys.ENV_PREFIX + "1BAD", "x", "environment variable name"},
+        // wrong types, huge and odd numbers
+        {AppKeys.JOB_ROUNDS, "true", "whole number"},
+        {AppKeys.JOB_ROUNDS, "1e3", "whole number"},
+        {AppKeys.JOB_ROUNDS, "0x10", "whole number"},
+        {AppKeys.JOB_ROUNDS, "2147483648", "from 1 to 100000000"},
+        {AppKeys.JOB_ROUNDS, " ", "required, and empty"},
+        {AppKeys.JOB_TASKS_PER_ROUND, "-2", "from 1 to 100000"},
+        {AppKeys.JOB_WEIGHT, "Infinity", "> 0"},
+        {AppKeys.JOB_WEIGHT, "10d", "a number > 0"},
+        {AppKeys.JOB_WEIGHT, "1,5", "a number > 0"},
+        {AppKeys.JOB_MODEL, "m".repeat(65), "1-64 characters"},
+        {AppKeys.JOB_QUEUE, "", "without spaces"},
+        {AppKeys.TASK_MEMORY_MB, "99999999999", "<= 2147483647"},
+        {AppKeys.TASK_VCORES, "-1", ">= 1 and <= 2147483647"},
+        {AppKeys.TASK_GPUS, "one", "must be 1"},
+        {AppKeys.AM_MAX_ATTEMPTS, "99999999999", "<= 2147483647"},
+        {AppKeys.ARCHIVES, "pom.xml", "archives ending in .zip"},
+        {AppKeys.ENV_PREFIX + "HARE_WORK_DIR", "/tmp", "set by Hare itself"},
+        {AppKeys.ENV_PREFIX + "MY-VAR", "x", "environment variable name"},
+        {"yarn.app.hare.weight", "5", "did you mean yarn.app.hare.job.weight?"},
     });
   }
 

@@ -8,10 +8,17 @@ import io.hare.core.SchedulerKeys;
 import java.lang.reflect.UndeclaredThrowableException;
 import java.security.PrivilegedExceptionAction;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.yarn.api.protocolrecords.FailApplicationAttemptRequest;
 import org.apache.hadoop.yarn.api.protocolrecords.GetQueueUserAclsInfoRequest;
 import org.apache.hadoop.yarn.api.protocolrecords.KillApplicationRequest;
+import org.apache.hadoop.yarn.api.protocolrecords.UpdateApplicationPriorityRequest;
+import org.apache.hadoop.yarn.api.protocolrecords.UpdateApplicationTimeoutsRequest;
+import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
+import org.apache.hadoop.yarn.api.records.ApplicationTimeoutType;
+import org.apache.hadoop.yarn.api.records.Priority;
 import org.apache.hadoop.yarn.api.records.QueueACL;
 import org.apache.hadoop.yarn.api.records.QueueUserACLInfo;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
@@ -20,6 +27,8 @@ import org.apache.hadoop.yarn.server.resourcemanager.MockRMAppSubmissionData;
 import org.apache.hadoop.yarn.server.resourcemanager.MockRMAppSubmitter;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppState;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttemptState;
+import org.apache.hadoop.yarn.util.Times;
 import org.junit.After;
 import org.junit.Test;
 
@@ -103,6 +112,72 @@ public class HareAdminTest {
     RMApp a3 = submitAs("alice", true, null);
     killAs("alice", a3); // the owner
     h.rm.waitForState(a3.getApplicationId(), RMAppState.KILLED);
+  }
+
+  /** A modification of an application, done as some user through the ClientRMService. */
+  private interface Modify {
+    void as(String user, RMApp app) throws Exception;
+  }
+
+  private void as(String user, PrivilegedExceptionAction<Object> call) throws Exception {
+    try {
+      UserGroupInformation.createRemoteUser(user).doAs(call);
+    } catch (UndeclaredThrowableException e) { // doAs wraps the RPC's YarnException
+      throw (Exception) e.getCause();
+    }
+  }
+
+  private void setPriority(String user, RMApp app) throws Exception {
+    as(user, () -> h.rm.getClientRMService().updateApplicationPriority(
+        UpdateApplicationPriorityRequest.newInstance(app.getApplicationId(),
+            Priority.newInstance(3))));
+  }
+
+  private void setLifetime(String user, RMApp app) throws Exception {
+    String in1h = Times.formatISO8601(System.currentTimeMillis() + 3_600_000);
+    as(user, () -> h.rm.getClientRMService().updateApplicationTimeouts(
+        UpdateApplicationTimeoutsRequest.newInstance(app.getApplicationId(),
+            Map.of(ApplicationTimeoutType.LIFETIME, in1h))));
+  }
+
+  private void failAttempt(String user, RMApp app) throws Exception {
+    as(user, () -> h.rm.getClientRMService().failApplicationAttempt(
+        FailApplicationAttemptRequest.newInstance(app.getCurrentAppAttempt().getAppAttemptId())));
+  }
+
+  /**
+   * With ACLs on, another user may not change an application's priority or lifetime or fail its
+   * attempt (YARN's MODIFY_APP check, answered by Hare's queue ACLs); the owner, a queue admin
+   * and a YARN admin may.
+   */
+  @Test(timeout = 60_000)
+  public void onlyTheOwnerAndAdminsMayModifyAnApplication() throws Exception {
+    h = HareRm.start(withAcls());
+    h.node("h1:1234", 1);
+    RMApp app = submitAs("alice", true, null);
+    Map<String, Modify> ops = new java.util.LinkedHashMap<>();
+    ops.put("priority", this::setPriority);
+    ops.put("lifetime", this::setLifetime);
+    ops.put("fail attempt", this::failAttempt);
+    for (Map.Entry<String, Modify> op : ops.entrySet()) {
+      try {
+        op.getValue().as("bob", app);
+        fail("bob changed alice's application: " + op.getKey());
+      } catch (YarnException e) {
+        assertTrue(op.getKey() + ": " + e.getMessage(), e.getMessage().contains(
+            "User bob cannot perform operation MODIFY_APP on " + app.getApplicationId()));
+      }
+    }
+    assertEquals("bob changed nothing", null,
+        app.getApplicationTimeouts().get(ApplicationTimeoutType.LIFETIME));
+    for (String user : List.of("alice", "qadmin", "yarnadmin")) {
+      setPriority(user, app);
+      setLifetime(user, app);
+    }
+    assertTrue(app.getApplicationTimeouts().containsKey(ApplicationTimeoutType.LIFETIME));
+    ApplicationAttemptId first = app.getCurrentAppAttempt().getAppAttemptId();
+    failAttempt("qadmin", app);
+    h.rm.waitForState(first, RMAppAttemptState.FAILED);
   }
 
   @Test(timeout = 60_000)

@@ -4,6 +4,8 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 import io.hare.core.SchedulerKeys;
+import java.util.List;
+import org.apache.hadoop.yarn.api.records.Container;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
@@ -58,5 +60,75 @@ public class HareAdmissionTest {
     MockAM ok = h.launch(h.submit("hare.weight=3"), nm);
     HareRm.askGpuTasks(ok, 1);
     assertEquals(1, h.heartbeatAndPull(ok, nm).size());
+  }
+
+  /**
+   * Security: a weight written by hand as a tag (no Hare client) is clamped to the admin's cap
+   * before the policy sees it, so claiming a huge weight buys no priority. Two jobs want the one
+   * GPU: "greedy" claims the largest weight a tag may carry but has 100 rounds, "modest" claims 1
+   * and has one round. With a cap of 1 both weigh 1 and Smith's rule runs the short job first;
+   * without an effective cap the claimed weight would put the long job first.
+   */
+  @Test(timeout = 60_000)
+  public void aHandWrittenHugeWeightIsClampedAndBuysNoPriority() throws Exception {
+    assertEquals("modest", firstOnTheGpu("1"));
+    assertEquals("the test can fail: uncapped, the claim wins", "greedy",
+        firstOnTheGpu("1000000"));
+  }
+
+  private String firstOnTheGpu(String weightMax) throws Exception {
+    YarnConfiguration conf = HareRm.conf();
+    conf.set(SchedulerKeys.WEIGHT_MAX, weightMax);
+    h = HareRm.start(conf);
+    try {
+      MockNM nm = h.node("h1:1234", 1);
+      // each AM launched before the next submission: MockRM launches one attempt at a time
+      RMApp greedy = h.submit("hare.weight=1000000", "hare.rounds=100", "hare.tasks-per-round=1");
+      MockAM g = h.launch(greedy, nm);
+      MockAM m = h.launch(h.submit("hare.weight=1", "hare.rounds=1", "hare.tasks-per-round=1"),
+          nm);
+      assertEquals(Double.parseDouble(weightMax), h.scheduler().weight(greedy.getApplicationId()),
+          0);
+      HareRm.askGpuTasks(g, 1);
+      HareRm.askGpuTasks(m, 1);
+      List<Container> toGreedy = h.heartbeatAndPull(g, nm);
+      List<Container> toModest = h.heartbeatAndPull(m, nm);
+      assertEquals("one GPU, one task", 1, toGreedy.size() + toModest.size());
+      return toGreedy.isEmpty() ? "modest" : "greedy";
+    } finally {
+      h.close();
+      h = null;
+    }
+  }
+
+  /**
+   * Tags at the edge of what is allowed (the largest rounds and tasks per round, the smallest
+   * positive weight, the largest weight) are admitted and harm no one: a plain job submitted
+   * next to them gets its GPU, and so does the extreme job.
+   */
+  @Test(timeout = 60_000)
+  public void extremeButValidTagsAreAdmittedAndOthersStillRun() throws Exception {
+    h = HareRm.start(HareRm.conf());
+    MockNM nm = h.node("h1:1234", 2);
+    RMApp huge = h.submit("hare.rounds=100000000", "hare.tasks-per-round=100000",
+        "hare.weight=1000000", "hare.model=" + "m".repeat(64));
+    MockAM hugeAm = h.launch(huge, nm);
+    RMApp tiny = h.submit("hare.weight=4.9e-324", "hare.rounds=1", "hare.tasks-per-round=1");
+    MockAM tinyAm = h.launch(tiny, nm);
+    assertEquals("clamped to the default cap", SchedulerKeys.DEFAULT_WEIGHT_MAX,
+        h.scheduler().weight(huge.getApplicationId()), 0);
+    assertEquals(Double.MIN_VALUE, h.scheduler().weight(tiny.getApplicationId()), 0);
+    MockAM plain = h.launch(h.submit("hare.rounds=2", "hare.tasks-per-round=1"), nm);
+    HareRm.askGpuTasks(hugeAm, 1);
+    HareRm.askGpuTasks(tinyAm, 1);
+    HareRm.askGpuTasks(plain, 1);
+    List<Container> p = h.heartbeatAndPull(plain, nm);
+    List<Container> x = h.heartbeatAndPull(hugeAm, nm);
+    List<Container> t = h.heartbeatAndPull(tinyAm, nm);
+    assertEquals("2 GPUs for the plain and the huge job first", List.of(1, 1, 0),
+        List.of(p.size(), x.size(), t.size()));
+    h.finish(nm, p.get(0));
+    assertEquals("the tiny weight runs when a GPU frees", 1, h.heartbeatAndPull(tinyAm, nm)
+        .size());
   }
 }

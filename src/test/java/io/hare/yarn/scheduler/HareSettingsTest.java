@@ -6,8 +6,10 @@ import static org.junit.Assert.fail;
 
 import io.hare.core.ConfigException;
 import io.hare.core.SchedulerKeys;
+import io.hare.testing.BadSchedulerConf;
 import java.io.File;
 import java.nio.file.Files;
+import java.util.Map;
 import org.apache.hadoop.test.GenericTestUtils;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.resourcemanager.MockRM;
@@ -82,6 +84,40 @@ public class HareSettingsTest {
       }
       assertTrue(chain.toString(), chain.toString().contains(SchedulerKeys.WEIGHT_MAX));
       assertTrue(chain.toString(), chain.toString().contains(SchedulerKeys.POLICY));
+    } finally {
+      if (rm != null) {
+        rm.stop();
+      }
+    }
+  }
+
+  /**
+   * Every row of {@link BadSchedulerConf} at once: the RM refuses to start, and its error names
+   * each bad key, all in one message.
+   */
+  @Test(timeout = 60_000)
+  public void theResourceManagerNamesEveryBadKeyOfTheTableAtOnce() throws Exception {
+    Map<String, String> bad = BadSchedulerConf.all(
+        HareSettingsRefusalTest.dir().toPath());
+    YarnConfiguration conf = HareRm.conf();
+    bad.forEach(conf::set);
+    MockRM rm = null;
+    try {
+      rm = new MockRM(conf);
+      rm.start();
+      fail("the RM started with " + bad.size() + " bad keys");
+    } catch (RuntimeException e) {
+      ConfigException why = null;
+      for (Throwable t = e; t != null; t = t.getCause()) {
+        if (t instanceof ConfigException c) {
+          why = c;
+        }
+      }
+      assertTrue(String.valueOf(e), why != null);
+      for (String key : bad.keySet()) {
+        assertTrue(key + " not named in:\n" + why.getMessage(),
+            why.problems().stream().anyMatch(p -> p.startsWith(key + ":")));
+      }
     } finally {
       if (rm != null) {
         rm.stop();
