@@ -1,9 +1,8 @@
 package io.hare.yarn.app;
 
 import java.io.IOException;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -22,11 +21,12 @@ import org.slf4j.LoggerFactory;
  *
  * <ol>
  *   <li>{@link #start}: reads the checkpoint; rounds already done are skipped (a new AM attempt
- *       resumes after the last finished round). Round r begins: k asks for one-GPU containers.
+ *       resumes after the last finished round). Round r begins: k asks for one-GPU containers,
+ *       each under its own allocation request id.
  *   <li>{@link #onContainersAllocated}: each container goes to the lowest-index task of the round
- *       still waiting, at once (the protocol never waits for k containers); one satisfied ask is
- *       withdrawn with {@code removeContainerRequest}. A container no task waits for (YARN
- *       over-allocates) is released.
+ *       still waiting, at once (the protocol never waits for k containers); the ask it was
+ *       allocated for is withdrawn with {@code removeContainerRequest}. A container no ask waits
+ *       for is released.
  *   <li>{@link #onContainersCompleted}: exit 0 marks the task done; any other exit status (or a
  *       failed start, {@link #onStartFailed}) is a failed attempt: the task asks again, on any GPU,
  *       until it has failed {@code task.max-attempts} times, which fails the job.
@@ -54,7 +54,9 @@ public final class RoundProtocol {
   private final RoundCheckpoint checkpoint;
   private final GpuTypes gpuTypes;
 
-  private final Deque<ContainerRequest> outstanding = new ArrayDeque<>();
+  /** Asks not yet satisfied, by allocation request id (each task ask has its own). */
+  private final Map<Long, ContainerRequest> outstanding = new LinkedHashMap<>();
+  private long nextRequestId = 1;
   private final Map<ContainerId, RoundTasks.Attempt> running = new HashMap<>();
   private final CountDownLatch ended = new CountDownLatch(1);
   private RoundTasks tasks;
@@ -95,13 +97,20 @@ public final class RoundProtocol {
 
   public synchronized void onContainersAllocated(List<Container> containers) {
     for (Container c : containers) {
-      Optional<Integer> index = outcome == null ? tasks.nextWaiting() : Optional.empty();
+      ContainerRequest satisfied = outstanding.remove(c.getAllocationRequestId());
+      if (satisfied == null && !outstanding.isEmpty()) {
+        // a scheduler that ignores request ids: the container serves the oldest ask
+        satisfied = outstanding.remove(outstanding.keySet().iterator().next());
+      }
+      Optional<Integer> index = outcome == null && satisfied != null ? tasks.nextWaiting()
+          : Optional.empty();
       if (index.isEmpty()) {
-        LOG.info("{}: releasing surplus container {}", jobId, c.getId());
+        LOG.info("{}: releasing surplus container {} (allocation request {})", jobId, c.getId(),
+            c.getAllocationRequestId());
         asks.releaseAssignedContainer(c.getId());
         continue;
       }
-      asks.removeContainerRequest(outstanding.pop());
+      asks.removeContainerRequest(satisfied);
       RoundTasks.Attempt a = tasks.assign(index.get(), c);
       running.put(c.getId(), a);
       String type = gpuTypes.typeOf(c.getNodeId());
@@ -167,9 +176,14 @@ public final class RoundProtocol {
     }
   }
 
+  /**
+   * One ask for one task, with its own allocation request id: YARN counts asks per id, so an
+   * update the AM sends before it has seen a container allocated for one id cannot put that
+   * task back as pending (AMRMClient's absolute counts over-allocate when asks share a key).
+   */
   private void ask() {
-    ContainerRequest r = launch.request();
-    outstanding.push(r);
+    ContainerRequest r = launch.request(nextRequestId++);
+    outstanding.put(r.getAllocationRequestId(), r);
     asks.addContainerRequest(r);
   }
 
@@ -236,9 +250,8 @@ public final class RoundProtocol {
     LOG.info("{}: ended, {} after {} of {} rounds {}", jobId, ok ? "succeeded" : "failed",
         roundsDone, spec.rounds(), diagnostics);
     // pending asks would keep YARN allocating for a job that is over
-    while (!outstanding.isEmpty()) {
-      asks.removeContainerRequest(outstanding.pop());
-    }
+    outstanding.values().forEach(asks::removeContainerRequest);
+    outstanding.clear();
     ended.countDown();
   }
 }

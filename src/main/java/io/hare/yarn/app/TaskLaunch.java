@@ -50,11 +50,11 @@ public final class TaskLaunch {
   }
 
   /**
-   * One task container's ask, on any node.
+   * One task container's ask, on any node, under its own allocation request id.
    *
    * @throws IllegalStateException if the cluster does not declare {@code yarn.io/gpu}
    */
-  public ContainerRequest request() {
+  public ContainerRequest request(long allocationRequestId) {
     Resource r = Resource.newInstance(spec.taskMemoryMb(), spec.taskVcores());
     try {
       r.setResourceValue(ResourceInformation.GPU_URI, spec.taskGpus());
@@ -62,7 +62,8 @@ public final class TaskLaunch {
       throw new IllegalStateException("the cluster does not declare the resource type "
           + ResourceInformation.GPU_URI + " (resource-types.xml); Hare tasks need it", e);
     }
-    return new ContainerRequest(r, null, null, PRIORITY);
+    return ContainerRequest.newBuilder().capability(r).priority(PRIORITY)
+        .allocationRequestId(allocationRequestId).relaxLocality(true).build();
   }
 
   public ContainerLaunchContext context(Map<String, String> env) {

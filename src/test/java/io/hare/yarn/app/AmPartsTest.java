@@ -92,8 +92,9 @@ public class AmPartsTest {
     // quoted for bash -c, backslashes doubled for the launch script's double quotes
     assertEquals("bash -c 'echo '\\\\''it'\\\\'''\\\\''s'\\\\'' && run' 1><LOG_DIR>/stdout"
         + " 2><LOG_DIR>/stderr", ctx.getCommands().get(0));
-    assertEquals(1, launch.request().getCapability().getResourceValue("yarn.io/gpu"));
-    assertEquals(2048, launch.request().getCapability().getMemorySize());
+    assertEquals(1, launch.request(1).getCapability().getResourceValue("yarn.io/gpu"));
+    assertEquals(2048, launch.request(1).getCapability().getMemorySize());
+    assertEquals("each task ask has its own id", 7, launch.request(7).getAllocationRequestId());
     Process p = new ProcessBuilder("bash", "-c", "echo " + TaskLaunch.quote("a'b \"$c\""))
         .start();
     assertEquals("a'b \"$c\"\n", new String(p.getInputStream().readAllBytes()));

@@ -229,13 +229,15 @@ public class HareApplicationMasterTest {
     return nm.contexts.get(container).getEnvironment().get(name);
   }
 
-  /** The ResourceManager hands out {@code n} new containers. */
+  /** The ResourceManager hands out {@code n} new containers, each for an outstanding ask. */
   private void allocate(int n) {
     List<Container> out = new ArrayList<>();
     for (int i = 0; i < n; i++) {
-      out.add(Container.newInstance(container(nextContainer++),
+      Container c = Container.newInstance(container(nextContainer++),
           NodeId.newInstance("node-a", 8041), "node-a:8042", Resource.newInstance(2048, 1),
-          TaskLaunch.PRIORITY, null));
+          TaskLaunch.PRIORITY, null);
+      c.setAllocationRequestId(i < rm.asked.size() ? rm.asked.get(i) : 0);
+      out.add(c);
     }
     rm.handler().onContainersAllocated(out);
   }

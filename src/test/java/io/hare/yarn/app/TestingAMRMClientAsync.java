@@ -52,13 +52,18 @@ final class TestingAMRMClientAsync extends AMRMClientAsync<ContainerRequest> {
     calls.add("unregister " + status + ": " + diagnostics);
   }
 
+  /** Allocation request ids of the asks added and not removed, in order. */
+  final List<Long> asked = new java.util.concurrent.CopyOnWriteArrayList<>();
+
   @Override
   public void addContainerRequest(ContainerRequest req) {
+    asked.add(req.getAllocationRequestId()); // before the call is seen: tests act on it
     calls.add("add");
   }
 
   @Override
   public void removeContainerRequest(ContainerRequest req) {
+    asked.remove(Long.valueOf(req.getAllocationRequestId()));
     calls.add("remove");
   }
 

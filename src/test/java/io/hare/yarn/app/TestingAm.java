@@ -32,6 +32,8 @@ final class TestingAm {
 
   /** Every port call, in order: "add", "remove", "release N", "start N", "sync R". */
   final List<String> calls = new ArrayList<>();
+  /** Allocation request ids of the asks the AM has added and not removed, in order. */
+  final List<Long> asked = new ArrayList<>();
   /** Environment of each started container, by container number. */
   final Map<Long, Map<String, String>> started = new LinkedHashMap<>();
   final Map<Integer, IntConsumer> syncs = new LinkedHashMap<>();
@@ -51,11 +53,13 @@ final class TestingAm {
       @Override
       public void addContainerRequest(ContainerRequest r) {
         calls.add("add");
+        asked.add(r.getAllocationRequestId());
       }
 
       @Override
       public void removeContainerRequest(ContainerRequest r) {
         calls.add("remove");
+        asked.remove(Long.valueOf(r.getAllocationRequestId()));
       }
 
       @Override
@@ -96,14 +100,19 @@ final class TestingAm {
         new TaskLaunch(spec, Map.of(), null), asks, launcher, sync, checkpoint, types);
   }
 
-  /** {@code n} new containers on {@code host}. */
+  /**
+   * {@code n} new containers on {@code host}, as YARN allocates them: each for one of the
+   * outstanding asks, oldest first; beyond those, surplus containers for no ask (id 0).
+   */
   List<Container> allocate(String host, int n) {
     List<Container> out = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       ContainerId id = ContainerId.newContainerId(ATTEMPT, nextContainer++);
       Resource r = Resource.newInstance(2048, 1);
-      out.add(Container.newInstance(id, NodeId.newInstance(host, 8041), host + ":8042", r,
-          TaskLaunch.PRIORITY, null));
+      Container c = Container.newInstance(id, NodeId.newInstance(host, 8041), host + ":8042", r,
+          TaskLaunch.PRIORITY, null);
+      c.setAllocationRequestId(i < asked.size() ? asked.get(i) : 0);
+      out.add(c);
     }
     protocol.onContainersAllocated(out);
     return out;
