@@ -37,7 +37,10 @@ import java.util.Optional;
  * slowdowns); each round's barrier takes the time YARN took from the round's last task end to
  * the next round's asks (sync step and AM heartbeats). The policy is told the same estimates as
  * in the RM: the profile as prior, refined per job by every measured task, as
- * {@code TaskTimeSource} does.
+ * {@code TaskTimeSource} does; it re-plans when the RM re-planned and decides only at the RM's
+ * passes ({@link ReplayedPolicy}). So where YARN and the simulator agree, the policy core made
+ * the same decisions from the same information; where they differ, something outside the core
+ * did (a lost ask, a surplus container, a clock).
  *
  * <p>A run with a failed or lost task attempt is not replayed (its retry would be a task the
  * simulator does not know).
@@ -83,7 +86,7 @@ public final class Replay {
     }
     Map<String, DemoResult.Task> byContainer = new HashMap<>();
     run.tasks().forEach(t -> byContainer.put(t.containerId(), t));
-    Consults consults = new Consults(run.journal());
+    Passes passes = new Passes(run.journal());
     Map<String, Held> held = new LinkedHashMap<>();
     Map<String, SchedulerJournal.Entry> started = new HashMap<>();
     for (SchedulerJournal.Entry e : run.journal()) {
@@ -96,14 +99,14 @@ public final class Replay {
           continue; // a surplus container its AM released unused: no task of the workload
         }
         held.put(e.containerId(), new Held(s.appId(), t.round(), s.host(), s.gpuType(), s.ms(),
-            consults.next(e.ms())));
+            passes.next(e.ms())));
       }
     }
     Map<String, DemoResult.Job> jobs = new LinkedHashMap<>();
     run.jobs().forEach(j -> jobs.put(j.appId(), j));
     Map<String, JobTimes> times = new HashMap<>();
     for (DemoResult.Job j : run.jobs()) {
-      Optional<JobTimes> jt = JobTimes.of(j, held.values(), run.journal(), consults);
+      Optional<JobTimes> jt = JobTimes.of(j, held.values(), run.journal(), passes);
       if (jt.isEmpty()) {
         return new Outcome(List.of(), j.name() + " has no complete record in the journal");
       }
@@ -126,8 +129,9 @@ public final class Replay {
     }
     TaskTimeModel told = (appId, type) -> estimates.get(appId).times(jobs.get(appId).model(),
         type);
-    SchedulingPolicy policy = new Learning(settings.newPolicy(), (appId, type, ms) -> estimates
-        .get(appId).observe(jobs.get(appId).model(), type, ms));
+    SchedulingPolicy policy = new ReplayedPolicy(settings.newPolicy(), (appId, type, ms) ->
+        estimates.get(appId).observe(jobs.get(appId).model(), type, ms),
+        Passes.relative(passes.replans, origin), Passes.relative(passes.consults, origin));
     TaskDurations measured = new TaskDurations() {
       @Override
       public TaskTimes of(JobSpec job, int round, int index, GpuType type) {
@@ -201,23 +205,39 @@ public final class Replay {
   }
 
   /**
-   * The times the policy was consulted: YARN's policy sees an event (a task's end, new asks) at
-   * the first of these at or after it, so that is when the simulated policy sees it too.
+   * The scheduler's passes that brought the policy up to date: those that consulted it and those
+   * that started a re-plan. YARN's policy sees an event (a task's end, new asks) at the first of
+   * these at or after it, so that is when the simulated policy sees it too.
    */
-  private static final class Consults {
-    private final long[] times;
+  private static final class Passes {
+    private final long[] publishes;
+    final long[] consults;
+    final long[] replans;
 
-    Consults(List<SchedulerJournal.Entry> journal) {
-      times = journal.stream().filter(e -> e.kind() == SchedulerJournal.Kind.CONSULTED)
-          .mapToLong(SchedulerJournal.Entry::ms).sorted().toArray();
+    Passes(List<SchedulerJournal.Entry> journal) {
+      consults = times(journal, SchedulerJournal.Kind.CONSULTED);
+      replans = times(journal, SchedulerJournal.Kind.REPLANNED);
+      publishes = java.util.stream.LongStream.concat(java.util.Arrays.stream(consults),
+          java.util.Arrays.stream(replans)).sorted().distinct().toArray();
     }
 
+    private static long[] times(List<SchedulerJournal.Entry> journal, SchedulerJournal.Kind k) {
+      return journal.stream().filter(e -> e.kind() == k).mapToLong(SchedulerJournal.Entry::ms)
+          .sorted().toArray();
+    }
+
+    /** {@code times} minus {@code origin}. */
+    static long[] relative(long[] times, long origin) {
+      return java.util.Arrays.stream(times).map(t -> t - origin).toArray();
+    }
+
+    /** The first pass at or after {@code ms}, or {@code ms} if none. */
     long next(long ms) {
-      int i = java.util.Arrays.binarySearch(times, ms);
+      int i = java.util.Arrays.binarySearch(publishes, ms);
       if (i < 0) {
         i = -i - 1;
       }
-      return i < times.length ? times[i] : ms;
+      return i < publishes.length ? publishes[i] : ms;
     }
   }
 
@@ -234,7 +254,7 @@ public final class Replay {
     }
 
     static Optional<JobTimes> of(DemoResult.Job job, java.util.Collection<Held> held,
-        List<SchedulerJournal.Entry> journal, Consults consults) {
+        List<SchedulerJournal.Entry> journal, Passes passes) {
       List<List<Held>> rounds = new ArrayList<>();
       for (int r = 0; r < job.rounds(); r++) {
         int round = r;
@@ -256,7 +276,7 @@ public final class Replay {
         if (asked.isEmpty()) {
           return Optional.empty();
         }
-        ready[r] = consults.next(asked.get());
+        ready[r] = passes.next(asked.get());
         if (r > 0) {
           gap[r - 1] = ready[r] - after;
         }
@@ -265,14 +285,30 @@ public final class Replay {
       return Optional.of(new JobTimes(ready, gap, rounds));
     }
 
+    /** The simulated task (round, index): its real counterpart's times, picked once. */
+    private final Map<String, TaskTimes> picked = new HashMap<>();
+    private final java.util.Set<Held> used = java.util.Collections.newSetFromMap(
+        new java.util.IdentityHashMap<>()); // two tasks may hold equal records
+
+    /**
+     * Times of the simulated task {@code index} of {@code round} on {@code type}: the time a real
+     * task of that round held a GPU of that type (the earliest not yet given to another simulated
+     * task; indexes differ between YARN and the simulator, types do not when they agree), else a
+     * real task of another type scaled by the model's slowdowns.
+     */
     TaskTimes taskTimes(int round, int index, GpuType type, DemoModel model) {
-      List<Held> tasks = rounds.get(round);
-      Held h = tasks.get(Math.min(index, tasks.size() - 1));
-      double ms = h.endMs() - h.startMs();
-      if (!h.gpuType().equals(type.name())) {
-        ms = ms * model.slowdown(type.name()) / model.slowdown(h.gpuType());
-      }
-      return new TaskTimes(Math.max(1, ms), gapMs[round]);
+      return picked.computeIfAbsent(round + "/" + index, k -> {
+        List<Held> tasks = rounds.get(round);
+        Held h = tasks.stream().filter(t -> !used.contains(t) && t.gpuType().equals(type.name()))
+            .findFirst().orElse(tasks.stream().filter(t -> !used.contains(t)).findFirst()
+                .orElse(tasks.get(tasks.size() - 1)));
+        used.add(h);
+        double ms = h.endMs() - h.startMs();
+        if (!h.gpuType().equals(type.name())) {
+          ms = ms * model.slowdown(type.name()) / model.slowdown(h.gpuType());
+        }
+        return new TaskTimes(Math.max(1, ms), gapMs[round]);
+      });
     }
   }
 }

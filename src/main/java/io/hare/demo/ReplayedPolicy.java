@@ -10,12 +10,19 @@ import java.util.List;
 import java.util.OptionalLong;
 
 /**
- * A policy whose host learns task times as the ResourceManager's does: every computed task's
- * measured time is recorded ({@link Observer}) before the policy hears of it, so the estimates
- * the policy reads next are refined exactly as in {@code PolicyHost.taskEnded}. Everything else
- * goes to the policy unchanged.
+ * A policy run in the simulator as the ResourceManager ran it, so a replay makes the same
+ * decisions at the same moments:
+ * <ul>
+ *   <li>every computed task's measured time is recorded ({@link Observer}) before the policy
+ *       hears of it, so the estimates it reads next are refined as in {@code PolicyHost.taskEnded};
+ *   <li>it re-plans when, and only when, the RM started a re-plan ({@code replan-interval-ms},
+ *       background re-plans), and is offered GPUs only at the times the RM consulted it (its
+ *       heartbeat passes), so an event the RM batched into a later pass is decided there too;
+ *       the simulator is woken at each of those times.
+ * </ul>
+ * Everything else goes to the policy unchanged.
  */
-final class Learning implements SchedulingPolicy {
+final class ReplayedPolicy implements SchedulingPolicy {
 
   /** Records a measured task time of a job on a GPU type. */
   @FunctionalInterface
@@ -25,10 +32,23 @@ final class Learning implements SchedulingPolicy {
 
   private final SchedulingPolicy policy;
   private final Observer observer;
+  private final long[] replans;
+  private final long[] consults;
+  private final long[] wakeUps;
+  private long lastReplanMs = Long.MIN_VALUE;
+  private long nowMs = Long.MIN_VALUE;
 
-  Learning(SchedulingPolicy policy, Observer observer) {
+  /**
+   * @param replans times the RM started a re-plan, ascending
+   * @param consults times the RM offered the policy its free GPUs, ascending
+   */
+  ReplayedPolicy(SchedulingPolicy policy, Observer observer, long[] replans, long[] consults) {
     this.policy = policy;
     this.observer = observer;
+    this.replans = replans.clone();
+    this.consults = consults.clone();
+    this.wakeUps = java.util.stream.LongStream.concat(java.util.Arrays.stream(replans),
+        java.util.Arrays.stream(consults)).sorted().distinct().toArray();
   }
 
   @Override
@@ -79,7 +99,13 @@ final class Learning implements SchedulingPolicy {
 
   @Override
   public boolean replanDue(long nowMs) {
-    return policy.replanDue(nowMs);
+    this.nowMs = nowMs;
+    int i = firstAfter(replans, lastReplanMs);
+    boolean due = i < replans.length && replans[i] <= nowMs;
+    if (due) {
+      lastReplanMs = nowMs;
+    }
+    return due;
   }
 
   @Override
@@ -89,12 +115,29 @@ final class Learning implements SchedulingPolicy {
 
   @Override
   public OptionalLong wakeUpAtMs() {
-    return policy.wakeUpAtMs();
+    int i = firstAfter(wakeUps, nowMs);
+    return i < wakeUps.length ? OptionalLong.of(wakeUps[i]) : OptionalLong.empty();
   }
 
   @Override
   public List<Assignment> assign(ClusterView cluster, List<? extends GpuView> freeGpus,
       long nowMs) {
+    this.nowMs = nowMs;
+    if (java.util.Arrays.binarySearch(consults, nowMs) < 0) {
+      return List.of(); // the RM did not offer GPUs at this moment
+    }
     return policy.assign(cluster, freeGpus, nowMs);
+  }
+
+  /** Index of the first time in {@code sorted} after {@code ms}. */
+  private static int firstAfter(long[] sorted, long ms) {
+    int i = java.util.Arrays.binarySearch(sorted, ms);
+    if (i < 0) {
+      return -i - 1;
+    }
+    while (i < sorted.length && sorted[i] == ms) {
+      i++;
+    }
+    return i;
   }
 }

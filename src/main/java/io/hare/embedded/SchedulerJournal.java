@@ -15,7 +15,7 @@ import org.apache.hadoop.yarn.api.records.NodeId;
  */
 public final class SchedulerJournal implements TaskListener {
 
-  public enum Kind { ASKS, CONSULTED, STARTED, ENDED }
+  public enum Kind { ASKS, REPLANNED, CONSULTED, STARTED, ENDED }
 
   /**
    * One entry; fields a kind does not have are null or 0.
@@ -32,6 +32,11 @@ public final class SchedulerJournal implements TaskListener {
   public synchronized void asksChanged(ApplicationId app, int outstanding, long nowMs) {
     entries.add(new Entry(Kind.ASKS, nowMs, app.toString(), null, null, null, outstanding,
         false));
+  }
+
+  @Override
+  public synchronized void replanStarted(long nowMs) {
+    entries.add(new Entry(Kind.REPLANNED, nowMs, null, null, null, null, 0, false));
   }
 
   @Override

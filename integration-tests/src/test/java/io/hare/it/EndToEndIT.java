@@ -3,6 +3,7 @@ package io.hare.it;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hare.demo.DemoJob;
 import io.hare.demo.DemoModel;
 import io.hare.demo.DemoPictures;
@@ -78,6 +79,10 @@ public class EndToEndIT {
         HareSettings.read(run.schedulerConf("yarn-fifo", new File(base, "yarn-fifo"))))), t);
     t.flush();
     Files.writeString(base.toPath().resolve("summary.txt"), tables.toString());
+    // the whole runs, journals included, for replaying a failure offline
+    ObjectMapper json = new ObjectMapper();
+    json.writeValue(base.toPath().resolve("run-hare.json").toFile(), hare);
+    json.writeValue(base.toPath().resolve("run-yarn-fifo.json").toFile(), fifo);
     DemoPictures.write(base.toPath(), List.of(hare, fifo), tables.toString());
   }
 

@@ -115,6 +115,11 @@ final class GpuTasks {
       return placed;
     }
     List<Assignment> decided = host.pass(nowMs);
+    if (host.replanStarted()) {
+      for (TaskListener l : listeners) {
+        l.replanStarted(nowMs);
+      }
+    }
     if (host.consulted()) {
       for (TaskListener l : listeners) {
         l.policyConsulted(nowMs);

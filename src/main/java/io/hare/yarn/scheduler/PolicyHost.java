@@ -76,6 +76,7 @@ final class PolicyHost implements ClusterView {
   private long readyTotal;
   private boolean dirty = true;
   private boolean consulted;
+  private boolean replanStarted;
   private long lastReplanMs = Long.MIN_VALUE;
   private boolean countsStale = true;
   private Map<GpuType, int[]> counts = Map.of();
@@ -216,6 +217,11 @@ final class PolicyHost implements ClusterView {
     return consulted;
   }
 
+  /** Whether the last {@link #pass} started a re-plan (on the state it had just published). */
+  boolean replanStarted() {
+    return replanStarted;
+  }
+
   /** Whether a pass could place anything or the policy wants time now; cheap. */
   boolean passDue(long nowMs) {
     if (replanner.takePlanReady()) {
@@ -234,6 +240,7 @@ final class PolicyHost implements ClusterView {
    */
   List<Assignment> pass(long nowMs) {
     consulted = false;
+    replanStarted = false;
     if (!gate.enter()) {
       return List.of(); // a re-plan is in flight: its plan is used at a later heartbeat
     }
@@ -242,6 +249,7 @@ final class PolicyHost implements ClusterView {
       if ((lastReplanMs == Long.MIN_VALUE || nowMs - lastReplanMs >= replanIntervalMs)
           && policy.replanDue(nowMs)) {
         lastReplanMs = nowMs;
+        replanStarted = true;
         replanner.start(nowMs); // a same-thread executor has finished it on return
         if (gate.replanInFlight()) {
           dirty = true;

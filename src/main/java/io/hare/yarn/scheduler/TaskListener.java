@@ -17,6 +17,12 @@ public interface TaskListener {
   default void asksChanged(ApplicationId app, int outstanding, long nowMs) {}
 
   /**
+   * A re-plan of the policy began, on the state brought up to date at this pass (it finishes on
+   * its own thread; the policy is consulted again after it).
+   */
+  default void replanStarted(long nowMs) {}
+
+  /**
    * The policy was brought up to date with everything above and offered the free GPUs (a pass
    * that a re-plan kept out does not count): the moment it could act on them.
    */
