@@ -1,12 +1,15 @@
 package io.hare.yarn.app;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.yarn.api.records.Container;
 import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.api.records.ContainerStatus;
 import org.apache.hadoop.yarn.api.records.NodeReport;
+import org.apache.hadoop.yarn.api.records.PreemptionMessage;
+import org.apache.hadoop.yarn.api.records.StrictPreemptionContract;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.api.records.UpdatedContainer;
 import org.apache.hadoop.yarn.client.api.async.AMRMClientAsync;
@@ -72,6 +75,17 @@ final class AmCallbacks extends AMRMClientAsync.AbstractCallbackHandler {
 
   @Override
   public void onContainersUpdated(List<UpdatedContainer> containers) {}
+
+  /** Containers in a strict preemption contract: the scheduler wants those GPUs back. */
+  @Override
+  public void onPreemptionMessageReceived(PreemptionMessage message) {
+    StrictPreemptionContract strict = message.getStrictContract();
+    if (strict != null && strict.getContainers() != null) {
+      List<ContainerId> ids = new ArrayList<>();
+      strict.getContainers().forEach(c -> ids.add(c.getId()));
+      protocol.revoke(ids);
+    }
+  }
 
   @Override
   public void onShutdownRequest() {

@@ -68,6 +68,10 @@ public final class AppKeys {
   public static final String TASK_MAX_ATTEMPTS = PREFIX + "task.max-attempts";
   public static final int DEFAULT_TASK_MAX_ATTEMPTS = 3;
 
+  /** Whether a container runs the next waiting task of its round when its task ends. */
+  public static final String TASK_REUSE_ENABLED = PREFIX + "task.reuse.enabled";
+  public static final boolean DEFAULT_TASK_REUSE_ENABLED = true;
+
   // --- sync ---
 
   /** Shell command of the round's sync step, run in the AM container; empty: no sync step. */

@@ -1,5 +1,6 @@
 package io.hare.yarn.app;
 
+import org.apache.hadoop.yarn.api.records.Container;
 import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.client.api.AMRMClient.ContainerRequest;
 
@@ -15,4 +16,11 @@ public interface ContainerAsks {
   void removeContainerRequest(ContainerRequest request);
 
   void releaseAssignedContainer(ContainerId container);
+
+  /**
+   * Tells the scheduler that the warm container {@code c} has just started another task of the
+   * job (its previous one ended successfully): the Hare scheduler reads a container update that
+   * "decreases" the container to its own size as that report and never resizes it.
+   */
+  void reportTaskStarted(Container c);
 }

@@ -20,10 +20,13 @@ import org.apache.hadoop.security.Credentials;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.security.token.Token;
 import org.apache.hadoop.yarn.api.ApplicationConstants.Environment;
+import org.apache.hadoop.yarn.api.records.Container;
 import org.apache.hadoop.yarn.api.records.ContainerId;
+import org.apache.hadoop.yarn.api.records.ContainerUpdateType;
 import org.apache.hadoop.yarn.api.records.FinalApplicationStatus;
 import org.apache.hadoop.yarn.api.records.LocalResource;
 import org.apache.hadoop.yarn.api.records.LocalResourceType;
+import org.apache.hadoop.yarn.api.records.UpdateContainerRequest;
 import org.apache.hadoop.yarn.client.api.AMRMClient.ContainerRequest;
 import org.apache.hadoop.yarn.client.api.YarnClient;
 import org.apache.hadoop.yarn.client.api.async.AMRMClientAsync;
@@ -74,6 +77,7 @@ public final class HareApplicationMaster {
   private final SyncStep sync;
   private final RoundCheckpoint checkpoint;
   private final GpuTypes gpuTypes;
+  private final RunnerLink runners;
 
   /**
    * An AM for one job attempt; nothing runs before {@link #run}.
@@ -84,6 +88,14 @@ public final class HareApplicationMaster {
   public HareApplicationMaster(AmClients clients, Configuration conf, HareJobSpec spec,
       String jobId, String workDir, TaskLaunch launch, SyncStep sync, RoundCheckpoint checkpoint,
       GpuTypes gpuTypes) {
+    this(clients, conf, spec, jobId, workDir, launch, sync, checkpoint, gpuTypes, null);
+  }
+
+  /** @param runners where the warm containers' runner server reports (null: none) */
+  HareApplicationMaster(AmClients clients, Configuration conf, HareJobSpec spec, String jobId,
+      String workDir, TaskLaunch launch, SyncStep sync, RoundCheckpoint checkpoint,
+      GpuTypes gpuTypes, RunnerLink runners) {
+    this.runners = runners;
     this.clients = clients;
     this.conf = conf;
     this.spec = spec;
@@ -136,9 +148,18 @@ public final class HareApplicationMaster {
           public void releaseAssignedContainer(ContainerId id) {
             rm.releaseAssignedContainer(id);
           }
+
+          @Override
+          public void reportTaskStarted(Container c) {
+            rm.requestContainerUpdate(c, UpdateContainerRequest.newInstance(c.getVersion(),
+                c.getId(), ContainerUpdateType.DECREASE_RESOURCE, c.getResource(), null));
+          }
         },
         nm::startContainerAsync, sync, checkpoint, gpuTypes);
     callbacks.protocol = protocol;
+    if (runners != null) {
+      runners.protocol = protocol;
+    }
     rm.start();
     nm.start();
     try {
@@ -169,20 +190,30 @@ public final class HareApplicationMaster {
         LocalResources.of(conf, spec.files(), spec.archives()));
     resources.put(JobSubmitter.JAR,
         LocalResources.of(conf, new Path(work, JobSubmitter.JAR), LocalResourceType.FILE));
+    RunnerLink link = new RunnerLink();
+    RunnerServer runners = spec.taskReuse() ? new RunnerServer(link) : null;
+    Map<String, String> runnerEnv = runners == null ? Map.of() : Map.of(
+        "HARE_RUNNER_HOST", InetAddress.getLocalHost().getCanonicalHostName(),
+        "HARE_RUNNER_PORT", Integer.toString(runners.port()),
+        "HARE_RUNNER_SECRET", runners.secret());
     TaskLaunch launch = new TaskLaunch(spec, resources, containerTokens(),
-        ContainerClasspath.of(conf));
+        ContainerClasspath.of(conf), runnerEnv);
 
     YarnClient yarn = YarnClient.createYarnClient();
     yarn.init(conf);
     yarn.start();
     ExecutorService syncThread = Executors.newSingleThreadExecutor();
     try {
-      return new HareApplicationMaster(AmClients.yarn(spec.amHeartbeatMs()), conf, spec, jobId, work.toString(), launch,
+      return new HareApplicationMaster(AmClients.yarn(spec.amHeartbeatMs()), conf, spec, jobId,
+          work.toString(), launch,
           new ProcessSyncStep(spec, jobId, work.toString(), logDir, syncThread),
           new FsRoundCheckpoint(FileSystem.get(conf), work),
           new NodeAttributeGpuTypes(yarn, conf.get(SchedulerKeys.GPU_TYPE_ATTRIBUTE,
-              SchedulerKeys.DEFAULT_GPU_TYPE_ATTRIBUTE))).run();
+              SchedulerKeys.DEFAULT_GPU_TYPE_ATTRIBUTE)), link).run();
     } finally {
+      if (runners != null) {
+        runners.close();
+      }
       syncThread.shutdownNow();
       yarn.stop();
     }

@@ -21,7 +21,7 @@ import org.apache.hadoop.conf.Configuration;
  */
 public record HareJobSpec(String name, int rounds, int tasksPerRound, String taskCommand,
     double weight, String model, String queue, String stagingDir, int taskMemoryMb,
-    int taskVcores, int taskGpus, int taskMaxAttempts, String syncCommand, int amMemoryMb,
+    int taskVcores, int taskGpus, int taskMaxAttempts, boolean taskReuse, String syncCommand, int amMemoryMb,
     int amMaxAttempts, int amHeartbeatMs, String amJavaOpts, String amJar, List<String> files, List<String> archives,
     Map<String, String> env) {
 
@@ -56,6 +56,7 @@ public record HareJobSpec(String name, int rounds, int tasksPerRound, String tas
     c.setInt(AppKeys.TASK_VCORES, taskVcores);
     c.setInt(AppKeys.TASK_GPUS, taskGpus);
     c.setInt(AppKeys.TASK_MAX_ATTEMPTS, taskMaxAttempts);
+    c.setBoolean(AppKeys.TASK_REUSE_ENABLED, taskReuse);
     c.set(AppKeys.SYNC_COMMAND, syncCommand);
     c.setInt(AppKeys.AM_MEMORY_MB, amMemoryMb);
     c.setInt(AppKeys.AM_MAX_ATTEMPTS, amMaxAttempts);
@@ -71,7 +72,7 @@ public record HareJobSpec(String name, int rounds, int tasksPerRound, String tas
   /** A copy with other localized resources (the client swaps local paths for uploaded ones). */
   public HareJobSpec withResources(String jar, List<String> newFiles, List<String> newArchives) {
     return new HareJobSpec(name, rounds, tasksPerRound, taskCommand, weight, model, queue,
-        stagingDir, taskMemoryMb, taskVcores, taskGpus, taskMaxAttempts, syncCommand, amMemoryMb,
-        amMaxAttempts, amHeartbeatMs, amJavaOpts, jar, newFiles, newArchives, env);
+        stagingDir, taskMemoryMb, taskVcores, taskGpus, taskMaxAttempts, taskReuse, syncCommand,
+        amMemoryMb, amMaxAttempts, amHeartbeatMs, amJavaOpts, jar, newFiles, newArchives, env);
   }
 }

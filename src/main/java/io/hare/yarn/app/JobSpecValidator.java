@@ -35,7 +35,8 @@ public final class JobSpecValidator {
 
   /** Environment variables Hare sets itself; a spec may not override them. */
   public static final Set<String> RESERVED_ENV = Set.of("HARE_JOB_ID", "HARE_ROUND",
-      "HARE_TASK_INDEX", "HARE_TASKS_PER_ROUND", "HARE_WORK_DIR", "HARE_GPU_TYPE");
+      "HARE_TASK_INDEX", "HARE_TASKS_PER_ROUND", "HARE_WORK_DIR", "HARE_GPU_TYPE",
+      "HARE_RUNNER_HOST", "HARE_RUNNER_PORT", "HARE_RUNNER_SECRET");
 
   static final int MAX_TASK_ATTEMPTS = 100;
   static final int MIN_AM_MEMORY_MB = 256;
@@ -93,6 +94,7 @@ public final class JobSpecValidator {
       bad(AppKeys.TASK_MAX_ATTEMPTS, conf.getTrimmed(AppKeys.TASK_MAX_ATTEMPTS),
           "a whole number from 1 to " + MAX_TASK_ATTEMPTS);
     }
+    boolean reuse = bool(AppKeys.TASK_REUSE_ENABLED, AppKeys.DEFAULT_TASK_REUSE_ENABLED);
     String sync = text(AppKeys.SYNC_COMMAND, AppKeys.DEFAULT_SYNC_COMMAND);
     int amMemory = atLeast(AppKeys.AM_MEMORY_MB, AppKeys.DEFAULT_AM_MEMORY_MB, MIN_AM_MEMORY_MB);
     int amAttempts = atLeast(AppKeys.AM_MAX_ATTEMPTS, AppKeys.DEFAULT_AM_MAX_ATTEMPTS, 1);
@@ -123,7 +125,8 @@ public final class JobSpecValidator {
       throw new ConfigException(problems);
     }
     return new HareJobSpec(name, rounds, k, command, weight, model, queue, staging, memory,
-        vcores, gpus, attempts, sync, amMemory, amAttempts, heartbeat, javaOpts, jar, files, archives, env);
+        vcores, gpus, attempts, reuse, sync, amMemory, amAttempts, heartbeat, javaOpts, jar, files,
+        archives, env);
   }
 
   private Map<String, String> unknownKeysAndEnv() {
@@ -160,6 +163,19 @@ public final class JobSpecValidator {
       return "";
     }
     return v;
+  }
+
+  /** An optional true or false (any case); the default when missing or bad (recorded). */
+  private boolean bool(String key, boolean def) {
+    String v = conf.getTrimmed(key);
+    if (v == null) {
+      return def;
+    }
+    if (v.equalsIgnoreCase("true") || v.equalsIgnoreCase("false")) {
+      return Boolean.parseBoolean(v);
+    }
+    bad(key, v, "true or false");
+    return def;
   }
 
   private String text(String key, String def) {

@@ -1,11 +1,14 @@
 package io.hare.yarn.app;
 
 import java.io.IOException;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.yarn.api.records.Container;
@@ -58,6 +61,10 @@ public final class RoundProtocol {
   private final Map<Long, ContainerRequest> outstanding = new LinkedHashMap<>();
   private long nextRequestId = 1;
   private final Map<ContainerId, RoundTasks.Attempt> running = new HashMap<>();
+  /** Warm containers the scheduler wants back: they run no further task. */
+  private final Set<ContainerId> revoked = new HashSet<>();
+  /** Warm containers told to exit after reporting their last task: their end carries no task. */
+  private final Set<ContainerId> retiring = new HashSet<>();
   private final CountDownLatch ended = new CountDownLatch(1);
   private RoundTasks tasks;
   private int roundsDone;
@@ -123,6 +130,10 @@ public final class RoundProtocol {
 
   public synchronized void onContainersCompleted(List<ContainerStatus> statuses) {
     for (ContainerStatus s : statuses) {
+      revoked.remove(s.getContainerId());
+      if (retiring.remove(s.getContainerId())) {
+        continue; // a warm container whose runner reported all its tasks
+      }
       RoundTasks.Attempt a = running.remove(s.getContainerId());
       if (a == null || outcome != null) {
         continue; // a released surplus container, or the job has ended
@@ -134,6 +145,58 @@ public final class RoundProtocol {
         }
       } else {
         failed(a, "exit code " + s.getExitStatus(), s.getDiagnostics());
+      }
+    }
+  }
+
+  /**
+   * The task runner of a warm container reports that its current task exited with
+   * {@code exitCode}. The result counts as the container's end would; then, unless the scheduler
+   * revoked the container or the job has ended, the container runs the next task of the round
+   * still waiting for one: its ask is withdrawn and the scheduler is told a task started there.
+   * Otherwise the runner exits and the container's end is not a task result.
+   *
+   * @return the task the runner runs next, if any
+   */
+  public synchronized Optional<RunnerServer.Next> onRunnerTaskEnded(ContainerId id,
+      int exitCode) {
+    RoundTasks.Attempt a = running.remove(id);
+    if (a == null || outcome != null) {
+      retiring.add(id);
+      return Optional.empty();
+    }
+    if (exitCode != 0) {
+      failed(a, "exit code " + exitCode, "reported by the container's task runner");
+      retiring.add(id);
+      return Optional.empty();
+    }
+    tasks.done(a.index());
+    if (tasks.allDone()) {
+      retiring.add(id);
+      barrier();
+      return Optional.empty();
+    }
+    Optional<Integer> next = tasks.nextWaiting();
+    if (next.isEmpty() || revoked.contains(id) || outstanding.isEmpty()) {
+      retiring.add(id);
+      return Optional.empty();
+    }
+    // the oldest ask stands for the task: any ask of the round is as good as another
+    ContainerRequest taken = outstanding.remove(outstanding.keySet().iterator().next());
+    asks.removeContainerRequest(taken);
+    RoundTasks.Attempt n = tasks.assign(next.get(), a.container());
+    running.put(id, n);
+    asks.reportTaskStarted(a.container());
+    LOG.info("{}: round {} task {} attempt {} follows in warm container {}", jobId, n.round(),
+        n.index(), n.number(), id);
+    return Optional.of(new RunnerServer.Next(n.round(), n.index()));
+  }
+
+  /** The scheduler wants these containers back: they run no task after their current one. */
+  public synchronized void revoke(Collection<ContainerId> ids) {
+    for (ContainerId id : ids) {
+      if (running.containsKey(id) && revoked.add(id)) {
+        LOG.info("{}: the scheduler takes back {} after its current task", jobId, id);
       }
     }
   }

@@ -29,6 +29,8 @@ public final class TaskLaunch {
   private final Map<String, LocalResource> resources;
   private final ByteBuffer tokens;
   private final String classpath;
+  /** The runner server's address and secret for warm containers; empty: one task each. */
+  private final Map<String, String> runner;
 
   /** A launch that sets no {@code CLASSPATH}. */
   public TaskLaunch(HareJobSpec spec, Map<String, LocalResource> resources, ByteBuffer tokens) {
@@ -43,10 +45,27 @@ public final class TaskLaunch {
    */
   public TaskLaunch(HareJobSpec spec, Map<String, LocalResource> resources, ByteBuffer tokens,
       String classpath) {
+    this(spec, resources, tokens, classpath, Map.of());
+  }
+
+  /**
+   * @param runner {@code HARE_RUNNER_HOST}, {@code HARE_RUNNER_PORT} and
+   *     {@code HARE_RUNNER_SECRET} of the AM's {@link RunnerServer}: each container then runs
+   *     the job's tasks one after another as the AM hands them out ({@link TaskRunnerScript});
+   *     empty: each container runs one task
+   */
+  TaskLaunch(HareJobSpec spec, Map<String, LocalResource> resources, ByteBuffer tokens,
+      String classpath, Map<String, String> runner) {
     this.spec = spec;
     this.resources = Map.copyOf(resources);
     this.tokens = tokens;
     this.classpath = classpath;
+    this.runner = Map.copyOf(runner);
+  }
+
+  /** Whether containers run several tasks of the job (warm containers). */
+  boolean warm() {
+    return !runner.isEmpty();
   }
 
   /**
@@ -68,14 +87,15 @@ public final class TaskLaunch {
 
   public ContainerLaunchContext context(Map<String, String> env) {
     String log = ApplicationConstants.LOG_DIR_EXPANSION_VAR;
-    String command = "bash -c " + forLaunchScript(quote(spec.taskCommand())) + " 1>" + log
+    String script = warm() ? TaskRunnerScript.of(spec.taskCommand()) : spec.taskCommand();
+    String command = "bash -c " + forLaunchScript(quote(script)) + " 1>" + log
         + "/stdout 2>" + log + "/stderr";
     ByteBuffer t = tokens == null ? null : tokens.duplicate();
-    Map<String, String> full = env;
+    Map<String, String> full = new HashMap<>(env);
     if (!classpath.isEmpty() && !env.containsKey(Environment.CLASSPATH.name())) {
-      full = new HashMap<>(env);
       full.put(Environment.CLASSPATH.name(), classpath);
     }
+    full.putAll(runner);
     return ContainerLaunchContext.newInstance(resources, full, List.of(command), null, t, null);
   }
 

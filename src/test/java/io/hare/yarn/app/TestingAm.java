@@ -66,6 +66,11 @@ final class TestingAm {
       public void releaseAssignedContainer(ContainerId id) {
         calls.add("release " + id.getContainerId());
       }
+
+      @Override
+      public void reportTaskStarted(Container c) {
+        calls.add("task started in " + c.getId().getContainerId());
+      }
     };
     ContainerLauncher launcher = (Container c, ContainerLaunchContext ctx) -> {
       calls.add("start " + c.getId().getContainerId());

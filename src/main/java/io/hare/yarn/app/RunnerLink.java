@@ -1,0 +1,20 @@
+package io.hare.yarn.app;
+
+import java.util.Optional;
+import org.apache.hadoop.yarn.api.records.ContainerId;
+
+/**
+ * Hands the {@link RunnerServer}'s reports to the round protocol once it exists: the server (and
+ * so the address the task containers get) is made before the AM's protocol. Until then, or
+ * without one, a runner is told to exit and its container's end is read as usual.
+ */
+final class RunnerLink implements RunnerServer.Handler {
+
+  volatile RoundProtocol protocol;
+
+  @Override
+  public Optional<RunnerServer.Next> taskEnded(ContainerId container, int exitCode) {
+    RoundProtocol p = protocol;
+    return p == null ? Optional.empty() : p.onRunnerTaskEnded(container, exitCode);
+  }
+}

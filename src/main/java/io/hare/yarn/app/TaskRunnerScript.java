@@ -1,0 +1,39 @@
+package io.hare.yarn.app;
+
+/**
+ * The command of a warm task container: bash that runs the job's task command, then, if the
+ * container knows its ApplicationMaster's runner server ({@code HARE_RUNNER_HOST},
+ * {@code HARE_RUNNER_PORT}, {@code HARE_RUNNER_SECRET}), reports each task's exit code to it
+ * and runs the next task it is given ({@code HARE_ROUND} and {@code HARE_TASK_INDEX} change,
+ * everything else is the container's), until told to exit. So consecutive tasks of one job on one
+ * GPU cost a line over a socket instead of a container launch. Protocol: {@link RunnerServer}.
+ *
+ * <p>Exit status: the first task's own when no runner server can be reached (a plain one-task
+ * container, so nothing depends on bash's {@code /dev/tcp}); 0 when the AM said exit (it has
+ * every result); {@value #LOST} when the connection broke with a result or a task unsent (the AM
+ * then counts the task it gave last as failed and runs it again).
+ */
+final class TaskRunnerScript {
+
+  /** Exit status of a runner that lost its AM with a result or a task not delivered. */
+  static final int LOST = 75;
+
+  private TaskRunnerScript() {}
+
+  /** The bash script running {@code taskCommand} (a shell command line) as described above. */
+  static String of(String taskCommand) {
+    String task = "bash -c " + TaskLaunch.quote(taskCommand);
+    return "task() { " + task + "; }; "
+        + "task; rc=$?; "
+        + "[ -n \"${HARE_RUNNER_PORT:-}\" ] || exit $rc; "
+        + "exec 3<>\"/dev/tcp/${HARE_RUNNER_HOST}/${HARE_RUNNER_PORT}\" 2>/dev/null || exit $rc; "
+        + "printf 'hello %s %s\\n' \"$CONTAINER_ID\" \"$HARE_RUNNER_SECRET\" >&3 || exit $rc; "
+        + "while printf 'done %s\\n' \"$rc\" >&3; do "
+        + "IFS=' ' read -r verb round index <&3 || exit " + LOST + "; "
+        + "[ \"$verb\" = run ] || exit 0; "
+        + "case \"$round$index\" in ''|*[!0-9]*) exit " + LOST + ";; esac; "
+        + "export HARE_ROUND=\"$round\" HARE_TASK_INDEX=\"$index\"; "
+        + "task; rc=$?; "
+        + "done; exit " + LOST;
+  }
+}
