@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -76,6 +77,8 @@ public final class HarePolicy implements SchedulingPolicy {
       "plan", 0, 0);
   /** Longest max-wait-ms accepted: a year; longer is "off" in all but name. */
   static final long MAX_WAIT_LIMIT_MS = 365L * 24 * 3600 * 1000;
+  /** Ready jobs {@link #firstInLine} looks at before it says "another job". */
+  private static final int FIRST_SCAN = 256;
 
   private final String name;
   private final boolean relaxationOrder;
@@ -347,6 +350,23 @@ public final class HarePolicy implements SchedulingPolicy {
     arrivals.clear();
     return dispatcher != null ? dispatcher.assign(cluster, freeGpus, nowMs, tracker, freeIndex,
         aging.overdue(cluster, nowMs)) : follower.assign(cluster, freeGpus, ranks);
+  }
+
+  /** Priority dispatch keeps a warm GPU for the job its order would serve there anyway. */
+  @Override
+  public boolean keepsWarmGpus() {
+    return dispatcher != null;
+  }
+
+  @Override
+  public Optional<String> firstInLine(ClusterView cluster, GpuType type, long nowMs) {
+    if (dispatcher == null) {
+      return Optional.of(""); // plan following: every GPU follows its planned sequence
+    }
+    if (!unranked.isEmpty()) {
+      rankArrivals(cluster);
+    }
+    return dispatcher.firstInLine(cluster, type, aging.overdue(cluster, nowMs), FIRST_SCAN);
   }
 
   /** Smith keys for jobs that arrived since the last plan, comparable with the plan's. */

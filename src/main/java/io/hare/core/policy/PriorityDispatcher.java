@@ -9,6 +9,7 @@ import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.TreeSet;
@@ -177,6 +178,36 @@ final class PriorityDispatcher {
     // ready tasks left waiting: either some were held for busy GPUs, or GPUs ran out first
     contended = call.someWait || call.free == 0 && index.size() > stale.size();
     return call.out;
+  }
+
+  /**
+   * The job {@link #assign} would serve first on a GPU of {@code type}: the first overdue job
+   * that can run there, else the best-ranked ready job whose affinity allows it. Looks at most
+   * {@code maxScan} ranked jobs; none found there reads as "another job", so a long queue of
+   * jobs that cannot use the type never keeps a GPU warm by default.
+   */
+  Optional<String> firstInLine(ClusterView cluster, GpuType type, List<JobView> overdue,
+      int maxScan) {
+    for (JobView job : overdue) {
+      if (job.readyTasks() > 0 && job.times(type) != null) {
+        return Optional.of(job.id());
+      }
+    }
+    int seen = 0;
+    for (Key key : index) {
+      JobView job = cluster.job(key.id());
+      if (job == null || job.readyTasks() == 0) {
+        continue;
+      }
+      Set<GpuType> allowed = affinity.get(job.id());
+      if (job.times(type) != null && (allowed == null || allowed.contains(type))) {
+        return Optional.of(job.id());
+      }
+      if (++seen >= maxScan) {
+        return Optional.of("");
+      }
+    }
+    return Optional.empty();
   }
 
   /** A GPU that may take some of the round's tasks, one after another. */

@@ -1,6 +1,8 @@
 package io.hare.core.policy;
 
+import io.hare.core.GpuType;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -72,6 +74,26 @@ public interface SchedulingPolicy {
   /** A time at which the policy wants to be offered GPUs again even if nothing happens. */
   default OptionalLong wakeUpAtMs() {
     return OptionalLong.empty();
+  }
+
+  /**
+   * Whether the policy answers {@link #firstInLine}, letting a host keep a job's GPU for the
+   * job's next ready task when its current task ends (YARN's warm containers) instead of
+   * offering the GPU again. Without it the host takes every GPU back and offers it, so the policy
+   * decides every task's GPU.
+   */
+  default boolean keepsWarmGpus() {
+    return false;
+  }
+
+  /**
+   * The job the policy would give a GPU of {@code type} if one were offered now: a host lets a
+   * busy GPU run its job's next task without an offer only if that job is first in line for the
+   * type. Empty when no job with ready tasks would use the type. Called only when
+   * {@link #keepsWarmGpus} is true, like {@link #assign}, between events.
+   */
+  default Optional<String> firstInLine(ClusterView cluster, GpuType type, long nowMs) {
+    return Optional.empty();
   }
 
   /**

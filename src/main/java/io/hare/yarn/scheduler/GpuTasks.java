@@ -1,7 +1,10 @@
 package io.hare.yarn.scheduler;
 
 import io.hare.core.policy.Assignment;
+import io.hare.core.GpuType;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,6 +49,12 @@ final class GpuTasks {
   private final Map<ApplicationId, YarnJob> jobs = new HashMap<>();
   private final Map<ContainerId, Running> running = new HashMap<>();
   private final Set<ApplicationId> asksChanged = ConcurrentHashMap.newKeySet();
+  /** Warm containers whose AM reported that their next task started. */
+  private final Set<ContainerId> continued = ConcurrentHashMap.newKeySet();
+  /** Job and GPU type of each running task container, for AM RPC threads. */
+  private final Map<ContainerId, Warm> warm = new ConcurrentHashMap<>();
+
+  private record Warm(String jobId, GpuType type) {}
   private final List<TaskListener> listeners;
   private boolean retry;
 
@@ -79,6 +88,28 @@ final class GpuTasks {
     asksChanged.add(app);
   }
 
+  /**
+   * The AM of a running GPU task container reports that the container started the job's next
+   * task (a warm container); counted at the next pass. Any thread.
+   */
+  void continued(ContainerId id) {
+    if (warm.containsKey(id)) {
+      continued.add(id);
+    }
+  }
+
+  /** Of {@code containers}, the GPU task containers the policy wants back (warm ones). */
+  Set<ContainerId> revoked(Collection<ContainerId> containers) {
+    Set<ContainerId> out = new HashSet<>();
+    for (ContainerId id : containers) {
+      Warm w = warm.get(id);
+      if (w != null && !host.keepsWarm(w.jobId(), w.type())) {
+        out.add(id);
+      }
+    }
+    return out;
+  }
+
   /** GPU tasks running now. */
   int runningCount() {
     return running.size();
@@ -92,6 +123,22 @@ final class GpuTasks {
    */
   List<RMContainer> schedule(Function<ApplicationId, HareAppAttempt> attempts,
       Function<NodeId, FiCaSchedulerNode> nodes, long nowMs) {
+    // before the asks: the ask a continued task took is withdrawn in the same AM heartbeat
+    if (!continued.isEmpty()) {
+      for (ContainerId id : new ArrayList<>(continued)) {
+        continued.remove(id);
+        Running r = running.get(id);
+        if (r != null) {
+          host.taskContinued(r.job(), r.gpu(), nowMs, Math.max(1, nowMs - r.startMs()),
+              r.measured());
+          running.put(id, new Running(r.job(), r.gpu(), nowMs, true));
+          for (TaskListener l : listeners) {
+            l.taskEnded(r.job().appId(), id, true, nowMs);
+            l.taskStarted(r.job().appId(), id, r.gpu().nodeId(), r.gpu().type().name(), nowMs);
+          }
+        }
+      }
+    }
     if (!asksChanged.isEmpty()) {
       for (ApplicationId id : new ArrayList<>(asksChanged)) {
         asksChanged.remove(id);
@@ -138,6 +185,7 @@ final class GpuTasks {
         continue;
       }
       running.put(c.getContainerId(), new Running(job, gpu, nowMs, true));
+      warm.put(c.getContainerId(), new Warm(job.id(), gpu.type()));
       host.taskStarted(job, gpu, nowMs);
       for (TaskListener l : listeners) {
         l.taskStarted(job.appId(), c.getContainerId(), gpu.nodeId(), gpu.type().name(), nowMs);
@@ -180,6 +228,8 @@ final class GpuTasks {
   void containerCompleted(RMContainer c, ContainerStatus status, RMContainerEventType event,
       long nowMs) {
     Running r = running.remove(c.getContainerId());
+    warm.remove(c.getContainerId());
+    continued.remove(c.getContainerId());
     if (r == null) {
       return;
     }
@@ -213,6 +263,7 @@ final class GpuTasks {
       return false;
     }
     running.put(c.getContainerId(), new Running(job, gpu, nowMs, false));
+    warm.put(c.getContainerId(), new Warm(job.id(), gpu.type()));
     host.taskRecovered(job, gpu, nowMs);
     LOG.info("recovered task of {} on {}: container {}", job, gpu, c.getContainerId());
     return true;

@@ -7,6 +7,7 @@ import io.hare.core.policy.SchedulingPolicy;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
@@ -27,6 +28,7 @@ import org.apache.hadoop.yarn.api.records.ResourceInformation;
 import org.apache.hadoop.yarn.api.records.ResourceRequest;
 import org.apache.hadoop.yarn.api.records.ResourceUtilization;
 import org.apache.hadoop.yarn.api.records.SchedulingRequest;
+import org.apache.hadoop.yarn.api.records.UpdateContainerRequest;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.api.protocolrecords.NMContainerStatus;
 import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
@@ -278,13 +280,37 @@ public class HareScheduler extends FifoScheduler {
         attempt.updateResourceRequests(StaleAsks.correct(ask, handedOut));
       }
       attempt.updateBlacklist(blacklistAdditions, blacklistRemovals);
+      taskBoundaries(attempt, updateRequests);
       gpuTasks.asksChanged(attemptId.getApplicationId());
       Resource headroom = Resources.subtract(getClusterResource(), used);
       attempt.setHeadroom(headroom);
       attempt.setApplicationHeadroomForMetrics(headroom);
-      return new Allocation(handedOut, headroom, null, null, null,
+      // warm containers the policy wants back: a strict preemption contract, which the Hare AM
+      // honours at the end of the container's current task (never preempting a running one)
+      Set<ContainerId> back = gpuTasks.revoked(attempt.getLiveContainersMap().keySet());
+      return new Allocation(handedOut, headroom, back.isEmpty() ? null : back, null, null,
           attempt.pullUpdatedNMTokens());
     });
+  }
+
+  /**
+   * The Hare AM's report that a warm GPU container started its next task: a container update
+   * that "decreases" it to its own size (see {@code ContainerAsks#reportTaskStarted}). Hare
+   * never resizes containers; other updates are ignored, as before.
+   */
+  private void taskBoundaries(HareAppAttempt attempt, ContainerUpdates updates) {
+    if (updates == null) {
+      return;
+    }
+    for (UpdateContainerRequest u : updates.getDecreaseRequests()) {
+      RMContainer c = attempt.getRMContainer(u.getContainerId());
+      if (c != null && Resources.equals(c.getAllocatedResource(), u.getCapability())) {
+        gpuTasks.continued(u.getContainerId());
+      } else {
+        LOG.debug("{}: container update {} ignored (Hare does not resize containers)",
+            attempt.getApplicationAttemptId(), u);
+      }
+    }
   }
 
   @Override

@@ -76,6 +76,8 @@ final class PolicyHost implements ClusterView {
   private long readyTotal;
   private boolean dirty = true;
   private boolean consulted;
+  /** First in line per type for warm GPUs, or null when the policy keeps none. */
+  private volatile Map<GpuType, String> warmFirst;
   private boolean replanStarted;
   private long lastReplanMs = Long.MIN_VALUE;
   private boolean countsStale = true;
@@ -266,8 +268,59 @@ final class PolicyHost implements ClusterView {
       return check(answer, free, nowMs);
     } finally {
       wakeAt = policy.wakeUpAtMs();
+      if (consulted) {
+        publishFirstInLine(nowMs);
+      }
       gate.exit();
     }
+  }
+
+  /**
+   * Who may keep a warm GPU of each type, as the policy sees it after this pass: read by AM RPC
+   * threads ({@link #keepsWarm}) to tell an AM which of its containers to give back.
+   */
+  private void publishFirstInLine(long nowMs) {
+    if (!policy.keepsWarmGpus()) {
+      warmFirst = null;
+      return;
+    }
+    Map<GpuType, String> first = new HashMap<>();
+    for (GpuType t : gpuTypes()) {
+      policy.firstInLine(this, t, nowMs).ifPresent(id -> first.put(t, id));
+    }
+    warmFirst = first;
+  }
+
+  /**
+   * Whether a warm container of {@code jobId} on a GPU of {@code type} may run the job's next
+   * task when its current one ends, by the policy's last answer: only when the policy keeps warm
+   * GPUs and no other job is first in line for the type. Any thread.
+   */
+  boolean keepsWarm(String jobId, GpuType type) {
+    Map<GpuType, String> first = warmFirst;
+    if (first == null) {
+      return false;
+    }
+    String j = first.get(type);
+    return j == null || j.equals(jobId);
+  }
+
+  /**
+   * A warm container of {@code job} on {@code gpu} ended a task and started the job's next one at
+   * once, reported by its AM: the GPU never frees. The ready task it took is withdrawn by the
+   * AM's asks in the same heartbeat (absolute, so readiness is not touched here).
+   */
+  void taskContinued(YarnJob job, YarnGpu gpu, long nowMs, long runMs, boolean measured) {
+    job.tasksDone++;
+    touchedJobs.add(job);
+    dirty = true;
+    if (measured) {
+      times.observe(job.id(), gpu.type(), runMs);
+    }
+    gate.call(() -> {
+      policy.onTaskComputed(job, gpu, nowMs, runMs);
+      policy.onTaskStarted(job, gpu, nowMs);
+    });
   }
 
   /** Copies the live state of what changed to what the policy reads; under the gate's lock. */

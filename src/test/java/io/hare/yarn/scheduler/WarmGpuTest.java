@@ -1,0 +1,122 @@
+package io.hare.yarn.scheduler;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertTrue;
+
+import io.hare.core.SchedulerKeys;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.Container;
+import org.apache.hadoop.yarn.api.records.ContainerId;
+import org.apache.hadoop.yarn.api.records.ContainerUpdateType;
+import org.apache.hadoop.yarn.api.records.NodeId;
+import org.apache.hadoop.yarn.api.records.PreemptionMessage;
+import org.apache.hadoop.yarn.api.records.UpdateContainerRequest;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
+import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
+import org.junit.After;
+import org.junit.Test;
+
+/**
+ * The scheduler's side of warm containers: an AM's report that a container started its next task
+ * is one task ended and one started on the same GPU, which never frees; a container of a job
+ * that is not first in line for its GPU type is asked back with a strict preemption contract,
+ * and under a policy that keeps no warm GPUs every task container is.
+ */
+public class WarmGpuTest {
+
+  private HareRm h;
+
+  @After
+  public void stop() {
+    if (h != null) {
+      h.close();
+    }
+  }
+
+  private static UpdateContainerRequest sameSize(Container c) {
+    return UpdateContainerRequest.newInstance(c.getVersion(), c.getId(),
+        ContainerUpdateType.DECREASE_RESOURCE, c.getResource(), null);
+  }
+
+  private static Set<ContainerId> asked(PreemptionMessage m) {
+    return m == null || m.getStrictContract() == null ? Set.of()
+        : m.getStrictContract().getContainers().stream().map(c -> c.getId())
+            .collect(Collectors.toSet());
+  }
+
+  @Test(timeout = 60_000)
+  public void aReportedNextTaskKeepsTheGpuAndCountsAsAnEndAndAStart() throws Exception {
+    h = HareRm.start(HareRm.conf());
+    List<String> heard = new ArrayList<>();
+    h.scheduler().addTaskListener(new TaskListener() {
+      @Override
+      public void taskStarted(ApplicationId app, ContainerId c, NodeId node, String type,
+          long nowMs) {
+        heard.add("started " + c.getContainerId());
+      }
+
+      @Override
+      public void taskEnded(ApplicationId app, ContainerId c, boolean ok, long nowMs) {
+        heard.add("ended " + c.getContainerId() + (ok ? "" : " failed"));
+      }
+    });
+    MockNM nm = h.node("h1:1234", 1);
+    MockAM a = h.launch(h.submit("hare.rounds=1", "hare.tasks-per-round=2"), nm);
+    MockAM b = h.launch(h.submit("hare.rounds=1", "hare.tasks-per-round=1"), nm);
+    HareRm.askGpuTasks(a, 2);
+    List<Container> got = h.heartbeatAndPull(a, nm);
+    assertEquals(1, got.size());
+    Container c = got.get(0);
+    HareRm.askGpuTasks(b, 1);
+    // a's container runs a's second task: the AM withdraws that ask and reports the start
+    HareRm.askGpuTasks(a, 0);
+    a.sendContainerUpdateRequest(List.of(sameSize(c)));
+    nm.nodeHeartbeat(true);
+    h.rm.drainEvents();
+    long id = c.getId().getContainerId();
+    assertEquals(List.of("started " + id, "ended " + id, "started " + id), heard);
+    assertEquals("the GPU never freed for b", 0, h.heartbeatAndPull(b, nm).size());
+    assertEquals(1, h.scheduler().runningGpuTasks());
+  }
+
+  @Test(timeout = 60_000)
+  public void aPolicyThatKeepsNoWarmGpusAsksForEveryTaskContainerBack() throws Exception {
+    YarnConfiguration conf = HareRm.conf();
+    conf.set(SchedulerKeys.POLICY, "yarn-fifo");
+    h = HareRm.start(conf);
+    MockNM nm = h.node("h1:1234", 2);
+    MockAM a = h.launch(h.submit(), nm);
+    HareRm.askGpuTasks(a, 3);
+    List<Container> got = h.heartbeatAndPull(a, nm);
+    assertEquals(2, got.size());
+    PreemptionMessage m = a.allocate(List.of(), List.of()).getPreemptionMessage();
+    assertEquals(got.stream().map(Container::getId).collect(Collectors.toSet()), asked(m));
+  }
+
+  @Test(timeout = 60_000)
+  public void underHareOnlyAJobNotFirstInLineGivesItsGpuBack() throws Exception {
+    h = HareRm.start(HareRm.conf());
+    MockNM nm = h.node("h1:1234", 1);
+    // light and long: a heavier short job that arrives later goes first
+    MockAM a = h.launch(h.submit("hare.weight=1", "hare.rounds=20", "hare.tasks-per-round=2"),
+        nm);
+    HareRm.askGpuTasks(a, 2);
+    List<Container> got = h.heartbeatAndPull(a, nm);
+    assertEquals(1, got.size());
+    assertNull("a alone: first in line, it keeps its GPU",
+        a.allocate(List.of(), List.of()).getPreemptionMessage());
+    MockAM b = h.launch(h.submit("hare.weight=8", "hare.rounds=1", "hare.tasks-per-round=1"),
+        nm);
+    HareRm.askGpuTasks(b, 1);
+    nm.nodeHeartbeat(true);
+    h.rm.drainEvents();
+    assertEquals(Set.of(got.get(0).getId()),
+        asked(a.allocate(List.of(), List.of()).getPreemptionMessage()));
+  }
+}
