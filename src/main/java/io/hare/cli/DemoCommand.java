@@ -106,14 +106,18 @@ public final class DemoCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     List<EmbeddedCluster.Node> cluster = parseNodes(nodes);
     checkOptions();
-    requireEmbeddedCluster();
-    Path jar = ownJar();
+    EmbeddedJars.require("hare demo");
+    Path jar = EmbeddedJars.ownJar();
     Path dir = out != null ? out : Files.createTempDirectory("hare-demo");
     List<DemoJob> workload = DemoWorkload.jobs(jobs, gapMs);
-    DemoProfiles profiles = DemoProfiles.calibrate();
+    int gpus = cluster.stream().mapToInt(EmbeddedCluster.Node::gpus).sum();
+    DemoProfiles profiles = DemoProfiles.calibrate(dir.toFile(), gpus, heartbeatMs);
     long repeats = profiles.baseRepeatsFor(taskMs);
-    LOG.info("one gradient computation takes {} ms here: {} per task on a v100", String.format(
-        Locale.ROOT, "%.4f", profiles.computationMs()), repeats);
+    LOG.info("a task process starts in {} ms and one gradient computation takes {} ms here: {} "
+        + "per task on a v100; with all {} GPUs busy a task gets {} of a core", String.format(
+        Locale.ROOT, "%.0f", profiles.startupMs()), String.format(Locale.ROOT, "%.4f",
+        profiles.computationMs()), repeats, gpus, String.format(Locale.ROOT, "%.2f",
+        profiles.share()));
     DemoRun run = new DemoRun(new DemoRun.Settings(cluster, repeats, heartbeatMs, heartbeatMs,
         jar, timeoutS * 1000, settings), profiles);
     List<DemoResult> runs = new ArrayList<>();
@@ -124,6 +128,9 @@ public final class DemoCommand implements Callable<Integer> {
         File runDir = dir.resolve(safe(p)).toFile();
         DemoResult r = run.run(p, workload, runDir);
         runs.add(r);
+        // the whole run, the scheduler's journal included, to replay or inspect it later
+        new com.fasterxml.jackson.databind.ObjectMapper().writeValue(new File(runDir, "run.json"),
+            r);
         replays.add(Replay.of(r, HareSettings.read(run.schedulerConf(p, runDir))));
       }
     } finally {
@@ -218,38 +225,6 @@ public final class DemoCommand implements Callable<Integer> {
       throw new BadInputException("--nodes: at most 8 NodeManagers, got " + out.size());
     }
     return out;
-  }
-
-  /** A clear message where the tarball's bin/hare, which has no MiniYARNCluster, runs it. */
-  private static void requireEmbeddedCluster() throws BadInputException {
-    try {
-      Class.forName("org.apache.hadoop.yarn.server.MiniYARNCluster", false,
-          DemoCommand.class.getClassLoader());
-    } catch (ClassNotFoundException e) {
-      throw new BadInputException("hare demo needs the embedded cluster's jars "
-          + "(MiniYARNCluster, in target/embedded-lib of a source checkout): run "
-          + "dist/bin/hare demo from a checkout");
-    }
-  }
-
-  /** The jar this command runs from, which the demo's jobs localize. */
-  private static Path ownJar() throws BadInputException {
-    try {
-      Path p = Path.of(DemoCommand.class.getProtectionDomain().getCodeSource().getLocation()
-          .toURI());
-      if (p.toString().endsWith(".jar")) {
-        return p;
-      }
-      // a test or IDE run from target/classes: the packaged jar next to it
-      File packaged = p.resolveSibling("hare-yarn.jar").toFile();
-      if (packaged.isFile()) {
-        return packaged.toPath();
-      }
-      throw new BadInputException("hare demo runs from " + p + ", not a jar, and there is no "
-          + packaged + ": run 'mvn -B -DskipTests package' first");
-    } catch (java.net.URISyntaxException e) {
-      throw new IllegalStateException("cannot locate the Hare jar", e);
-    }
   }
 
   private static String safe(String name) {

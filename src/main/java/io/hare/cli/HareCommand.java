@@ -71,6 +71,7 @@ public final class HareCommand implements Callable<Integer> {
     cl.addSubcommand("status", new StatusCommand());
     cl.addSubcommand("kill", new KillCommand());
     cl.addSubcommand("demo", new DemoCommand());
+    cl.addSubcommand("bench", new BenchCommand());
     // Subcommands first: these setters reach only the subcommands present when called.
     cl.setOut(out);
     cl.setErr(err);

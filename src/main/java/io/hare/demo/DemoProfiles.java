@@ -1,53 +1,84 @@
 package io.hare.demo;
 
-import io.hare.example.Dataset;
-import io.hare.example.JobConfig;
-import io.hare.example.Model;
-import io.hare.example.SoftmaxRegression;
+import io.hare.example.Env;
+import io.hare.example.SgdJob;
+import java.io.File;
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
 /**
  * The profile the demo's scheduler starts from ({@code yarn.scheduler.hare.profiles.file}): per
- * model and GPU type, a task's expected time = process start-up + slowdown x the time of the
- * task's gradient computations on this machine, measured once by {@link #calibrate}. It is only
- * the prior: the scheduler refines it from the containers it sees finish, as it would refine an
- * admin's profile on a real cluster.
+ * model and GPU type, the time of one task process on this machine with every emulated GPU busy.
+ * {@link #calibrate} times real task processes of the example job ({@code SgdJob task}, as the
+ * demo runs them) to learn their start-up and the cost of one gradient computation; a task on a
+ * type then takes start-up + slowdown x computations x cost, divided by the share of a CPU core
+ * a task gets when all GPUs compute at once (the emulated GPUs share the machine's cores). It is
+ * only the prior: the scheduler refines it from the containers it sees finish, as it would
+ * refine an admin's profile on a real cluster.
  *
- * @param computationMs one gradient computation of the example job (default settings), measured
- * @param startupMs a task process's start-up (a JVM with the example job), estimated
- * @param syncMs the sync step's time off the GPU plus the AM's round trip, estimated
+ * @param computationMs one gradient computation in a task process
+ * @param startupMs a task process's start-up and end
+ * @param share the share of a core a task gets with every GPU busy, in (0, 1]
+ * @param syncMs the sync step off the GPU plus the AM's round trip, at that share
  */
-public record DemoProfiles(double computationMs, long startupMs, long syncMs) {
+public record DemoProfiles(double computationMs, double startupMs, double share, long syncMs) {
 
-  /** Start-up of a small JVM process on a 2-core machine, measured by hand (0.4-0.5 s). */
-  public static final long STARTUP_MS = 500;
-  public static final long SYNC_MS = 600;
+  private static final int FEW = 1;
+  private static final int MANY = 40_000;
 
-  /** Times the example job's gradient on this machine, after the JIT has warmed up. */
-  public static DemoProfiles calibrate() {
-    JobConfig config = new JobConfig(1, 8, 4, 2048, 32, 0.5);
-    Dataset data = Dataset.generate(config);
-    Model m = Model.zeros(config);
-    int[] batch = SoftmaxRegression.batch(0, 0, 1, config.batchSize(), config.examples());
-    double best = Double.MAX_VALUE;
-    for (int pass = 0; pass < 5; pass++) {
-      int n = 4000;
-      long t0 = System.nanoTime();
-      double sink = 0;
-      for (int i = 0; i < n; i++) {
-        sink += SoftmaxRegression.gradient(m, data, batch, 0, 1).batchLoss();
-      }
-      long dt = System.nanoTime() - t0;
-      if (sink != sink) { // never true; keeps the loop from being optimised away
-        throw new IllegalStateException("NaN loss");
-      }
-      best = Math.min(best, dt / 1e6 / n);
+  /**
+   * Times two task processes of the example job in {@code dir} (a few seconds) and sizes the
+   * share for {@code gpus} emulated GPUs on this machine's cores.
+   *
+   * @param heartbeatMs the AMs' and NodeManagers' heartbeat interval (a barrier costs about two)
+   */
+  public static DemoProfiles calibrate(File dir, int gpus, int heartbeatMs)
+      throws IOException, InterruptedException {
+    File job = new File(dir, "calibration");
+    org.apache.hadoop.fs.FileUtil.fullyDelete(job);
+    StringWriter out = new StringWriter();
+    int code = SgdJob.commandLine(new PrintWriter(out), new PrintWriter(out), Env.SYSTEM)
+        .execute("init", "--work-dir", job.getAbsolutePath(), "--seed", "1");
+    if (code != SgdJob.OK) {
+      throw new IOException("calibration: SgdJob init failed: " + out);
     }
-    return new DemoProfiles(best, STARTUP_MS, SYNC_MS);
+    double few = Math.min(time(job, FEW), time(job, FEW));
+    double many = Math.min(time(job, MANY), time(job, MANY));
+    double perComputation = Math.max(1e-6, (many - few) / (MANY - FEW));
+    double share = Math.min(1.0, Runtime.getRuntime().availableProcessors() / (gpus + 1.0));
+    long sync = Math.round(few / share + 2.0 * heartbeatMs);
+    return new DemoProfiles(perComputation, few, share, sync);
+  }
+
+  /** Wall time of one task process computing its gradient {@code repeats} times, ms. */
+  private static double time(File job, int repeats) throws IOException, InterruptedException {
+    List<String> cmd = new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx128m"));
+    cmd.addAll(List.of(DemoRun.LEAN_JVM.split(" ")));
+    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), SgdJob.class.getName(),
+        "task", "--work-dir", job.getAbsolutePath(), "--base-repeats",
+        Integer.toString(repeats)));
+    ProcessBuilder pb = new ProcessBuilder(cmd);
+    pb.environment().put("HARE_JOB_ID", "calibration");
+    pb.environment().put("HARE_ROUND", "0");
+    pb.environment().put("HARE_TASK_INDEX", "0");
+    pb.environment().put("HARE_TASKS_PER_ROUND", "1");
+    pb.environment().put("HARE_GPU_TYPE", "v100");
+    pb.redirectErrorStream(true);
+    long t0 = System.nanoTime();
+    Process p = pb.start();
+    p.getInputStream().readAllBytes();
+    if (p.waitFor() != 0) {
+      throw new IOException("calibration: a task process exited " + p.exitValue());
+    }
+    return (System.nanoTime() - t0) / 1e6;
   }
 
   /** Computations per task on the fastest type for about {@code computeMs} of work. */
@@ -55,13 +86,18 @@ public record DemoProfiles(double computationMs, long startupMs, long syncMs) {
     return Math.max(1, Math.round(computeMs / computationMs));
   }
 
+  /** Expected time of one task of {@code model} on {@code type}, every GPU busy. */
+  public double taskMs(DemoModel model, String type, long baseRepeats) {
+    return (startupMs + model.slowdown(type) * baseRepeats * computationMs) / share;
+  }
+
   /** Writes the profiles CSV of every demo model for tasks of {@code baseRepeats}. */
   public void write(Path file, long baseRepeats) throws IOException {
     StringBuilder csv = new StringBuilder("model,gpu_type,compute_ms,sync_ms\n");
     for (DemoModel m : DemoModel.ALL) {
       for (String type : DemoModel.TYPES) {
-        double ms = startupMs + m.slowdown(type) * baseRepeats * computationMs;
-        csv.append(String.format(Locale.ROOT, "%s,%s,%.0f,%d%n", m.name(), type, ms, syncMs));
+        csv.append(String.format(Locale.ROOT, "%s,%s,%.0f,%d%n", m.name(), type,
+            taskMs(m, type, baseRepeats), syncMs));
       }
     }
     Files.writeString(file, csv, StandardCharsets.UTF_8);

@@ -57,7 +57,7 @@ public final class DemoRun {
    * start a small JVM in about 0.3 s of CPU instead of 0.5 s, which matters when a dozen of them
    * share two cores.
    */
-  private static final String LEAN_JVM = "-XX:+UseSerialGC -XX:TieredStopAtLevel=1"
+  static final String LEAN_JVM = "-XX:+UseSerialGC -XX:TieredStopAtLevel=1"
       + " -XX:-UsePerfData";
   private static final EnumSet<YarnApplicationState> ENDED = EnumSet.of(
       YarnApplicationState.FINISHED, YarnApplicationState.FAILED, YarnApplicationState.KILLED);

@@ -62,7 +62,8 @@ public class EndToEndIT {
   public static void runBothPolicies() throws Exception {
     File base = GenericTestUtils.getTestDir("EndToEndIT");
     FileUtil.fullyDelete(base); // a run without `mvn clean` must not read the last run's files
-    DemoProfiles profiles = DemoProfiles.calibrate();
+    DemoProfiles profiles = DemoProfiles.calibrate(base, NODES.stream()
+        .mapToInt(EmbeddedCluster.Node::gpus).sum(), 200);
     DemoRun run = new DemoRun(new DemoRun.Settings(NODES, profiles.baseRepeatsFor(300), 200, 200,
         Path.of("target/hare-yarn.jar").toAbsolutePath(), 240_000, Map.of()), profiles);
     run.warmUp("hare", new File(base, "warm-up"));

@@ -1,0 +1,178 @@
+package io.hare.bench;
+
+import io.hare.core.BadInputException;
+import io.hare.embedded.EmbeddedCluster;
+import io.hare.embedded.TaskEvents;
+import io.hare.yarn.app.AppKeys;
+import io.hare.yarn.app.JobSpecValidator;
+import io.hare.yarn.app.JobSubmitter;
+import io.hare.yarn.app.YarnApps;
+import io.hare.yarn.app.YarnClientApps;
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.ApplicationReport;
+import org.apache.hadoop.yarn.api.records.YarnApplicationState;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One run of the switching benchmark: an {@link EmbeddedCluster} under a given scheduler, a mixed
+ * workload of jobs whose tasks sleep a fixed time (so the two CPUs measure YARN's own costs, not
+ * the tasks' work), submitted together through the real client and run by the real AM; then
+ * the gaps between consecutive tasks on each GPU slot as the tasks recorded them
+ * ({@link SwitchGaps}), up to the first job's end (when demand starts to fall).
+ *
+ * <p>Blocking; one run per JVM at a time (see {@link EmbeddedCluster}).
+ */
+public final class SwitchingBench {
+
+  private static final Logger LOG = LoggerFactory.getLogger(SwitchingBench.class);
+  private static final EnumSet<YarnApplicationState> ENDED = EnumSet.of(
+      YarnApplicationState.FINISHED, YarnApplicationState.FAILED, YarnApplicationState.KILLED);
+  private static final String LEAN_JVM = "-XX:+UseSerialGC -XX:TieredStopAtLevel=1"
+      + " -XX:-UsePerfData";
+
+  /**
+   * The workload and the intervals.
+   *
+   * @param taskMs how long each task sleeps
+   * @param jobs jobs submitted together
+   * @param rounds rounds per job
+   * @param tasksPerRound k of every job
+   * @param heartbeatMs the AMs' and NodeManagers' heartbeat interval
+   * @param nodes NodeManagers, each with {@code gpusPerNode} GPUs
+   */
+  public record Workload(long taskMs, int jobs, int rounds, int tasksPerRound, int heartbeatMs,
+      int nodes, int gpusPerNode, Path jar, long timeoutMs) {}
+
+  /** What one run measured. */
+  public record Result(String scheduler, SwitchGaps gaps, int attempts, int failedJobs) {}
+
+  private final Workload w;
+
+  public SwitchingBench(Workload w) {
+    this.w = w;
+  }
+
+  /**
+   * Runs the workload on a fresh cluster whose ResourceManager takes {@code rmSettings} (the
+   * scheduler class and its settings) and whose jobs take {@code jobSettings}.
+   */
+  public Result run(String name, Map<String, String> rmSettings, Map<String, String> jobSettings,
+      File dir) throws Exception {
+    Configuration rm = new Configuration(false);
+    rm.setLong(YarnConfiguration.RM_NM_HEARTBEAT_INTERVAL_MS, w.heartbeatMs());
+    rmSettings.forEach(rm::set);
+    List<EmbeddedCluster.Node> nodes = new ArrayList<>();
+    List<String> types = List.of("v100", "t4", "k80");
+    for (int i = 0; i < w.nodes(); i++) {
+      nodes.add(new EmbeddedCluster.Node(types.get(i % types.size()), w.gpusPerNode()));
+    }
+    List<Path> events = new ArrayList<>();
+    List<ApplicationId> ids = new ArrayList<>();
+    LOG.info("{}: {} jobs of {} rounds x {} tasks of {} ms on {} nodes x {} GPUs", name, w.jobs(),
+        w.rounds(), w.tasksPerRound(), w.taskMs(), w.nodes(), w.gpusPerNode());
+    try (EmbeddedCluster cluster = EmbeddedCluster.start(new File(dir, "cluster"),
+        "hare-bench-" + name, nodes, rm);
+        YarnApps apps = YarnClientApps.open(cluster.conf())) {
+      for (int j = 0; j < w.jobs(); j++) {
+        Path e = dir.toPath().resolve("jobs/job-" + j + "/events.txt");
+        Files.createDirectories(e.getParent());
+        events.add(e);
+        ids.add(new JobSubmitter(apps, cluster.conf()).submit(JobSpecValidator.read(spec(j, e,
+            new File(dir, "staging"), jobSettings))));
+      }
+      long firstEnd = await(apps, ids);
+      // what the scheduler did, for whoever wants to see where a gap went (Hare only)
+      new com.fasterxml.jackson.databind.ObjectMapper().writeValue(new File(dir,
+          "journal.json"), cluster.journal().entries());
+      List<TaskEvents.Attempt> attempts = new ArrayList<>();
+      for (Path e : events) {
+        attempts.addAll(TaskEvents.read(e).attempts());
+      }
+      int failed = 0;
+      for (ApplicationId id : ids) {
+        ApplicationReport r = apps.report(id);
+        if (!"SUCCEEDED".equals(r.getFinalApplicationStatus().name())) {
+          failed++;
+        }
+      }
+      return new Result(name, SwitchGaps.of(attempts, firstEnd), attempts.size(), failed);
+    }
+  }
+
+  private Configuration spec(int j, Path events, File staging, Map<String, String> jobSettings)
+      throws BadInputException {
+    Configuration c = new Configuration(false);
+    c.set(AppKeys.JOB_NAME, "switch-" + j);
+    c.setInt(AppKeys.JOB_ROUNDS, w.rounds());
+    c.setInt(AppKeys.JOB_TASKS_PER_ROUND, w.tasksPerRound());
+    c.set(AppKeys.JOB_STAGING_DIR, staging.getAbsolutePath());
+    String sleep = String.format(java.util.Locale.ROOT, "sleep %.3f", w.taskMs() / 1000.0);
+    c.set(AppKeys.TASK_COMMAND, TaskEvents.wrapTask(sleep, events));
+    c.set(AppKeys.SYNC_COMMAND, TaskEvents.wrapSync("true", events));
+    c.setInt(AppKeys.TASK_MEMORY_MB, 128);
+    c.setInt(AppKeys.AM_MEMORY_MB, 256);
+    c.setInt(AppKeys.AM_MAX_ATTEMPTS, 1);
+    c.setInt(AppKeys.TASK_MAX_ATTEMPTS, 1);
+    c.setInt(AppKeys.AM_HEARTBEAT_INTERVAL_MS, w.heartbeatMs());
+    c.set(AppKeys.AM_JAVA_OPTS, LEAN_JVM);
+    c.set(AppKeys.AM_JAR, w.jar().toString());
+    jobSettings.forEach(c::set);
+    return c;
+  }
+
+  /** Waits for every job; returns the first job's finish time. */
+  private long await(YarnApps apps, List<ApplicationId> ids) throws Exception {
+    long deadline = System.currentTimeMillis() + w.timeoutMs();
+    while (true) {
+      long firstEnd = Long.MAX_VALUE;
+      int done = 0;
+      for (ApplicationId id : ids) {
+        ApplicationReport r = apps.report(id);
+        if (ENDED.contains(r.getYarnApplicationState())) {
+          done++;
+          firstEnd = Math.min(firstEnd, r.getFinishTime());
+        }
+      }
+      if (done == ids.size()) {
+        return firstEnd;
+      }
+      if (System.currentTimeMillis() > deadline) {
+        for (ApplicationId id : ids) {
+          apps.kill(id);
+        }
+        throw new IllegalStateException("the benchmark's jobs did not end within "
+            + w.timeoutMs() + " ms");
+      }
+      Thread.sleep(200); // polling the RM, as `hare submit` does
+    }
+  }
+
+  /** RM settings of stock CapacityScheduler at its best for this workload (README). */
+  public static Map<String, String> capacityScheduler() {
+    return Map.ofEntries(
+        Map.entry(YarnConfiguration.RM_SCHEDULER,
+            "org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler"),
+        Map.entry("yarn.scheduler.capacity.resource-calculator",
+            "org.apache.hadoop.yarn.util.resource.DominantResourceCalculator"),
+        Map.entry("yarn.scheduler.capacity.root.queues", "default"),
+        Map.entry("yarn.scheduler.capacity.root.default.capacity", "100"),
+        Map.entry("yarn.scheduler.capacity.root.default.maximum-capacity", "100"),
+        Map.entry("yarn.scheduler.capacity.maximum-am-resource-percent", "0.5"),
+        // every free GPU of a heartbeating node filled in that heartbeat, no locality waits
+        Map.entry("yarn.scheduler.capacity.per-node-heartbeat.multiple-assignments-enabled",
+            "true"),
+        Map.entry("yarn.scheduler.capacity.per-node-heartbeat.maximum-container-assignments",
+            "-1"),
+        Map.entry("yarn.scheduler.capacity.node-locality-delay", "0"));
+  }
+}
