@@ -55,14 +55,15 @@ import picocli.CommandLine.Spec;
     footer = {"%nFaults (--inject, comma-separated; the harness does them to the running cluster "
         + "from outside, never through switches in the scheduler or the ApplicationMaster; one "
         + "at a time, each after the cluster recovered from the one before):",
-        "  rm-restart    the ResourceManager restarts while tasks run, with work-preserving "
-        + "recovery from a file-system state store; running tasks survive",
-        "  am-failure    a job's ApplicationMaster is killed while a round after its first runs; "
-        + "the next attempt resumes after the last checkpointed round",
-        "  node-loss     a NodeManager running tasks (and no ApplicationMaster) stops; its tasks "
-        + "are lost and run again on other nodes",
-        "  task-failure  one task's first attempt exits 3 and is retried; an extra job "
-        + "'always-fails', whose task exits 7, ends FAILED naming the task, exit code and log",
+        "  rm-restart    the ResourceManager restarts while tasks run (work-preserving",
+        "                recovery from a file-system state store); running tasks survive",
+        "  am-failure    a job's ApplicationMaster is killed during a round after its",
+        "                first; the next attempt resumes after the last finished round",
+        "  node-loss     a NodeManager running tasks (and no ApplicationMaster) vanishes;",
+        "                its tasks are lost and run again on other nodes",
+        "  task-failure  one task's first attempt exits 3 and is retried; an extra job",
+        "                'always-fails', whose task exits 7, ends FAILED naming the task,",
+        "                its exit code and its log",
         "With --inject, the text lists what was injected when, and the JSON adds \"injected\": "
         + "[{\"fault\", \"at_ms\", \"detail\", \"containers\"}] (tasks already lists every "
         + "attempt with its state: SUCCEEDED, FAILED or LOST).",
