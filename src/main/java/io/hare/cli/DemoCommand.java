@@ -11,6 +11,9 @@ import io.hare.demo.DemoReport;
 import io.hare.demo.DemoResult;
 import io.hare.demo.DemoRun;
 import io.hare.demo.DemoWorkload;
+import io.hare.demo.Fault;
+import io.hare.demo.FaultPlan;
+import io.hare.demo.Injection;
 import io.hare.demo.Replay;
 import io.hare.embedded.EmbeddedCluster;
 import io.hare.yarn.scheduler.HareSettings;
@@ -26,6 +29,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileUtil;
@@ -48,8 +52,24 @@ import picocli.CommandLine.Spec;
         + "and containers; only the GPUs are emulated) and reports each job and task.",
         "Needs nothing installed beyond Java and Maven; a source checkout's dist/bin/hare has "
         + "the embedded cluster's jars."},
-    footer = {"%nExit codes: 0 every job succeeded with the reference model; 1 a job failed or "
-        + "its model differs from the reference, or the cluster failed; 2 bad options."})
+    footer = {"%nFaults (--inject, comma-separated; the harness does them to the running cluster "
+        + "from outside, never through switches in the scheduler or the ApplicationMaster; one "
+        + "at a time, each after the cluster recovered from the one before):",
+        "  rm-restart    the ResourceManager restarts while tasks run (work-preserving",
+        "                recovery from a file-system state store); running tasks survive",
+        "  am-failure    a job's ApplicationMaster is killed during a round after its",
+        "                first; the next attempt resumes after the last finished round",
+        "  node-loss     a NodeManager running tasks (and no ApplicationMaster) vanishes;",
+        "                its tasks are lost and run again on other nodes",
+        "  task-failure  one task's first attempt exits 3 and is retried; an extra job",
+        "                'always-fails', whose task exits 7, ends FAILED naming the task,",
+        "                its exit code and its log",
+        "With --inject, the text lists what was injected when, and the JSON adds \"injected\": "
+        + "[{\"fault\", \"at_ms\", \"detail\", \"containers\"}] (tasks already lists every "
+        + "attempt with its state: SUCCEEDED, FAILED or LOST).",
+        "%nExit codes: 0 every job succeeded with the reference model (and a job made to fail "
+        + "failed); 1 a job failed or its model differs from the reference, or the cluster "
+        + "failed; 2 bad options."})
 public final class DemoCommand implements Callable<Integer> {
 
   private static final Logger LOG = LoggerFactory.getLogger(DemoCommand.class);
@@ -98,6 +118,11 @@ public final class DemoCommand implements Callable<Integer> {
       description = "Kill the jobs still running after this long, per policy (${DEFAULT-VALUE}).")
   long timeoutS;
 
+  @Option(names = "--inject", paramLabel = "FAULT,...",
+      description = {"Inject these faults into each run: rm-restart, am-failure, node-loss, "
+          + "task-failure (below). Jobs then get 2 ApplicationMaster attempts."})
+  String inject;
+
   @Option(names = "-D", paramLabel = "KEY=VALUE",
       description = "A scheduler setting (yarn.scheduler.hare.*), repeatable.")
   Map<String, String> settings = new LinkedHashMap<>();
@@ -105,6 +130,7 @@ public final class DemoCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     List<EmbeddedCluster.Node> cluster = parseNodes(nodes);
+    Set<Fault> faults = inject == null ? Set.of() : Fault.parse(inject);
     checkOptions();
     EmbeddedJars.require("hare demo");
     Path jar = EmbeddedJars.ownJar();
@@ -119,19 +145,22 @@ public final class DemoCommand implements Callable<Integer> {
         profiles.computationMs()), repeats, gpus, String.format(Locale.ROOT, "%.2f",
         profiles.share()));
     DemoRun run = new DemoRun(new DemoRun.Settings(cluster, repeats, heartbeatMs, heartbeatMs,
-        jar, timeoutS * 1000, settings), profiles);
+        jar, timeoutS * 1000, settings, faults.isEmpty() ? 1 : 2), profiles);
     List<DemoResult> runs = new ArrayList<>();
     List<Replay.Outcome> replays = new ArrayList<>();
     try {
       run.warmUp(policy, dir.resolve("warm-up").toFile());
       for (String p : compare == null ? List.of(policy) : List.of(policy, compare)) {
         File runDir = dir.resolve(safe(p)).toFile();
-        DemoResult r = run.run(p, workload, runDir);
+        DemoResult r = run.run(p, workload, runDir, faults.isEmpty() ? Injection.NONE
+            : new FaultPlan(faults));
         runs.add(r);
         // the whole run, the scheduler's journal included, to replay or inspect it later
         new com.fasterxml.jackson.databind.ObjectMapper().writeValue(new File(runDir, "run.json"),
             r);
-        replays.add(Replay.of(r, HareSettings.read(run.schedulerConf(p, runDir))));
+        // a retried or recovered task is one the simulator does not know
+        replays.add(faults.isEmpty() ? Replay.of(r, HareSettings.read(run.schedulerConf(p,
+            runDir))) : new Replay.Outcome(List.of(), "faults were injected"));
       }
     } finally {
       if (out == null) {
@@ -139,7 +168,7 @@ public final class DemoCommand implements Callable<Integer> {
       }
     }
     report(runs, replays);
-    boolean ok = runs.stream().allMatch(r -> r.allSucceeded() && r.allModelsMatch());
+    boolean ok = runs.stream().allMatch(DemoResult::asExpected);
     return ok ? HareCommand.OK : HareCommand.FAILURE;
   }
 

@@ -105,7 +105,8 @@ public final class DemoPictures {
     long busy = 0;
     for (DemoResult.Task t : r.tasks()) {
       long start = t.startMs() - t0;
-      long end = (t.endMs() >= 0 ? t.endMs() : last) - t0;
+      // a lost attempt's bar ends when YARN saw its container go, if it did
+      long end = (t.endMs() >= 0 ? t.endMs() : t.goneMs() >= 0 ? t.goneMs() : last) - t0;
       busy += end - start;
       tasks.add(new TaskRecord(nameOf.getOrDefault(t.appId(), t.appId()), t.round(), t.index(),
           slotId(t.gpuType(), t.node(), t.gpu()), t.gpuType(), start, start, end, end));

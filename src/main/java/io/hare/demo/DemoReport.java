@@ -13,7 +13,11 @@ import java.util.Optional;
 /**
  * The demo's text report (a table per run, a summary of all runs) and its JSON object. The JSON
  * is the stable interface: {@code policy}, {@code total_weighted_jct_s}, {@code nodes},
- * {@code jobs}, {@code tasks} and, with a second policy, {@code compare} with the same fields.
+ * {@code jobs}, {@code tasks} (every attempt, with its {@code state}: SUCCEEDED, FAILED or
+ * LOST, its {@code exit_code}, and for a lost one {@code gone_ms}, when YARN saw its container
+ * end), {@code injected} (the faults of {@code --inject}: {@code fault}, {@code at_ms},
+ * {@code detail}, {@code containers}; empty without) and, with a second policy, {@code compare}
+ * with the same fields.
  */
 public final class DemoReport {
 
@@ -33,9 +37,45 @@ public final class DemoReport {
     for (DemoResult.Job j : r.jobs()) {
       out.printf(Locale.ROOT, fmt, j.name(), j.appId(), j.model(), num(j.weight()), j.rounds(),
           j.tasksPerRound(), sec(j.submitMs() - t0), sec(j.finishMs() - t0), sec(j.finishMs()
-              - j.submitMs()), j.finalState(), j.modelMatchesReference() ? "yes" : "NO");
+              - j.submitMs()), j.finalState() + (r.mustFail().contains(j.name()) ? "*" : ""),
+          j.modelMatchesReference() ? "yes" : "NO");
     }
+    if (!r.mustFail().isEmpty()) {
+      out.println("* made to fail by the injected faults");
+    }
+    printInjected(r, out);
     out.println();
+  }
+
+  /** The injected faults of a run, at seconds from its first submission, and its failed jobs'
+   * diagnostics. */
+  public static void printInjected(DemoResult r, PrintWriter out) {
+    if (r.injected().isEmpty()) {
+      return;
+    }
+    out.printf(Locale.ROOT, "injected faults (%d task attempts failed, %d lost):%n",
+        r.tasks().stream().filter(t -> "FAILED".equals(t.state())).count(),
+        r.tasks().stream().filter(t -> "LOST".equals(t.state())).count());
+    for (Injected i : r.injected()) {
+      out.printf(Locale.ROOT, "  %8s  %-12s %s%n", i.happened() ? sec(i.atMs() - r.originMs())
+          + " s" : "-", i.fault(), i.detail());
+    }
+    for (DemoResult.Job j : r.jobs()) {
+      if (!j.succeeded() && !j.diagnostics().isBlank()) {
+        out.printf(Locale.ROOT, "  %s %s: %s%n", j.name(), j.finalState(),
+            firstLine(j.diagnostics()));
+      }
+    }
+  }
+
+  /**
+   * The first line of a YARN diagnostic (the AM's own message; YARN appends the container's
+   * multi-line launch report), with " ..." when there is more; the JSON has all of it.
+   */
+  static String firstLine(String diagnostics) {
+    String s = diagnostics.strip();
+    int nl = s.indexOf('\n');
+    return nl < 0 ? s : s.substring(0, nl).strip() + " ...";
   }
 
   /** One line per run, and the total weighted JCT of each run over the first's. */
@@ -122,7 +162,9 @@ public final class DemoReport {
           .put("model", j.model()).put("rounds", j.rounds())
           .put("tasks_per_round", j.tasksPerRound()).put("submit_ms", j.submitMs())
           .put("finish_ms", j.finishMs()).put("final_state", j.finalState())
-          .put("model_matches_reference", j.modelMatchesReference());
+          .put("model_matches_reference", j.modelMatchesReference())
+          .put("diagnostics", j.diagnostics())
+          .put("made_to_fail", r.mustFail().contains(j.name()));
     }
     ArrayNode tasks = o.putArray("tasks");
     for (DemoResult.Task t : r.tasks()) {
@@ -135,6 +177,26 @@ public final class DemoReport {
         n.putNull("end_ms");
       }
       n.put("state", t.state());
+      if (t.endMs() >= 0) {
+        n.put("exit_code", t.exitCode());
+      } else {
+        n.putNull("exit_code");
+      }
+      if (t.goneMs() >= 0) {
+        n.put("gone_ms", t.goneMs());
+      }
+    }
+    ArrayNode injected = o.putArray("injected");
+    for (Injected i : r.injected()) {
+      ObjectNode n = injected.addObject().put("fault", i.fault());
+      if (i.happened()) {
+        n.put("at_ms", i.atMs());
+      } else {
+        n.putNull("at_ms");
+      }
+      n.put("detail", i.detail());
+      ArrayNode c = n.putArray("containers");
+      i.containers().forEach(c::add);
     }
     return o;
   }

@@ -5,6 +5,8 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import org.apache.hadoop.yarn.api.records.ContainerId;
 
 /**
  * What one demo run under one policy measured. Times are epoch milliseconds: jobs' submission
@@ -16,15 +18,29 @@ import java.util.Map;
  *
  * @param gpusByHost GPUs of each node, in node order
  * @param typeByHost GPU type of each node, in node order
+ * @param injected the faults injected into the run, by time ({@link Injection})
+ * @param mustFail names of the jobs that were made to fail
  */
 public record DemoResult(String policy, List<Job> jobs, List<Task> tasks, List<Sync> syncs,
     List<SchedulerJournal.Entry> journal, Map<String, Integer> gpusByHost,
-    Map<String, String> typeByHost) {
+    Map<String, String> typeByHost, List<Injected> injected, Set<String> mustFail) {
 
-  /** One job as YARN reported it, and whether its trained model equals the reference. */
+  /**
+   * One job as YARN reported it, and whether its trained model equals the reference.
+   *
+   * @param diagnostics YARN's diagnostics of the application (the AM's, for a failed job)
+   */
   public record Job(String appId, String name, double weight, String model, int rounds,
       int tasksPerRound, long submitMs, long finishMs, String finalState,
-      boolean modelMatchesReference) {
+      boolean modelMatchesReference, String diagnostics) {
+
+    /** A job without diagnostics. */
+    public Job(String appId, String name, double weight, String model, int rounds,
+        int tasksPerRound, long submitMs, long finishMs, String finalState,
+        boolean modelMatchesReference) {
+      this(appId, name, weight, model, rounds, tasksPerRound, submitMs, finishMs, finalState,
+          modelMatchesReference, "");
+    }
 
     public boolean succeeded() {
       return "SUCCEEDED".equals(finalState);
@@ -40,9 +56,33 @@ public record DemoResult(String policy, List<Job> jobs, List<Task> tasks, List<S
    * the start and end times since YARN does not name the GPU of a static GPU count.
    *
    * @param state SUCCEEDED (exit 0), FAILED (another exit code) or LOST (no end recorded)
+   * @param exitCode the task command's exit code; -1 when lost
+   * @param goneMs for a lost attempt, when the scheduler saw its container end (killed with its
+   *     AM, or its node declared lost); -1 otherwise or if it never did
    */
   public record Task(String appId, int round, int index, String node, String gpuType, int gpu,
-      String containerId, long startMs, long endMs, String state) {}
+      String containerId, long startMs, long endMs, String state, int exitCode, long goneMs) {
+
+    /** A task attempt that is not lost. */
+    public Task(String appId, int round, int index, String node, String gpuType, int gpu,
+        String containerId, long startMs, long endMs, String state, int exitCode) {
+      this(appId, round, index, node, gpuType, gpu, containerId, startMs, endMs, state,
+          exitCode, -1);
+    }
+
+    /** A task with the exit code its state implies (0 succeeded, 1 failed, -1 lost). */
+    public Task(String appId, int round, int index, String node, String gpuType, int gpu,
+        String containerId, long startMs, long endMs, String state) {
+      this(appId, round, index, node, gpuType, gpu, containerId, startMs, endMs, state,
+          "SUCCEEDED".equals(state) ? 0 : "FAILED".equals(state) ? 1 : -1);
+    }
+
+    /** The attempt number of the ApplicationMaster that ran it (from the container id). */
+    public int amAttempt() {
+      return ContainerId.fromString(containerId)
+          .getApplicationAttemptId().getAttemptId();
+    }
+  }
 
   /** One run of a round's sync step in its ApplicationMaster; {@code endMs} -1 if it never
    * recorded an end. */
@@ -55,6 +95,24 @@ public record DemoResult(String policy, List<Job> jobs, List<Task> tasks, List<S
     journal = List.copyOf(journal);
     gpusByHost = Collections.unmodifiableMap(new LinkedHashMap<>(gpusByHost));
     typeByHost = Collections.unmodifiableMap(new LinkedHashMap<>(typeByHost));
+    injected = List.copyOf(injected);
+    mustFail = Set.copyOf(mustFail);
+  }
+
+  /** A run without injected faults. */
+  public DemoResult(String policy, List<Job> jobs, List<Task> tasks, List<Sync> syncs,
+      List<SchedulerJournal.Entry> journal, Map<String, Integer> gpusByHost,
+      Map<String, String> typeByHost) {
+    this(policy, jobs, tasks, syncs, journal, gpusByHost, typeByHost, List.of(), Set.of());
+  }
+
+  /**
+   * Whether every job did what it should: succeeded with the reference model, or, for a job
+   * made to fail, failed.
+   */
+  public boolean asExpected() {
+    return jobs.stream().allMatch(j -> mustFail.contains(j.name())
+        ? "FAILED".equals(j.finalState()) : j.succeeded() && j.modelMatchesReference());
   }
 
   /** Sum over jobs of weight x (finish - submit), seconds. */

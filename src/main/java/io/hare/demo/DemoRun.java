@@ -5,6 +5,7 @@ import io.hare.core.ConfigException;
 import io.hare.core.SchedulerKeys;
 import io.hare.embedded.EmbeddedCluster;
 import io.hare.embedded.GpuSlots;
+import io.hare.embedded.SchedulerJournal;
 import io.hare.embedded.TaskEvents;
 import io.hare.example.Env;
 import io.hare.example.SgdJob;
@@ -23,6 +24,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,6 +54,8 @@ public final class DemoRun {
 
   private static final Logger LOG = LoggerFactory.getLogger(DemoRun.class);
   private static final String EVENTS = "events.txt";
+  /** How often the run asks the RM about its jobs and polls the injection. */
+  private static final long POLL_MS = 100;
   /**
    * JVM options of the demo's AMs, tasks and sync steps: C1 only, serial GC and no perf data
    * start a small JVM in about 0.3 s of CPU instead of 0.5 s, which matters when a dozen of them
@@ -72,13 +76,26 @@ public final class DemoRun {
    * @param jar the Hare jar the AMs and tasks run from
    * @param timeoutMs how long the jobs may take in all before the run kills them
    * @param settings more ResourceManager settings (e.g. {@code yarn.scheduler.hare.*})
+   * @param amMaxAttempts ApplicationMaster attempts of each job (the job's
+   *     {@code am.max-attempts} and the RM's {@code yarn.resourcemanager.am.max-attempts}): 1
+   *     unless a fault run kills AMs, so that a crashing AM is not hidden by a silent retry
    */
   public record Settings(List<EmbeddedCluster.Node> nodes, long baseRepeats, int amHeartbeatMs,
-      int nmHeartbeatMs, Path jar, long timeoutMs, Map<String, String> settings) {
+      int nmHeartbeatMs, Path jar, long timeoutMs, Map<String, String> settings,
+      int amMaxAttempts) {
 
     public Settings {
       nodes = List.copyOf(nodes);
       settings = Map.copyOf(settings);
+      if (amMaxAttempts < 1) {
+        throw new IllegalArgumentException("amMaxAttempts must be >= 1, got " + amMaxAttempts);
+      }
+    }
+
+    /** Settings with one AM attempt per job. */
+    public Settings(List<EmbeddedCluster.Node> nodes, long baseRepeats, int amHeartbeatMs,
+        int nmHeartbeatMs, Path jar, long timeoutMs, Map<String, String> settings) {
+      this(nodes, baseRepeats, amHeartbeatMs, nmHeartbeatMs, jar, timeoutMs, settings, 1);
     }
   }
 
@@ -96,10 +113,24 @@ public final class DemoRun {
    * @throws BadInputException a job spec the client refuses (a bug in the demo's specs)
    */
   public DemoResult run(String policy, List<DemoJob> jobs, File dir) throws Exception {
+    return run(policy, jobs, dir, Injection.NONE);
+  }
+
+  /**
+   * Runs the jobs under {@code policy} with {@code injection} breaking things from outside
+   * (it may add jobs and change task commands; it is polled while the jobs run).
+   *
+   * @throws BadInputException a job spec the client refuses (a bug in the demo's specs)
+   */
+  public DemoResult run(String policy, List<DemoJob> workload, File dir, Injection injection)
+      throws Exception {
     Files.createDirectories(dir.toPath());
     profiles.write(profileFile(dir), settings.baseRepeats());
+    List<DemoJob> jobs = injection.jobs(workload);
     Configuration rm = schedulerConf(policy, dir);
     rm.setLong(YarnConfiguration.RM_NM_HEARTBEAT_INTERVAL_MS, settings.nmHeartbeatMs());
+    rm.setInt(YarnConfiguration.RM_AM_MAX_ATTEMPTS, settings.amMaxAttempts());
+    injection.clusterSettings(dir).forEach(rm::set);
     Map<String, File> workDirs = new LinkedHashMap<>();
     for (DemoJob j : jobs) {
       workDirs.put(j.name(), init(new File(dir, "jobs/" + j.name()), j));
@@ -109,10 +140,16 @@ public final class DemoRun {
     try (EmbeddedCluster cluster = EmbeddedCluster.start(new File(dir, "cluster"),
         "hare-demo-" + policy, settings.nodes(), rm);
         YarnApps apps = YarnClientApps.open(cluster.conf())) {
-      Map<DemoJob, ApplicationId> ids = submitAll(apps, cluster.conf(), jobs, workDirs, dir);
-      awaitAll(apps, ids);
-      return collect(policy, cluster, apps, ids, workDirs);
+      LiveRun live = new LiveRun(cluster, workDirs);
+      submitAll(apps, cluster.conf(), jobs, workDirs, dir, injection, live);
+      awaitAll(apps, live, injection);
+      injection.finish(live);
+      return collect(policy, cluster, apps, live.submitted(), workDirs, injection);
     }
+  }
+
+  static Path eventsFile(File workDir) {
+    return workDir.toPath().resolve(EVENTS);
   }
 
   /**
@@ -153,26 +190,27 @@ public final class DemoRun {
     return workDir;
   }
 
-  private Map<DemoJob, ApplicationId> submitAll(YarnApps apps, YarnConfiguration client,
-      List<DemoJob> jobs, Map<String, File> workDirs, File dir)
-      throws IOException, YarnException, BadInputException, InterruptedException {
-    Map<DemoJob, ApplicationId> ids = new LinkedHashMap<>();
+  private void submitAll(YarnApps apps, YarnConfiguration client, List<DemoJob> jobs,
+      Map<String, File> workDirs, File dir, Injection injection, LiveRun live)
+      throws Exception {
     long t0 = System.currentTimeMillis();
     for (DemoJob j : jobs) {
-      long wait = t0 + j.submitAtMs() - System.currentTimeMillis();
-      if (wait > 0) {
-        Thread.sleep(wait); // the workload's arrival process, in real time
+      // the workload's arrival process, in real time
+      while (System.currentTimeMillis() < t0 + j.submitAtMs()) {
+        injection.poll(live);
+        Thread.sleep(Math.max(1, Math.min(POLL_MS,
+            t0 + j.submitAtMs() - System.currentTimeMillis())));
       }
-      HareJobSpec spec = spec(j, workDirs.get(j.name()), new File(dir, "staging"));
+      HareJobSpec spec = spec(j, workDirs.get(j.name()), new File(dir, "staging"), injection);
       ApplicationId id = new JobSubmitter(apps, client).submit(spec);
       LOG.info("submitted {} as {}: {} rounds of {} tasks, weight {}, model {}", j.name(), id,
           j.rounds(), j.tasksPerRound(), j.weight(), j.model().name());
-      ids.put(j, id);
+      live.submitted(j, id);
     }
-    return ids;
   }
 
-  private HareJobSpec spec(DemoJob j, File workDir, File staging) throws BadInputException {
+  private HareJobSpec spec(DemoJob j, File workDir, File staging, Injection injection)
+      throws BadInputException {
     String java = "\"$JAVA_HOME\"/bin/java -Xmx128m " + LEAN_JVM + " io.hare.example.SgdJob";
     String where = " --work-dir '" + workDir.getAbsolutePath() + "'";
     Path events = workDir.toPath().resolve(EVENTS);
@@ -183,12 +221,13 @@ public final class DemoRun {
     c.set(AppKeys.JOB_WEIGHT, Double.toString(j.weight()));
     c.set(AppKeys.JOB_MODEL, j.model().name());
     c.set(AppKeys.JOB_STAGING_DIR, staging.getAbsolutePath());
-    c.set(AppKeys.TASK_COMMAND, TaskEvents.wrapTask(java + " task" + where + " --type-factors "
-        + j.model().typeFactors() + " --base-repeats " + settings.baseRepeats(), events));
+    c.set(AppKeys.TASK_COMMAND, TaskEvents.wrapTask(injection.taskCommand(j, workDir, java
+        + " task" + where + " --type-factors " + j.model().typeFactors() + " --base-repeats "
+        + settings.baseRepeats()), events));
     c.set(AppKeys.SYNC_COMMAND, TaskEvents.wrapSync(java + " sync" + where, events));
     c.setInt(AppKeys.TASK_MEMORY_MB, 256);
     c.setInt(AppKeys.AM_MEMORY_MB, 512);
-    c.setInt(AppKeys.AM_MAX_ATTEMPTS, 1);
+    c.setInt(AppKeys.AM_MAX_ATTEMPTS, settings.amMaxAttempts());
     c.setInt(AppKeys.AM_HEARTBEAT_INTERVAL_MS, settings.amHeartbeatMs());
     c.set(AppKeys.AM_JAVA_OPTS, LEAN_JVM);
     c.set(AppKeys.AM_JAR, settings.jar().toString());
@@ -200,11 +239,12 @@ public final class DemoRun {
     }
   }
 
-  private void awaitAll(YarnApps apps, Map<DemoJob, ApplicationId> ids)
-      throws IOException, YarnException, InterruptedException {
+  private void awaitAll(YarnApps apps, LiveRun live, Injection injection) throws Exception {
+    Map<DemoJob, ApplicationId> ids = live.submitted();
     long deadline = System.currentTimeMillis() + settings.timeoutMs();
     int lastDone = -1;
     while (true) {
+      injection.poll(live);
       int done = 0;
       for (ApplicationId id : ids.values()) {
         if (ENDED.contains(apps.report(id).getYarnApplicationState())) {
@@ -227,12 +267,13 @@ public final class DemoRun {
         }
         return;
       }
-      Thread.sleep(200); // polling the RM, as `hare submit` does
+      Thread.sleep(POLL_MS); // polling the RM, as `hare submit` does
     }
   }
 
   private DemoResult collect(String policy, EmbeddedCluster cluster, YarnApps apps,
-      Map<DemoJob, ApplicationId> ids, Map<String, File> workDirs) throws Exception {
+      Map<DemoJob, ApplicationId> ids, Map<String, File> workDirs, Injection injection)
+      throws Exception {
     List<DemoResult.Job> jobs = new ArrayList<>();
     List<DemoResult.Sync> syncs = new ArrayList<>();
     Map<String, List<TaskEvents.Attempt>> byHost = new LinkedHashMap<>();
@@ -246,8 +287,8 @@ public final class DemoRun {
           : r.getYarnApplicationState().name();
       jobs.add(new DemoResult.Job(e.getValue().toString(), j.name(), j.weight(),
           j.model().name(), j.rounds(), j.tasksPerRound(), r.getStartTime(), r.getFinishTime(),
-          state, "SUCCEEDED".equals(state) && matchesReference(work, j)));
-      TaskEvents.Runs runs = TaskEvents.read(work.toPath().resolve(EVENTS));
+          state, "SUCCEEDED".equals(state) && matchesReference(work, j), r.getDiagnostics()));
+      TaskEvents.Runs runs = TaskEvents.read(eventsFile(work));
       for (TaskEvents.Attempt a : runs.attempts()) {
         byHost.computeIfAbsent(a.host(), h -> new ArrayList<>()).add(a);
       }
@@ -259,17 +300,21 @@ public final class DemoRun {
     for (int i = 0; i < settings.nodes().size(); i++) {
       gpus.put(EmbeddedCluster.host(i), settings.nodes().get(i).gpus());
     }
+    Map<String, Long> gone = new HashMap<>(); // when the scheduler saw each container end
+    cluster.journal().entries().stream().filter(e -> e.kind() == SchedulerJournal.Kind.ENDED)
+        .forEach(e -> gone.putIfAbsent(e.containerId(), e.ms()));
     byHost.forEach((host, attempts) -> {
-      Map<TaskEvents.Attempt, Integer> slots = GpuSlots.assign(attempts);
+      Map<TaskEvents.Attempt, Integer> slots = GpuSlots.assign(attempts, gone);
       for (TaskEvents.Attempt a : attempts) {
         tasks.add(new DemoResult.Task(a.appId(), a.round(), a.index(), host, a.gpuType(),
             slots.get(a), a.containerId(), a.startMs(), a.endMs(),
-            !a.ended() ? "LOST" : a.succeeded() ? "SUCCEEDED" : "FAILED"));
+            !a.ended() ? "LOST" : a.succeeded() ? "SUCCEEDED" : "FAILED", a.exitCode(),
+            a.ended() ? -1 : gone.getOrDefault(a.containerId(), -1L)));
       }
     });
     tasks.sort(java.util.Comparator.comparingLong(DemoResult.Task::startMs));
     return new DemoResult(policy, jobs, tasks, syncs, cluster.journal().entries(), gpus,
-        cluster.typeByHost());
+        cluster.typeByHost(), injection.injected(), injection.mustFail());
   }
 
   /** Whether the job's model after R rounds is byte-identical to the one-process reference. */

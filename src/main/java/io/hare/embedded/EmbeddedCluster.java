@@ -7,15 +7,19 @@ import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeoutException;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.service.Service;
 import org.apache.hadoop.test.GenericTestUtils;
 import org.apache.hadoop.yarn.api.records.NodeAttribute;
 import org.apache.hadoop.yarn.api.records.NodeAttributeType;
 import org.apache.hadoop.yarn.api.records.NodeId;
+import org.apache.hadoop.yarn.api.records.NodeState;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.api.records.ResourceInformation;
 import org.apache.hadoop.yarn.api.records.ResourceOption;
@@ -72,14 +76,18 @@ public final class EmbeddedCluster implements AutoCloseable {
   private final MiniYARNCluster cluster;
   private final YarnConfiguration conf;
   private final Map<String, String> typeByHost;
+  private final List<Node> nodes;
   private final File workDir;
   private final SchedulerJournal journal = new SchedulerJournal();
+  /** Indexes of the NodeManagers stopped by {@link ClusterFaults#stopNodeManager}. */
+  private final Set<Integer> stopped = new HashSet<>();
 
   private EmbeddedCluster(MiniYARNCluster cluster, YarnConfiguration conf,
-      Map<String, String> typeByHost, File workDir) {
+      Map<String, String> typeByHost, List<Node> nodes, File workDir) {
     this.cluster = cluster;
     this.conf = conf;
     this.typeByHost = typeByHost;
+    this.nodes = List.copyOf(nodes);
     this.workDir = workDir;
   }
 
@@ -142,12 +150,10 @@ public final class EmbeddedCluster implements AutoCloseable {
       for (int i = 0; i < nodes.size(); i++) {
         types.put(host(i), nodes.get(i).gpuType());
       }
-      started = new EmbeddedCluster(cluster, live, types, workDir);
-      if (cluster.getResourceManager().getResourceScheduler() instanceof HareScheduler hare) {
-        hare.addTaskListener(started.journal);
-      }
+      started = new EmbeddedCluster(cluster, live, types, nodes, workDir);
+      started.attachJournal();
       started.setGpuTypes();
-      started.setGpuCounts(nodes);
+      started.setGpuCounts();
       return started;
     } catch (IOException | InterruptedException | TimeoutException | RuntimeException e) {
       throw e;
@@ -206,13 +212,68 @@ public final class EmbeddedCluster implements AutoCloseable {
   /** The container log directories of all NodeManagers. */
   public List<File> logDirs() {
     List<File> dirs = new ArrayList<>();
-    for (int i = 0; i < typeByHost.size(); i++) {
+    for (int i = 0; i < nodes.size(); i++) {
       for (String d : cluster.getNodeManager(i).getConfig()
           .getTrimmedStrings(YarnConfiguration.NM_LOG_DIRS)) {
         dirs.add(new File(d));
       }
     }
     return dirs;
+  }
+
+  /** The journal listens to the scheduler of the ResourceManager running now. */
+  private void attachJournal() {
+    if (rm().getResourceScheduler() instanceof HareScheduler hare) {
+      hare.addTaskListener(journal);
+    }
+  }
+
+  /**
+   * After the ResourceManager was replaced by a new one
+   * ({@link ClusterFaults#restartResourceManager}): waits until every running NodeManager has
+   * registered with it, then gives the new scheduler the journal and checks the nodes' GPU
+   * counts. The counts were set by an admin call, of which the new RM has no record; but each
+   * NodeManager took the count it was given and re-registers with it, so they are set again only
+   * where they differ. The GPU types are node attributes, which the RM recovers from its
+   * attribute store.
+   */
+  void afterResourceManagerRestart(long timeoutMs) throws Exception {
+    GenericTestUtils.waitFor(() -> {
+      ResourceManager rm = cluster.getResourceManager();
+      if (rm == null || rm.getServiceState() != Service.STATE.STARTED) {
+        return false;
+      }
+      for (int i : running()) {
+        String h = host(i);
+        if (rm.getRMContext().getRMNodes().values().stream().noneMatch(n -> n.getNodeID()
+            .getHost().equals(h) && n.getState() == NodeState.RUNNING)) {
+          return false;
+        }
+      }
+      return true;
+    }, 50, (int) timeoutMs);
+    attachJournal();
+    setGpuCounts();
+  }
+
+  /** Indexes of the NodeManagers that have not been stopped. */
+  List<Integer> running() {
+    List<Integer> out = new ArrayList<>();
+    for (int i = 0; i < nodes.size(); i++) {
+      if (!stopped.contains(i)) {
+        out.add(i);
+      }
+    }
+    return out;
+  }
+
+  void markStopped(int index) {
+    stopped.add(index);
+  }
+
+  /** The nodes as started, in NodeManager order. */
+  public List<Node> nodes() {
+    return nodes;
   }
 
   private void setGpuTypes() throws Exception {
@@ -226,19 +287,27 @@ public final class EmbeddedCluster implements AutoCloseable {
             mapping, true));
   }
 
-  private void setGpuCounts(List<Node> nodes) throws Exception {
+  /** Gives the running nodes their GPU counts and waits until the scheduler has them. */
+  private void setGpuCounts() throws Exception {
+    AbstractYarnScheduler<?, ?> scheduler = (AbstractYarnScheduler<?, ?>) rm()
+        .getResourceScheduler();
     Map<NodeId, ResourceOption> update = new LinkedHashMap<>();
-    int i = 0;
-    for (String host : typeByHost.keySet()) {
+    for (int i : running()) {
       Resource r = Resource.newInstance(NM_MEMORY_MB, NM_VCORES);
-      r.setResourceValue(GPU, nodes.get(i++).gpus());
-      update.put(node(host), ResourceOption.newInstance(r, -1));
+      r.setResourceValue(GPU, nodes.get(i).gpus());
+      NodeId id = node(host(i));
+      var known = scheduler.getSchedulerNode(id);
+      // a NodeManager re-registers after an RM restart with the count it was last given
+      if (known == null || !known.getTotalResource().equals(r)) {
+        update.put(id, ResourceOption.newInstance(r, -1));
+      }
+    }
+    if (update.isEmpty()) {
+      return;
     }
     rm().getRMContext().getRMAdminService().updateNodeResource(
         UpdateNodeResourceRequest.newInstance(update));
     // the scheduler learns it from an event; place nothing before it has
-    AbstractYarnScheduler<?, ?> scheduler = (AbstractYarnScheduler<?, ?>) rm()
-        .getResourceScheduler();
     // (a node the RM has registered may not have reached the scheduler yet: null until then)
     GenericTestUtils.waitFor(() -> update.entrySet().stream().allMatch(e -> {
       var n = scheduler.getSchedulerNode(e.getKey());

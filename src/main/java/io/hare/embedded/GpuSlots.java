@@ -23,6 +23,16 @@ public final class GpuSlots {
    * holds its slot to the end of time.
    */
   public static Map<TaskEvents.Attempt, Integer> assign(List<TaskEvents.Attempt> onOneNode) {
+    return assign(onOneNode, Map.of());
+  }
+
+  /**
+   * Slots for the attempts of one node; an attempt without an end (its process was killed, or
+   * its node lost) holds its slot until {@code goneMs} of its container (when YARN saw the
+   * container end), or to the end of time if YARN never did.
+   */
+  public static Map<TaskEvents.Attempt, Integer> assign(List<TaskEvents.Attempt> onOneNode,
+      Map<String, Long> goneMs) {
     List<TaskEvents.Attempt> byStart = new ArrayList<>(onOneNode);
     byStart.sort(Comparator.comparingLong(TaskEvents.Attempt::startMs));
     List<Long> freeAt = new ArrayList<>();
@@ -34,7 +44,7 @@ public final class GpuSlots {
           slot = i;
         }
       }
-      long end = a.ended() ? a.endMs() : Long.MAX_VALUE;
+      long end = a.ended() ? a.endMs() : goneMs.getOrDefault(a.containerId(), Long.MAX_VALUE);
       if (slot < 0) {
         slot = freeAt.size();
         freeAt.add(end);

@@ -28,6 +28,9 @@ public class DemoOptionsTest {
     refused("-D yarn.scheduler.hare.policy: only", "-D", "yarn.scheduler.hare.policy=hlas");
     refused("-D yarn.app.hare.job.weight: only yarn.scheduler.hare.*",
         "-D", "yarn.app.hare.job.weight=3");
+    refused("--inject: unknown fault 'disk-full'; known: rm-restart, am-failure, node-loss,"
+        + " task-failure", "--inject", "rm-restart,disk-full");
+    refused("--inject: an empty name", "--inject", "");
   }
 
   @Test(timeout = 30_000)
@@ -40,7 +43,8 @@ public class DemoOptionsTest {
   public void helpNamesTheOptions() {
     CliRun r = CliRun.run("demo", "--help");
     assertEquals(r.toString(), HareCommand.OK, r.code);
-    for (String o : new String[] {"--policy", "--compare", "--jobs", "--out", "--json"}) {
+    for (String o : new String[] {"--policy", "--compare", "--jobs", "--out", "--json",
+        "--inject", "rm-restart", "am-failure", "node-loss", "task-failure", "\"injected\""}) {
       assertTrue(o, r.out.contains(o));
     }
   }

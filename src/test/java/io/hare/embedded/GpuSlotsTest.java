@@ -33,4 +33,15 @@ public class GpuSlotsTest {
     assertEquals(0, (int) s.get(lost));
     assertEquals(1, (int) s.get(later));
   }
+
+  /** A task killed with its AM frees its GPU when YARN sees the container end. */
+  @Test(timeout = 10_000)
+  public void aLostAttemptHoldsItsSlotUntilYarnSawItsContainerEnd() {
+    TaskEvents.Attempt killed = a("killed", 0, -1);
+    TaskEvents.Attempt rerun = a("rerun", 1000, 2000);
+    Map<TaskEvents.Attempt, Integer> s = GpuSlots.assign(List.of(killed, rerun),
+        Map.of("killed", 600L));
+    assertEquals(0, (int) s.get(killed));
+    assertEquals(0, (int) s.get(rerun));
+  }
 }

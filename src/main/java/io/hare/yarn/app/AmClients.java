@@ -13,7 +13,8 @@ public interface AmClients {
 
   /**
    * The real clients: {@code AMRMClientAsync}, heartbeating every {@code heartbeatMs} (asks,
-   * releases and progress go out with it), and {@code NMClientAsync}.
+   * releases and progress go out with it), and {@code NMClientAsync}, which leaves the task
+   * containers to YARN when the AM stops.
    */
   static AmClients yarn(int heartbeatMs) {
     return new AmClients() {
@@ -25,7 +26,13 @@ public interface AmClients {
 
       @Override
       public NMClientAsync nodeManagers(NMClientAsync.AbstractCallbackHandler handler) {
-        return NMClientAsync.createNMClientAsync(handler);
+        NMClientAsync nm = NMClientAsync.createNMClientAsync(handler);
+        // By default the client stops every container it ever started when the AM stops: one
+        // RPC per task of the job, and on a node that is gone each waits out the NodeManager
+        // connect timeout (3 min), holding the AM in FINISHING. YARN kills an ended
+        // application's containers itself.
+        nm.getClient().cleanupRunningContainersOnStop(false);
+        return nm;
       }
     };
   }

@@ -1,0 +1,114 @@
+package io.hare.it;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import io.hare.demo.DemoReport;
+import io.hare.demo.DemoResult;
+import io.hare.demo.Fault;
+import io.hare.demo.Injected;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+/** Checks of demo runs with injected faults, shared by the fault ITs. */
+final class FaultChecks {
+
+  private FaultChecks() {}
+
+  /** The run's tables and injected faults, for failure messages. */
+  static String report(DemoResult r) {
+    StringWriter s = new StringWriter();
+    PrintWriter p = new PrintWriter(s);
+    DemoReport.printJobs(r, p);
+    r.tasks().forEach(t -> p.println("  " + t));
+    r.syncs().forEach(t -> p.println("  " + t));
+    p.flush();
+    return s.toString();
+  }
+
+  /** Every job succeeded with the reference model, but those made to fail, which failed. */
+  static void jobsAsExpected(DemoResult r) {
+    for (DemoResult.Job j : r.jobs()) {
+      if (r.mustFail().contains(j.name())) {
+        assertEquals(j.name() + "\n" + report(r), "FAILED", j.finalState());
+      } else {
+        assertEquals(j.name() + "\n" + report(r), "SUCCEEDED", j.finalState());
+        assertTrue(j.name() + "'s model differs from the reference\n" + report(r),
+            j.modelMatchesReference());
+      }
+    }
+  }
+
+  /**
+   * Each round of a succeeded job: exactly one successful sync step, after a succeeded attempt
+   * of each of the k tasks (indexes 0..k-1) ended; no attempt of the next round started before
+   * that sync ended; no round beyond R, none skipped.
+   */
+  static void roundsCompleteOnceAndInOrder(DemoResult r, DemoResult.Job j) {
+    String where = j.name() + " (" + j.appId() + ")";
+    for (int round = 0; round < j.rounds(); round++) {
+      List<DemoResult.Sync> ok = okSyncs(r, j, round);
+      assertEquals(where + " round " + round + ": successful sync steps\n" + report(r), 1,
+          ok.size());
+      DemoResult.Sync sync = ok.get(0);
+      Set<Integer> done = new TreeSet<>();
+      for (DemoResult.Task t : tasks(r, j, round)) {
+        if ("SUCCEEDED".equals(t.state()) && t.endMs() <= sync.startMs()) {
+          done.add(t.index());
+        }
+      }
+      assertEquals(where + " round " + round + ": tasks done before the sync\n" + report(r),
+          IntStream.range(0, j.tasksPerRound()).boxed().collect(Collectors.toSet()), done);
+      for (DemoResult.Task next : tasks(r, j, round + 1)) {
+        assertTrue(where + ": " + next + " started before round " + round + "'s sync ended at "
+            + sync.endMs() + "\n" + report(r), next.startMs() >= sync.endMs());
+      }
+    }
+    assertTrue(where + ": a round beyond " + j.rounds() + "\n" + report(r), r.tasks().stream()
+        .noneMatch(t -> t.appId().equals(j.appId()) && t.round() >= j.rounds()));
+    assertTrue(where + ": a sync beyond round " + j.rounds() + "\n" + report(r), r.syncs()
+        .stream().noneMatch(s -> s.appId().equals(j.appId()) && s.round() >= j.rounds()));
+  }
+
+  /** {@link #roundsCompleteOnceAndInOrder} for every job that succeeded. */
+  static void everyRoundOnceAndInOrder(DemoResult r) {
+    for (DemoResult.Job j : r.jobs()) {
+      if (j.succeeded()) {
+        roundsCompleteOnceAndInOrder(r, j);
+      }
+    }
+  }
+
+  /** The one injection of {@code f}, which happened. */
+  static Injected injected(DemoResult r, Fault f) {
+    List<Injected> of = r.injected().stream().filter(i -> i.fault().equals(f.label()))
+        .collect(Collectors.toList());
+    assertEquals(f.label() + " injections: " + r.injected(), 1, of.size());
+    assertTrue(f.label() + " was not injected: " + of.get(0), of.get(0).happened());
+    return of.get(0);
+  }
+
+  static DemoResult.Job job(DemoResult r, String name) {
+    return r.jobs().stream().filter(j -> j.name().equals(name)).findFirst().orElseThrow();
+  }
+
+  static List<DemoResult.Task> tasks(DemoResult r, DemoResult.Job j, int round) {
+    return r.tasks().stream().filter(t -> t.appId().equals(j.appId()) && t.round() == round)
+        .collect(Collectors.toList());
+  }
+
+  static DemoResult.Task task(DemoResult r, String containerId) {
+    return r.tasks().stream().filter(t -> t.containerId().equals(containerId)).findFirst()
+        .orElseThrow(() -> new AssertionError("no task attempt in " + containerId));
+  }
+
+  static List<DemoResult.Sync> okSyncs(DemoResult r, DemoResult.Job j, int round) {
+    return r.syncs().stream().filter(s -> s.appId().equals(j.appId()) && s.round() == round
+        && s.endMs() >= 0 && s.exitCode() == 0).collect(Collectors.toList());
+  }
+}

@@ -1,0 +1,110 @@
+package io.hare.it;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+
+import io.hare.demo.DemoJob;
+import io.hare.demo.DemoModel;
+import io.hare.demo.DemoProfiles;
+import io.hare.demo.DemoResult;
+import io.hare.demo.DemoRun;
+import io.hare.demo.Fault;
+import io.hare.demo.FaultPlan;
+import io.hare.demo.Injected;
+import io.hare.embedded.EmbeddedCluster;
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.fs.FileUtil;
+import org.apache.hadoop.test.GenericTestUtils;
+import org.junit.BeforeClass;
+import org.junit.ClassRule;
+import org.junit.Test;
+import org.junit.rules.Timeout;
+
+/**
+ * A ResourceManager restart alone, in the middle of a run (while two tasks run, after a round
+ * finished), with work-preserving recovery from a file-system state store, on two NodeManagers
+ * of 1 and 2 GPUs: nothing is lost. The applications, their AMs and their running task
+ * containers go on; no task runs twice and no round is skipped.
+ */
+public class RmRestartIT {
+
+  private static final List<DemoJob> JOBS = List.of(
+      new DemoJob("graphsage", DemoModel.GRAPHSAGE, 1, 3, 2, 0, 11),
+      new DemoJob("resnet50", DemoModel.RESNET50, 2, 3, 2, 300, 12));
+  private static final List<EmbeddedCluster.Node> NODES = List.of(
+      new EmbeddedCluster.Node("v100", 1), new EmbeddedCluster.Node("t4", 2));
+
+  @ClassRule
+  public static final Timeout RUN = Timeout.seconds(420);
+
+  private static DemoResult run;
+
+  @BeforeClass
+  public static void runWithAnRmRestart() throws Exception {
+    File base = GenericTestUtils.getTestDir("RmRestartIT");
+    FileUtil.fullyDelete(base);
+    DemoProfiles profiles = DemoProfiles.calibrate(base, NODES.stream()
+        .mapToInt(EmbeddedCluster.Node::gpus).sum(), 100);
+    DemoRun demo = new DemoRun(new DemoRun.Settings(NODES, profiles.baseRepeatsFor(200), 100,
+        100, Path.of("target/hare-yarn.jar").toAbsolutePath(), 240_000, Map.of(), 1), profiles);
+    long t0 = System.currentTimeMillis();
+    run = demo.run("hare", JOBS, base, new FaultPlan(EnumSet.of(Fault.RM_RESTART)));
+    Files.writeString(base.toPath().resolve("summary.txt"), "run took "
+        + (System.currentTimeMillis() - t0) + " ms\n" + FaultChecks.report(run));
+  }
+
+  @Test(timeout = 10_000)
+  public void everyJobFinishesWithTheReferenceModel() {
+    FaultChecks.injected(run, Fault.RM_RESTART);
+    FaultChecks.jobsAsExpected(run);
+  }
+
+  @Test(timeout = 10_000)
+  public void noRoundIsSkippedOrRunTwice() {
+    FaultChecks.everyRoundOnceAndInOrder(run);
+  }
+
+  /** Work-preserving: no attempt failed or was lost, each task ran once, by the first AM. */
+  @Test(timeout = 10_000)
+  public void nothingIsLostOrRunAgain() {
+    int tasks = JOBS.stream().mapToInt(j -> j.rounds() * j.tasksPerRound()).sum();
+    assertEquals(FaultChecks.report(run), tasks, run.tasks().size());
+    for (DemoResult.Task t : run.tasks()) {
+      assertEquals(t.toString(), "SUCCEEDED", t.state());
+      assertEquals("the AM re-registered rather than restarting: " + t, 1, t.amAttempt());
+    }
+  }
+
+  @Test(timeout = 10_000)
+  public void theTasksRunningThroughTheRestartSucceed() {
+    Injected restart = FaultChecks.injected(run, Fault.RM_RESTART);
+    assertFalse(restart.toString(), restart.containers().isEmpty());
+    for (String c : restart.containers()) {
+      DemoResult.Task t = FaultChecks.task(run, c);
+      assertEquals(t.toString(), "SUCCEEDED", t.state());
+      assertTrue(t + " ended before the restart", t.endMs() > restart.atMs());
+    }
+  }
+
+  /** The recovered containers hold their GPUs in the new scheduler: no GPU ran two tasks. */
+  @Test(timeout = 10_000)
+  public void noNodeRanMoreTasksAtOnceThanItHasGpus() {
+    for (String host : run.gpusByHost().keySet()) {
+      List<long[]> spans = new ArrayList<>();
+      run.tasks().stream().filter(t -> t.node().equals(host))
+          .forEach(t -> spans.add(new long[] {t.startMs(), t.endMs()}));
+      for (long[] s : spans) {
+        long atOnce = spans.stream().filter(o -> o[0] <= s[0] && s[0] < o[1]).count();
+        assertTrue(host + " ran " + atOnce + " tasks at " + s[0] + "\n" + FaultChecks.report(run),
+            atOnce <= run.gpusByHost().get(host));
+      }
+    }
+  }
+}

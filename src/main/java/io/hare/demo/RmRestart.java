@@ -1,0 +1,86 @@
+package io.hare.demo;
+
+import io.hare.embedded.TaskEvents;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttempt;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttemptState;
+
+/**
+ * rm-restart: the ResourceManager is stopped and a new one started in its place while tasks run
+ * and after some job finished a round, with work-preserving recovery from a file-system state
+ * store. The applications are recovered from the store, the NodeManagers resync and report
+ * their running containers (which keep running), the AMs re-register and send their asks
+ * again. Settled when every running application's AM has re-registered.
+ */
+final class RmRestart implements ActiveFault {
+
+  static final long TIMEOUT_MS = 60_000;
+
+  /** The task containers running when the RM went down. */
+  private List<String> through = List.of();
+
+  @Override
+  public Fault kind() {
+    return Fault.RM_RESTART;
+  }
+
+  @Override
+  public String moment() {
+    return "2 task containers running (1 on a one-GPU cluster) after some job finished a round";
+  }
+
+  @Override
+  public boolean due(RunView run) throws Exception {
+    int gpus = run.cluster().nodes().stream().mapToInt(n -> n.gpus()).sum();
+    boolean someRoundDone = false;
+    int running = 0;
+    for (DemoJob j : run.submitted().keySet()) {
+      someRoundDone |= ActiveFault.roundsSynced(run.events(j)) > 0;
+      running += run.running(j).size();
+    }
+    return someRoundDone && running >= Math.min(2, gpus);
+  }
+
+  @Override
+  public Injected inject(RunView run) throws Exception {
+    List<String> containers = new ArrayList<>();
+    List<String> what = new ArrayList<>();
+    for (DemoJob j : run.submitted().keySet()) {
+      for (TaskEvents.Attempt a : run.running(j)) {
+        containers.add(a.containerId());
+        what.add(j.name() + " " + ActiveFault.describe(a));
+      }
+    }
+    through = List.copyOf(containers);
+    long at = System.currentTimeMillis();
+    long downMs = run.faults().restartResourceManager(TIMEOUT_MS);
+    return new Injected(kind().label(), at, "restarted the ResourceManager (down " + downMs
+        + " ms; recovery from its file-system state store) while it ran "
+        + String.join(", ", what) + "; the NodeManagers resynced and kept their containers, "
+        + "the AMs re-registered", containers);
+  }
+
+  /**
+   * When every running application's AM has re-registered and every task that ran through the
+   * restart has ended: what became of them is then on record before the next fault can hit them.
+   */
+  @Override
+  public boolean settled(RunView run) throws Exception {
+    for (DemoJob j : run.submitted().keySet()) {
+      if (run.ended(j)) {
+        continue;
+      }
+      RMAppAttempt a = run.app(j).getCurrentAppAttempt();
+      if (a == null || a.getAppAttemptState() != RMAppAttemptState.RUNNING) {
+        return false;
+      }
+      for (TaskEvents.Attempt t : run.running(j)) {
+        if (through.contains(t.containerId())) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+}
