@@ -84,21 +84,27 @@ public final class Replay {
     if (run.tasks().stream().anyMatch(t -> !"SUCCEEDED".equals(t.state()))) {
       return new Outcome(List.of(), "a task attempt failed or was lost; retries are not replayed");
     }
-    Map<String, DemoResult.Task> byContainer = new HashMap<>();
-    run.tasks().forEach(t -> byContainer.put(t.containerId(), t));
+    // a warm container runs several tasks: its k-th start and end in the journal are its k-th
+    // task process by start time
+    Map<String, List<DemoResult.Task>> byContainer = new HashMap<>();
+    run.tasks().forEach(t -> byContainer.computeIfAbsent(t.containerId(), c -> new ArrayList<>())
+        .add(t));
+    byContainer.values().forEach(l -> l.sort(Comparator.comparingLong(DemoResult.Task::startMs)));
+    Map<String, Integer> seen = new HashMap<>();
     Passes passes = new Passes(run.journal());
-    Map<String, Held> held = new LinkedHashMap<>();
+    List<Held> held = new ArrayList<>();
     Map<String, SchedulerJournal.Entry> started = new HashMap<>();
     for (SchedulerJournal.Entry e : run.journal()) {
       if (e.kind() == SchedulerJournal.Kind.STARTED) {
         started.put(e.containerId(), e);
       } else if (e.kind() == SchedulerJournal.Kind.ENDED && started.containsKey(e.containerId())) {
-        SchedulerJournal.Entry s = started.get(e.containerId());
-        DemoResult.Task t = byContainer.get(e.containerId());
-        if (t == null) {
+        SchedulerJournal.Entry s = started.remove(e.containerId());
+        List<DemoResult.Task> ran = byContainer.getOrDefault(e.containerId(), List.of());
+        int k = seen.merge(e.containerId(), 1, Integer::sum) - 1;
+        if (k >= ran.size()) {
           continue; // a surplus container its AM released unused: no task of the workload
         }
-        held.put(e.containerId(), new Held(s.appId(), t.round(), s.host(), s.gpuType(), s.ms(),
+        held.add(new Held(s.appId(), ran.get(k).round(), s.host(), s.gpuType(), s.ms(),
             passes.next(e.ms())));
       }
     }
@@ -106,7 +112,7 @@ public final class Replay {
     run.jobs().forEach(j -> jobs.put(j.appId(), j));
     Map<String, JobTimes> times = new HashMap<>();
     for (DemoResult.Job j : run.jobs()) {
-      Optional<JobTimes> jt = JobTimes.of(j, held.values(), run.journal(), passes);
+      Optional<JobTimes> jt = JobTimes.of(j, held, run.journal(), passes);
       if (jt.isEmpty()) {
         return new Outcome(List.of(), j.name() + " has no complete record in the journal");
       }
@@ -146,7 +152,7 @@ public final class Replay {
     };
     SimResult sim = new Simulator(cluster(run), specs, told, measured, new SimOptions(0, true))
         .run(policy);
-    List<NodeOrder> nodes = compare(run, held.values(), sim, origin);
+    List<NodeOrder> nodes = compare(run, held, sim, origin);
     if (LOG.isDebugEnabled()) {
       for (NodeOrder n : nodes) {
         LOG.debug("{}: YARN {}", n.host(), timed(n.real(), n.realStartMs()));
