@@ -166,6 +166,12 @@ public final class HareApplicationMaster {
       rm.registerApplicationMaster(InetAddress.getLocalHost().getCanonicalHostName(), -1, "");
       protocol.start();
       JobOutcome outcome = protocol.await(Long.MAX_VALUE, TimeUnit.DAYS).orElseThrow();
+      if (!outcome.final_()) {
+        // not unregistered: YARN starts another attempt (am.max-attempts), which resumes
+        throw new IOException("the ApplicationMaster lost YARN: " + outcome.diagnostics()
+            + "; exiting without unregistering, after " + outcome.roundsDone()
+            + " finished rounds");
+      }
       rm.unregisterApplicationMaster(outcome.succeeded() ? FinalApplicationStatus.SUCCEEDED
           : FinalApplicationStatus.FAILED, outcome.diagnostics(), null);
       return outcome.succeeded();

@@ -210,9 +210,12 @@ public final class RoundProtocol {
     }
   }
 
-  /** YARN gave up on the AM (shutdown request, AMRM error). */
+  /**
+   * YARN gave up on this AM attempt (shutdown request, AMRM error, e.g. an RM restarting under a
+   * heartbeat): the attempt ends without deciding the job, so another attempt can resume it.
+   */
   public synchronized void abort(String why) {
-    end(false, why);
+    end(false, why, false);
   }
 
   /** Rounds done over total, for the RM's progress. */
@@ -306,10 +309,14 @@ public final class RoundProtocol {
   }
 
   private void end(boolean ok, String diagnostics) {
+    end(ok, diagnostics, true);
+  }
+
+  private void end(boolean ok, String diagnostics, boolean over) {
     if (outcome != null) {
       return;
     }
-    outcome = new JobOutcome(ok, roundsDone, diagnostics);
+    outcome = new JobOutcome(ok, roundsDone, diagnostics, over);
     LOG.info("{}: ended, {} after {} of {} rounds {}", jobId, ok ? "succeeded" : "failed",
         roundsDone, spec.rounds(), diagnostics);
     // pending asks would keep YARN allocating for a job that is over

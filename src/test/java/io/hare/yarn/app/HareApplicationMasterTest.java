@@ -5,6 +5,7 @@ import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
 
 import java.io.File;
 import java.io.IOException;
@@ -102,6 +103,24 @@ public class HareApplicationMasterTest {
     expect("unregister SUCCEEDED: ");
     assertTrue(ok.get(10, TimeUnit.SECONDS));
     assertEquals(1f, rm.progress(), 0);
+  }
+
+  /** An RM that fails under a heartbeat (restarting, say) must not fail the job for good. */
+  @Test(timeout = 30_000)
+  public void losingTheResourceManagerEndsTheAttemptWithoutUnregistering() throws Exception {
+    Future<Boolean> ok = start(2, 1, 1);
+    expect("add");
+    rm.handler().onError(new IOException("ResourceManager restarting"));
+    try {
+      ok.get(10, TimeUnit.SECONDS);
+      fail("the AM ended normally");
+    } catch (java.util.concurrent.ExecutionException e) {
+      assertTrue(e.getCause().toString(), e.getCause().getMessage().contains(
+          "exiting without unregistering"));
+    }
+    for (String c; (c = calls.poll()) != null; ) {
+      assertTrue("unregistered: " + c, !c.startsWith("unregister"));
+    }
   }
 
   @Test(timeout = 30_000)

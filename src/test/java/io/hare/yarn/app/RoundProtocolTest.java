@@ -169,7 +169,8 @@ public class RoundProtocolTest {
     am.take();
     am.protocol.abort("shutdown requested by the ResourceManager");
     assertEquals(List.of("remove", "remove"), am.take());
-    assertEquals(new JobOutcome(false, 0, "shutdown requested by the ResourceManager"),
+    assertEquals("not the job's end: another attempt resumes it",
+        new JobOutcome(false, 0, "shutdown requested by the ResourceManager", false),
         am.protocol.outcome().orElseThrow());
   }
 }
