@@ -70,6 +70,7 @@ public final class HareCommand implements Callable<Integer> {
     cl.addSubcommand("submit", new SubmitCommand());
     cl.addSubcommand("status", new StatusCommand());
     cl.addSubcommand("kill", new KillCommand());
+    cl.addSubcommand("bench", new BenchCommand());
     // Subcommands first: these setters reach only the subcommands present when called.
     cl.setOut(out);
     cl.setErr(err);
