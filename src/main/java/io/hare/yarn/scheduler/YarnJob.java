@@ -46,6 +46,8 @@ final class YarnJob implements JobView {
   boolean announced;
   /** Rounds done when the policy last heard of a round barrier. */
   int roundsNotified;
+  /** In the host's list of jobs to publish (its bookkeeping). */
+  boolean touched;
 
   YarnJob(ApplicationId appId, long arrivalMs, double weight, JobTags.Info info,
       boolean revealRounds, TaskTimeSource times) {
