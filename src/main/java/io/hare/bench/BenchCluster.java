@@ -99,7 +99,7 @@ public final class BenchCluster implements AutoCloseable {
     YarnConfiguration conf = contender.conf(shape.gpusPerNode(), work);
     ResourceUtils.resetResourceTypes(conf);
     Level level = LogManager.getRootLogger().getLevel();
-    MockRM rm = new MockRM(conf);
+    MockRM rm = new BenchRm(conf);
     LogManager.getRootLogger().setLevel(level); // MockRM turns the root logger to DEBUG
     org.apache.log4j.Logger chatty = LogManager.getLogger(CHATTY);
     Level chattyLevel = chatty.getLevel();

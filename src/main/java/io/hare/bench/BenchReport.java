@@ -47,12 +47,15 @@ public final class BenchReport {
       put(o, p + "fill_heartbeat_p99_ms", r, x -> x.fillHeartbeats().p99Ms());
       put(o, p + "fill_heartbeat_max_ms", r, x -> x.fillHeartbeats().maxMs());
       put(o, p + "churn_allocations", r, x -> x.churn().allocations());
+      put(o, p + "cpu_allocations_per_s", r, x -> x.churn().allocationsPerCpuSecond());
       put(o, p + "churn_heartbeat_ms", r, x -> x.churn().path().heartbeatNanos() / 1e6);
       put(o, p + "churn_allocate_ms", r, x -> x.churn().path().allocateNanos() / 1e6);
       put(o, p + "churn_allocate_calls", r, x -> x.churn().path().allocateCalls());
       put(o, p + "heartbeat_p50_ms", r, x -> x.churnHeartbeats().p50Ms());
       put(o, p + "heartbeat_p99_ms", r, x -> x.churnHeartbeats().p99Ms());
       put(o, p + "heartbeat_max_ms", r, x -> x.churnHeartbeats().maxMs());
+      put(o, p + "heartbeat_cpu_p50_ms", r, x -> x.churnHeartbeatsCpu().p50Ms());
+      put(o, p + "heartbeat_cpu_p99_ms", r, x -> x.churnHeartbeatsCpu().p99Ms());
       put(o, p + "replans", r, x -> x.replans().count());
       put(o, p + "replan_avg_ms", r, x -> x.replans().meanMs());
       put(o, p + "state_heap_mb", r, x -> x.stateHeapBytes() / 1048576.0);
@@ -87,6 +90,8 @@ public final class BenchReport {
     row(b, "fill: heartbeat max ms", results, r -> r.fillHeartbeats().maxMs(), "%.2f");
     row(b, "churn: allocations", results, r -> (double) r.churn().allocations(), "%.0f");
     row(b, "churn: allocations/s", results, r -> r.churn().allocationsPerSecond(), "%.0f");
+    row(b, "churn: allocations/CPU-s", results, r -> r.churn().allocationsPerCpuSecond(),
+        "%.0f");
     row(b, "churn: heartbeat time ms", results,
         r -> r.churn().path().heartbeatNanos() / 1e6, "%.1f");
     row(b, "churn: AM allocate time ms", results,
@@ -94,6 +99,10 @@ public final class BenchReport {
     row(b, "churn: heartbeat p50 ms", results, r -> r.churnHeartbeats().p50Ms(), "%.3f");
     row(b, "churn: heartbeat p99 ms", results, r -> r.churnHeartbeats().p99Ms(), "%.3f");
     row(b, "churn: heartbeat max ms", results, r -> r.churnHeartbeats().maxMs(), "%.3f");
+    row(b, "churn: heartbeat CPU p50 ms", results, r -> r.churnHeartbeatsCpu().p50Ms(),
+        "%.3f");
+    row(b, "churn: heartbeat CPU p99 ms", results, r -> r.churnHeartbeatsCpu().p99Ms(),
+        "%.3f");
     row(b, "re-plans", results, r -> (double) r.replans().count(), "%.0f");
     row(b, "re-plan max ms", results, r -> r.replans().maxMs(), "%.1f");
     row(b, "RM heap for the jobs MB", results, r -> r.stateHeapBytes() / 1048576.0, "%.1f");

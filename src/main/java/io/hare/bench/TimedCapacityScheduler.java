@@ -27,11 +27,11 @@ public class TimedCapacityScheduler extends CapacityScheduler implements TimedSc
       super.handle(event);
       return;
     }
-    long t0 = System.nanoTime();
+    PathTimer.Start t0 = PathTimer.start();
     try {
       super.handle(event);
     } finally {
-      timer.heartbeat(System.nanoTime() - t0);
+      timer.heartbeat(t0);
     }
   }
 
@@ -40,12 +40,12 @@ public class TimedCapacityScheduler extends CapacityScheduler implements TimedSc
       List<SchedulingRequest> schedulingRequests, List<ContainerId> release,
       List<String> blacklistAdditions, List<String> blacklistRemovals,
       ContainerUpdates updateRequests) {
-    long t0 = System.nanoTime();
+    PathTimer.Start t0 = PathTimer.start();
     try {
       return super.allocate(attemptId, ask, schedulingRequests, release, blacklistAdditions,
           blacklistRemovals, updateRequests);
     } finally {
-      timer.allocate(System.nanoTime() - t0);
+      timer.allocate(t0);
     }
   }
 }

@@ -50,11 +50,11 @@ public class TimedHareScheduler extends HareScheduler implements TimedScheduler 
       super.handle(event);
       return;
     }
-    long t0 = System.nanoTime();
+    PathTimer.Start t0 = PathTimer.start();
     try {
       super.handle(event);
     } finally {
-      timer.heartbeat(System.nanoTime() - t0);
+      timer.heartbeat(t0);
     }
   }
 
@@ -63,12 +63,12 @@ public class TimedHareScheduler extends HareScheduler implements TimedScheduler 
       List<SchedulingRequest> schedulingRequests, List<ContainerId> release,
       List<String> blacklistAdditions, List<String> blacklistRemovals,
       ContainerUpdates updateRequests) {
-    long t0 = System.nanoTime();
+    PathTimer.Start t0 = PathTimer.start();
     try {
       return super.allocate(attemptId, ask, schedulingRequests, release, blacklistAdditions,
           blacklistRemovals, updateRequests);
     } finally {
-      timer.allocate(System.nanoTime() - t0);
+      timer.allocate(t0);
     }
   }
 }
