@@ -2,13 +2,13 @@ package io.hare.yarn.scheduler;
 
 import io.hare.core.GpuType;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import org.apache.hadoop.yarn.api.records.NodeId;
 
 /**
@@ -29,9 +29,9 @@ import org.apache.hadoop.yarn.api.records.NodeId;
  */
 final class GpuInventory {
 
-  /** Cluster order, the order of {@link #gpus()}: unique among current GPUs. */
-  private static final Comparator<YarnGpu> CLUSTER_ORDER =
-      Comparator.comparingLong(YarnGpu::position);
+  /** The offer's order: type, then cluster order (that of {@link #gpus()}); a total order. */
+  private static final Comparator<YarnGpu> OFFER_ORDER = Comparator.comparing(YarnGpu::type)
+      .thenComparingLong(YarnGpu::position);
 
   private static final class Node {
     final NodeId id;
@@ -59,8 +59,11 @@ final class GpuInventory {
    * hash set's clear costs its capacity, which a cluster-wide change once made large.
    */
   private List<YarnGpu> touched = new ArrayList<>();
-  /** Current GPUs not taken, per type, in cluster order. */
-  private final Map<GpuType, TreeSet<YarnGpu>> freeByType = new TreeMap<>();
+  /** Current GPUs not taken, in offer order. */
+  private final List<YarnGpu> free = new ArrayList<>();
+  private final List<YarnGpu> freeView = Collections.unmodifiableList(free);
+  /** Free GPUs per type, for every type in {@link #totals}. */
+  private final Map<GpuType, Integer> freeCounts = new TreeMap<>();
   /** Current GPUs per type; a type without GPUs is absent. */
   private final Map<GpuType, Integer> totals = new TreeMap<>();
 
@@ -142,17 +145,34 @@ final class GpuInventory {
   /** A GPU became current (new, or replacing one). */
   private void joined(YarnGpu g) {
     totals.merge(g.type(), 1, Integer::sum);
+    freeCounts.putIfAbsent(g.type(), 0);
     if (!g.taken()) {
-      freeByType.computeIfAbsent(g.type(), t -> new TreeSet<>(CLUSTER_ORDER)).add(g);
+      addFree(g);
     }
   }
 
   /** A current GPU is about to retire. */
   private void left(YarnGpu g) {
-    totals.computeIfPresent(g.type(), (t, c) -> c == 1 ? null : c - 1);
-    TreeSet<YarnGpu> free = freeByType.get(g.type());
-    if (free != null) {
-      free.remove(g);
+    removeFree(g);
+    if (totals.merge(g.type(), -1, Integer::sum) == 0) {
+      totals.remove(g.type());
+      freeCounts.remove(g.type());
+    }
+  }
+
+  private void addFree(YarnGpu g) {
+    int at = Collections.binarySearch(free, g, OFFER_ORDER);
+    if (at < 0) {
+      free.add(-at - 1, g);
+      freeCounts.merge(g.type(), 1, Integer::sum);
+    }
+  }
+
+  private void removeFree(YarnGpu g) {
+    int at = Collections.binarySearch(free, g, OFFER_ORDER);
+    if (at >= 0 && free.get(at) == g) {
+      free.remove(at);
+      freeCounts.merge(g.type(), -1, Integer::sum);
     }
   }
 
@@ -185,10 +205,7 @@ final class GpuInventory {
     g.start(jobId);
     touch(g);
     stamp++;
-    TreeSet<YarnGpu> free = freeByType.get(g.type());
-    if (free != null) {
-      free.remove(g);
-    }
+    removeFree(g);
   }
 
   /** A task on {@code g} ended: the GPU is free, or retires if its node changed meanwhile. */
@@ -209,7 +226,7 @@ final class GpuInventory {
       replace(n, n.slots.indexOf(g));
       changed();
     } else {
-      freeByType.computeIfAbsent(g.type(), t -> new TreeSet<>(CLUSTER_ORDER)).add(g);
+      addFree(g);
     }
   }
 
@@ -237,29 +254,24 @@ final class GpuInventory {
     return ordered;
   }
 
-  /** Free GPUs, type by type in type order, each in cluster order: the offer to a policy. */
+  /**
+   * Free GPUs, type by type in type order, each in cluster order: the offer to a policy. A view,
+   * valid until the next change of the inventory (the caller offers it and checks the answer
+   * before any GPU starts).
+   */
   List<YarnGpu> free() {
-    List<YarnGpu> out = new ArrayList<>(freeCount());
-    freeByType.values().forEach(out::addAll);
-    return out;
+    return freeView;
   }
 
   /** Number of free GPUs. */
   int freeCount() {
-    int n = 0;
-    for (TreeSet<YarnGpu> s : freeByType.values()) {
-      n += s.size();
-    }
-    return n;
+    return free.size();
   }
 
   /** GPU counts of the current GPUs per type (total, free), types sorted. */
   Map<GpuType, int[]> counts() {
     Map<GpuType, int[]> m = new TreeMap<>();
-    totals.forEach((t, c) -> {
-      TreeSet<YarnGpu> free = freeByType.get(t);
-      m.put(t, new int[] {c, free == null ? 0 : free.size()});
-    });
+    totals.forEach((t, c) -> m.put(t, new int[] {c, freeCounts.getOrDefault(t, 0)}));
     return m;
   }
 

@@ -246,7 +246,7 @@ final class PolicyHost implements ClusterView {
         return List.of();
       }
       List<Assignment> answer = policy.assign(this, Collections.unmodifiableList(free), nowMs);
-      return check(answer, free, nowMs);
+      return check(answer, nowMs);
     } finally {
       wakeAt = policy.wakeUpAtMs();
       gate.exit();
@@ -299,20 +299,21 @@ final class PolicyHost implements ClusterView {
     }
   }
 
-  private List<Assignment> check(List<Assignment> answer, List<YarnGpu> free, long nowMs) {
+  private List<Assignment> check(List<Assignment> answer, long nowMs) {
     if (answer == null) {
       LOG.error("{}: assign returned null at {} ms; nothing placed", policy.name(), nowMs);
       return List.of();
     }
-    Set<String> offered = new HashSet<>();
-    free.forEach(g -> offered.add(g.id()));
+    // The offer is every free GPU, and nothing starts before the answer is checked: a GPU was
+    // offered iff it is current and free now (no set of the whole offer to build per pass).
+    Set<YarnGpu> givenGpus = new HashSet<>();
     Map<String, Integer> given = new HashMap<>();
     List<Assignment> ok = new ArrayList<>(answer.size());
     for (Assignment a : answer) {
       YarnJob job = active.get(a.jobId());
       YarnGpu gpu = inventory.gpu(a.gpuId());
       String bad = null;
-      if (!offered.remove(a.gpuId()) || gpu == null) {
+      if (gpu == null || gpu.taken() || !givenGpus.add(gpu)) {
         bad = "GPU " + a.gpuId() + " was not offered or is given twice";
       } else if (job == null) {
         bad = "job " + a.jobId() + " is not active";
