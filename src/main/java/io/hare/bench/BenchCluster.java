@@ -39,7 +39,8 @@ import org.slf4j.LoggerFactory;
  * under test, {@code N} NodeManagers and {@code J} unmanaged ApplicationMasters, driven in
  * <em>ticks</em>. A tick is one NodeManager heartbeat interval (1 s on the scheduler's clock,
  * which the bench owns): every node heartbeats once, reporting the task containers that ended,
- * then every AM with something to do heartbeats once ({@link BenchJob#step}).
+ * and every AM with something to do heartbeats once ({@link BenchJob#step}), the two
+ * interleaved ({@link #tick}).
  *
  * <p>Why MockRM rather than calling the scheduler's event handler directly: the heartbeat and
  * the AM calls then go through YARN's own ResourceTrackerService, RMNode state machine,
@@ -58,7 +59,7 @@ public final class BenchCluster implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(BenchCluster.class);
 
   /** Scheduler time per tick: one NodeManager heartbeat interval. */
-  public static final long TICK_MS = 1000;
+  public static final long TICK_MS = BenchWorkload.TICK_MS;
   private static final long REPLAN_WAIT_MS = 600_000;
   /**
    * Logs a line per node and per application at INFO, which at bench scale buries the results;
@@ -188,14 +189,19 @@ public final class BenchCluster implements AutoCloseable {
   }
 
   /**
-   * One tick: every node heartbeats (reporting ended containers), re-plans in flight finish
-   * (as they would within a 1 s heartbeat interval), every AM with something to do heartbeats.
+   * One tick: every node heartbeats once (reporting the containers that ended) and every AM
+   * with something to do heartbeats once, interleaved as in an RM where both come every second:
+   * AM {@code j} right after node {@code j * N / J}, with the RM's events drained first so it
+   * sees every allocation made so far. Re-plans in flight finish before the tick ends (as they
+   * would within a 1 s heartbeat interval).
    *
    * @return containers the AMs received in this tick
    */
   public int tick() throws Exception {
     tick++;
     clock.set(tick * TICK_MS);
+    int received = 0;
+    int next = 0; // next job to step, in slot order
     for (BenchNode n : nodes) {
       List<BenchNode.Running> due = n.takeDue(tick);
       List<ContainerStatus> statuses = new ArrayList<>(due.size());
@@ -204,14 +210,17 @@ public final class BenchCluster implements AutoCloseable {
         r.job.ended(r);
       }
       n.nm.nodeHeartbeat(statuses, true);
+      int upTo = (int) ((n.index + 1L) * jobs.size() / nodes.size()); // jobs of this slot
+      if (next < upTo) {
+        rm.drainEvents();
+        for (; next < upTo; next++) {
+          received += jobs.get(next).step(tick, clocksOn, byId::get).size();
+        }
+      }
     }
     rm.drainEvents();
     if (!scheduler.replanTimes().awaitIdle(REPLAN_WAIT_MS)) {
       LOG.warn("a re-plan is still running after {} ms", REPLAN_WAIT_MS);
-    }
-    int received = 0;
-    for (BenchJob j : jobs) {
-      received += j.step(tick, clocksOn, byId::get).size();
     }
     rm.drainEvents();
     violations.check(nodes, this::schedulerNode, shape.gpusPerNode(), jobs);

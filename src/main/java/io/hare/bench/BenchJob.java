@@ -132,15 +132,17 @@ final class BenchJob {
       busy[task] = true;
       int attempt = attempts[task]++;
       boolean fails = BenchWorkload.fails(index, round, task, attempt, failEvery);
-      long end = clocksOn ? tick + BenchWorkload.durationTicks(index, round, task, attempt) : -1;
+      BenchNode node = place.apply(c.getNodeId());
       BenchNode.Running r = new BenchNode.Running(c.getId(), this, round, task, attempt, fails,
-          end);
+          -1);
       if (round < allocations.length) {
         allocations[round]++;
       }
-      BenchNode node = place.apply(c.getNodeId());
       if (node != null) {
         node.add(r);
+        if (clocksOn) {
+          node.startClock(r, tick);
+        }
       }
       got.add(r);
     }

@@ -63,13 +63,24 @@ final class BenchNode {
     return running.size();
   }
 
-  /** Gives every running container without an end one, {@code durationTicks} from {@code now}. */
+  /** This node's GPU type. */
+  String gpuType() {
+    return BenchWorkload.gpuType(index);
+  }
+
+  /** Gives every running container without an end one, its duration from {@code now}. */
   void startClocks(long now) {
     for (Running r : running) {
       if (r.endTick < 0) {
-        r.endTick = now + BenchWorkload.durationTicks(r.job.index, r.round, r.task, r.attempt);
+        startClock(r, now);
       }
     }
+  }
+
+  /** The container, running here, ends its duration on this node's GPU type after {@code now}. */
+  void startClock(Running r, long now) {
+    r.endTick = now + BenchWorkload.durationTicks(r.job.index, r.round, r.task, r.attempt,
+        gpuType());
   }
 
   /** Removes and returns the containers that end at or before {@code tick}. */

@@ -58,6 +58,7 @@ public final class BenchReport {
       put(o, p + "heartbeat_cpu_p99_ms", r, x -> x.churnHeartbeatsCpu().p99Ms());
       put(o, p + "replans", r, x -> x.replans().count());
       put(o, p + "replan_avg_ms", r, x -> x.replans().meanMs());
+      put(o, p + "replan_cpu_max_ms", r, x -> x.replansCpu().maxMs());
       put(o, p + "state_heap_mb", r, x -> x.stateHeapBytes() / 1048576.0);
       put(o, p + "violations", r, x -> x.violations().none() ? 0 : 1);
     }
@@ -105,6 +106,7 @@ public final class BenchReport {
         "%.3f");
     row(b, "re-plans", results, r -> (double) r.replans().count(), "%.0f");
     row(b, "re-plan max ms", results, r -> r.replans().maxMs(), "%.1f");
+    row(b, "re-plan CPU max ms", results, r -> r.replansCpu().maxMs(), "%.1f");
     row(b, "RM heap for the jobs MB", results, r -> r.stateHeapBytes() / 1048576.0, "%.1f");
     row(b, "violations (over-commit etc.)", results, r -> r.violations().none() ? 0.0 : 1.0,
         "%.0f");

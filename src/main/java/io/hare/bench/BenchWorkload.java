@@ -12,10 +12,10 @@ import java.util.Set;
  * <ul>
  *   <li>Job {@code j} asks {@code k} one-GPU containers per round, {@code k} from 1 to 8 in a
  *       fixed scrambled pattern (mean 4.5), so neighbouring jobs differ.
- *   <li>A task holds its GPU for 1 to 4 ticks (one tick is one NodeManager heartbeat interval),
- *       independent of the GPU type and of the scheduler: both get the same churn.
- *   <li>Job models and node GPU types follow the paper's speed-up table (DESIGN.md); only Hare
- *       reads them (CapacityScheduler is type-blind).
+ *   <li>Job models and node GPU types follow the paper's speed-up table (DESIGN.md). A task
+ *       holds its GPU for its model's time on that GPU's type, in whole ticks (one tick is one
+ *       NodeManager heartbeat interval): as on a real heterogeneous cluster, which is what Hare
+ *       exploits and what its profiles tell it; CapacityScheduler is type-blind.
  * </ul>
  */
 public final class BenchWorkload {
@@ -32,7 +32,9 @@ public final class BenchWorkload {
   private static final double SYNC_MS = 200;
 
   /** Longest task, in ticks. */
-  public static final int MAX_TASK_TICKS = 4;
+  public static final int MAX_TASK_TICKS = 5;
+  /** Scheduler time of one tick (one NodeManager heartbeat interval). */
+  static final long TICK_MS = 1000;
 
   private BenchWorkload() {}
 
@@ -41,9 +43,28 @@ public final class BenchWorkload {
     return 1 + (int) Math.floorMod(job * 5L + job / 8, 8);
   }
 
-  /** Ticks a task attempt holds its GPU, 1 to {@value #MAX_TASK_TICKS}. */
-  public static int durationTicks(int job, int round, int task, int attempt) {
-    return 1 + (int) Math.floorMod(job * 7L + round * 3L + task * 5L + attempt, MAX_TASK_TICKS);
+  /**
+   * Ticks a task attempt holds its GPU: its model's compute time on the node's GPU type (the
+   * profile below, as Hare's scheduler is told it) times 0.75, 1 or 1.25 by a fixed pattern,
+   * rounded up to whole heartbeat intervals of {@code TICK_MS}; 1 to {@value #MAX_TASK_TICKS}.
+   * The same function for every scheduler; a type-blind one pays for slow GPUs in ticks, not in
+   * what the bench measures (scheduling time per container).
+   */
+  public static int durationTicks(int job, int round, int task, int attempt, String gpuType) {
+    double f = 0.75 + 0.25 * Math.floorMod(job * 7L + round * 3L + task * 5L + attempt, 3);
+    double ticks = Math.ceil(computeMs(model(job), gpuType) * f / TICK_MS);
+    return (int) Math.max(1, Math.min(MAX_TASK_TICKS, ticks));
+  }
+
+  /** Compute time of one task of {@code model} on {@code gpuType}, as in {@link #profilesCsv}. */
+  static double computeMs(String model, String gpuType) {
+    int m = java.util.Arrays.asList(MODELS).indexOf(model);
+    return switch (gpuType) {
+      case "m60" -> Math.round(K80_COMPUTE_MS / SPEEDUPS[m][0]);
+      case "t4" -> Math.round(K80_COMPUTE_MS / SPEEDUPS[m][1]);
+      case "v100" -> Math.round(K80_COMPUTE_MS / SPEEDUPS[m][2]);
+      default -> K80_COMPUTE_MS;
+    };
   }
 
   /**
@@ -86,10 +107,9 @@ public final class BenchWorkload {
   public static String profilesCsv() {
     StringBuilder b = new StringBuilder("model,gpu_type,compute_ms,sync_ms\n");
     for (int m = 0; m < MODELS.length; m++) {
-      b.append(row(MODELS[m], "k80", K80_COMPUTE_MS));
-      b.append(row(MODELS[m], "m60", K80_COMPUTE_MS / SPEEDUPS[m][0]));
-      b.append(row(MODELS[m], "t4", K80_COMPUTE_MS / SPEEDUPS[m][1]));
-      b.append(row(MODELS[m], "v100", K80_COMPUTE_MS / SPEEDUPS[m][2]));
+      for (String type : GPU_TYPES) {
+        b.append(row(MODELS[m], type, computeMs(MODELS[m], type)));
+      }
     }
     return b.toString();
   }

@@ -53,9 +53,14 @@ public final class PathTimer {
   private long allocateNanos;
   private long allocateCpuNanos;
 
-  /** Starts timing a call on this thread. */
+  /**
+   * Starts timing a call on this thread. The CPU clock is read outside the wall-clock window on
+   * both ends: here it is a system call of several microseconds, which the wall time of a call
+   * must not include.
+   */
   static Start start() {
-    return new Start(System.nanoTime(), THREADS.getCurrentThreadCpuTime());
+    long cpu = THREADS.getCurrentThreadCpuTime();
+    return new Start(System.nanoTime(), cpu);
   }
 
   void heartbeat(Start s) {

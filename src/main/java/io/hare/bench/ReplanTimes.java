@@ -13,6 +13,11 @@ public interface ReplanTimes {
     }
 
     @Override
+    public List<Long> cpuNanos() {
+      return List.of();
+    }
+
+    @Override
     public boolean awaitIdle(long timeoutMs) {
       return true;
     }
@@ -20,6 +25,9 @@ public interface ReplanTimes {
 
   /** Wall time of each finished re-plan, in order. */
   List<Long> nanos();
+
+  /** CPU time of the re-planning thread in each finished re-plan, in order. */
+  List<Long> cpuNanos();
 
   /**
    * Waits until no re-plan runs or waits to run, at most {@code timeoutMs}.

@@ -101,15 +101,12 @@ public final class SchedulerBench {
       PathTimer.Snapshot s3 = timer.snapshot();
       PhaseResult churn = new PhaseResult(churned, s.churnTicks(), s3.since(s2));
       Latency churnBeats = Latency.ofNanos(timer.heartbeatsSince(s2.heartbeats()));
-      if (System.getenv("HARE_BENCH_DUMP") != null) { // TEMP debug
-        java.nio.file.Files.writeString(java.nio.file.Path.of(System.getenv("HARE_BENCH_DUMP") + "-" + c.label()),
-            java.util.Arrays.toString(timer.heartbeatsSince(s2.heartbeats())));
-      }
       LOG.info("{}: churn placed {} containers in {} ticks", c.label(), churned,
           s.churnTicks());
       Latency churnCpu = Latency.ofNanos(timer.heartbeatCpuSince(s2.heartbeats()));
       return new RunResult(c, fill, churn, fillBeats, churnBeats, churnCpu,
-          Latency.ofNanos(cl.replanTimes().nanos()), heapFull - heapNodes, filled,
+          Latency.ofNanos(cl.replanTimes().nanos()), Latency.ofNanos(cl.replanTimes().cpuNanos()),
+          heapFull - heapNodes, filled,
           cl.violations());
     }
   }

@@ -1,5 +1,7 @@
 package io.hare.bench;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.AbstractExecutorService;
@@ -10,12 +12,17 @@ import java.util.concurrent.TimeUnit;
  * Wraps the Hare scheduler's re-plan executor (its {@code hare-replan} thread) to time each
  * re-plan where it runs and to let the bench wait, between ticks, until none is in flight. A
  * re-plan task takes the policy lock, solves and releases it, so its run time is the re-plan's
- * time (plus a lock wait of at most one scheduler callback).
+ * time (plus a lock wait of at most one scheduler callback). Wall time and the thread's CPU time
+ * are both kept: on a machine with fewer cores than busy threads (the bench's 2 cores run the
+ * heartbeats, the bench driver and the re-plan) wall time includes waiting for a core.
  */
 final class TimedExecutor extends AbstractExecutorService implements ReplanTimes {
 
   private final ExecutorService delegate;
+  private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
   private final List<Long> nanos = new ArrayList<>();
+  private final List<Long> cpuNanos = new ArrayList<>();
   private int inFlight;
 
   TimedExecutor(ExecutorService delegate) {
@@ -29,22 +36,25 @@ final class TimedExecutor extends AbstractExecutorService implements ReplanTimes
     }
     try {
       delegate.execute(() -> {
+        long c0 = THREADS.getCurrentThreadCpuTime();
         long t0 = System.nanoTime();
         try {
           task.run();
         } finally {
-          finished(System.nanoTime() - t0);
+          long wall = System.nanoTime() - t0;
+          finished(wall, THREADS.getCurrentThreadCpuTime() - c0);
         }
       });
     } catch (RuntimeException e) {
-      finished(-1);
+      finished(-1, -1);
       throw e;
     }
   }
 
-  private synchronized void finished(long took) {
-    if (took >= 0) {
-      nanos.add(took);
+  private synchronized void finished(long wall, long cpu) {
+    if (wall >= 0) {
+      nanos.add(wall);
+      cpuNanos.add(cpu);
     }
     inFlight--;
     notifyAll();
@@ -53,6 +63,11 @@ final class TimedExecutor extends AbstractExecutorService implements ReplanTimes
   @Override
   public synchronized List<Long> nanos() {
     return List.copyOf(nanos);
+  }
+
+  @Override
+  public synchronized List<Long> cpuNanos() {
+    return List.copyOf(cpuNanos);
   }
 
   @Override

@@ -78,9 +78,14 @@ public class SchedulerBenchTest {
     assertEquals("one block of 8 jobs has every k from 1 to 8", 36, sum);
     assertEquals(SchedulerBench.totalFirstAsks(8), 36);
     for (int a = 0; a < 5; a++) {
-      int d = BenchWorkload.durationTicks(3, 2, 1, a);
-      assertTrue(d >= 1 && d <= BenchWorkload.MAX_TASK_TICKS);
+      for (String type : BenchWorkload.GPU_TYPES) {
+        int d = BenchWorkload.durationTicks(3, 2, 1, a, type);
+        assertTrue(d >= 1 && d <= BenchWorkload.MAX_TASK_TICKS);
+      }
     }
+    assertTrue("a task takes longer on a K80 than on a V100",
+        BenchWorkload.durationTicks(0, 0, 0, 0, "k80")
+            > BenchWorkload.durationTicks(0, 0, 0, 0, "v100"));
     assertEquals(List.of(7, 7), List.of(BenchWorkload.rounds(4, 7), BenchWorkload.rounds(9, 7)));
     int r = BenchWorkload.rounds(4, 0);
     assertTrue(r >= 50 && r <= 200);
