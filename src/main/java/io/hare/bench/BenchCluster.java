@@ -255,11 +255,6 @@ public final class BenchCluster implements AutoCloseable {
     return violations;
   }
 
-  /** The ResourceManager, for tests that look inside. */
-  MockRM rm() {
-    return rm;
-  }
-
   /** The jobs' AMs, by job index. */
   List<BenchJob> jobs() {
     return jobs;
@@ -272,6 +267,20 @@ public final class BenchCluster implements AutoCloseable {
       n += b.busy();
     }
     return n;
+  }
+
+  /** Every job's record so far, by job index. */
+  public List<JobRecord> jobRecords() {
+    List<JobRecord> out = new ArrayList<>(jobs.size());
+    for (BenchJob j : jobs) {
+      out.add(j.record());
+    }
+    return out;
+  }
+
+  /** Containers the scheduler counts allocated now (its root queue's metrics). */
+  public int allocatedContainers() {
+    return rm.getResourceScheduler().getRootQueueMetrics().getAllocatedContainers();
   }
 
   /** Jobs that finished all their rounds. */

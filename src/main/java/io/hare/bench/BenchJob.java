@@ -83,6 +83,11 @@ final class BenchJob {
     return finished;
   }
 
+  JobRecord record() {
+    return new JobRecord(index, k, rounds, round, finished, allocations.clone(),
+        successes.clone(), failures);
+  }
+
   /** Asks for the first round. */
   void start() throws Exception {
     news = true;

@@ -116,7 +116,7 @@ public final class SchedulerBench {
    * compilations of each scheduler's code (and OR-Tools' first solve for Hare) do not land in
    * the measured run's fill phase and heap figure.
    */
-  static void prime(Contender c) throws Exception {
+  public static void prime(Contender c) throws Exception {
     run(new Settings(new BenchShape(2, 2, 4, 0, 0), 1, 2), c);
   }
 
