@@ -146,6 +146,13 @@ public final class EmbeddedCluster implements AutoCloseable {
       try (OutputStream out = new FileOutputStream(new File(confDir, "yarn-site.xml"))) {
         live.writeXml(out);
       }
+      // the AMs' and tasks' own logs (stderr in each container's log directory)
+      java.nio.file.Files.writeString(new File(confDir, "log4j.properties").toPath(),
+          "log4j.rootLogger=WARN, err\nlog4j.logger.io.hare=INFO\n"
+          + "log4j.appender.err=org.apache.log4j.ConsoleAppender\n"
+          + "log4j.appender.err.target=System.err\n"
+          + "log4j.appender.err.layout=org.apache.log4j.PatternLayout\n"
+          + "log4j.appender.err.layout.ConversionPattern=%d{HH:mm:ss,SSS} %-5p %c{1}: %m%n\n");
       Map<String, String> types = new LinkedHashMap<>();
       for (int i = 0; i < nodes.size(); i++) {
         types.put(host(i), nodes.get(i).gpuType());

@@ -59,6 +59,17 @@ final class ContainerPlacer {
     return rmContainer;
   }
 
+  /** Whether the attempt has outstanding non-GPU asks. */
+  static boolean hasNonGpuAsk(HareAppAttempt a) {
+    for (SchedulerRequestKey key : new ArrayList<>(a.getSchedulerKeys())) {
+      PendingAsk ask = a.pending(key);
+      if (ask.getCount() > 0 && !isGpuAsk(ask.getPerAllocationResource())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /**
    * Places the attempts' non-GPU asks on {@code node} in FIFO order (attempts in application
    * order, asks by priority), as many as fit.

@@ -3,8 +3,6 @@ package io.hare.yarn.scheduler;
 import io.hare.core.GpuType;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.IdentityHashMap;
-import java.util.Set;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -22,9 +20,18 @@ import org.apache.hadoop.yarn.api.records.NodeId;
  * number of GPUs counted busy on a node always equals its task containers, and a policy never
  * sees a GPU change type under it.
  *
+ * <p>The free GPUs of each type and the GPU counts per type are kept up to date as GPUs start,
+ * free, join and leave, so a scheduling pass and the metrics cost what is free and the number of
+ * types, not the size of the cluster (a 1,000-node cluster heartbeats a thousand times a
+ * second).
+ *
  * <p>Not thread-safe: the scheduler calls it under its lock.
  */
 final class GpuInventory {
+
+  /** The offer's order: type, then cluster order (that of {@link #gpus()}); a total order. */
+  private static final Comparator<YarnGpu> OFFER_ORDER = Comparator.comparing(YarnGpu::type)
+      .thenComparingLong(YarnGpu::position);
 
   private static final class Node {
     final NodeId id;
@@ -32,6 +39,7 @@ final class GpuInventory {
     GpuType type;
     final List<YarnGpu> slots = new ArrayList<>(); // current GPUs by index
     int shrinkPending; // GPUs to drop when they free
+    int appended; // GPUs ever appended to slots: their order within the node
 
     Node(NodeId id, long order) {
       this.id = id;
@@ -46,7 +54,18 @@ final class GpuInventory {
   private List<YarnGpu> ordered; // current GPUs in cluster order; null when stale
   private long version;
   private long stamp;
-  private final Set<YarnGpu> touched = Collections.newSetFromMap(new IdentityHashMap<>());
+  /**
+   * GPUs changed since the last drain, each once ({@link YarnGpu#touched}): a list, since a
+   * hash set's clear costs its capacity, which a cluster-wide change once made large.
+   */
+  private List<YarnGpu> touched = new ArrayList<>();
+  /** Current GPUs not taken, in offer order. */
+  private final List<YarnGpu> free = new ArrayList<>();
+  private final List<YarnGpu> freeView = Collections.unmodifiableList(free);
+  /** Free GPUs per type, for every type in {@link #totals}. */
+  private final Map<GpuType, Integer> freeCounts = new TreeMap<>();
+  /** Current GPUs per type; a type without GPUs is absent. */
+  private final Map<GpuType, Integer> totals = new TreeMap<>();
 
   /** Sets a node's GPU count and type (adds the node if new). No GPUs: the node is left out. */
   void setNode(NodeId id, int gpus, GpuType type) {
@@ -79,10 +98,12 @@ final class GpuInventory {
   private void resize(Node n, int gpus) {
     n.shrinkPending = 0;
     while (n.slots.size() < gpus) {
-      YarnGpu g = new YarnGpu(n.id, n.slots.size(), n.type, generation);
-      touched.add(g);
+      YarnGpu g = new YarnGpu(n.id, n.slots.size(), n.type, generation,
+          position(n, n.appended++));
+      touch(g);
       n.slots.add(g);
       byId.put(g.id(), g);
+      joined(g);
     }
     int excess = n.slots.size() - gpus;
     for (int i = n.slots.size() - 1; i >= 0 && excess > 0; i--) {
@@ -97,20 +118,62 @@ final class GpuInventory {
 
   private void replace(Node n, int i) {
     YarnGpu old = n.slots.get(i);
+    left(old); // before the new one joins: both have the same position
     old.retire();
-    touched.add(old);
+    touch(old);
     byId.remove(old.id());
-    YarnGpu g = new YarnGpu(n.id, i, n.type, generation);
-    touched.add(g);
+    YarnGpu g = new YarnGpu(n.id, i, n.type, generation, old.position()); // same slot
+    touch(g);
     n.slots.set(i, g);
     byId.put(g.id(), g);
+    joined(g);
   }
 
   private void drop(Node n, YarnGpu g) {
+    left(g);
     g.retire();
-    touched.add(g);
+    touch(g);
     byId.remove(g.id());
     n.slots.remove(g);
+  }
+
+  /** Position in cluster order: the node's, then the order the GPU took its slot in. */
+  private static long position(Node n, int appendedAs) {
+    return (n.order << 32) + appendedAs;
+  }
+
+  /** A GPU became current (new, or replacing one). */
+  private void joined(YarnGpu g) {
+    totals.merge(g.type(), 1, Integer::sum);
+    freeCounts.putIfAbsent(g.type(), 0);
+    if (!g.taken()) {
+      addFree(g);
+    }
+  }
+
+  /** A current GPU is about to retire. */
+  private void left(YarnGpu g) {
+    removeFree(g);
+    if (totals.merge(g.type(), -1, Integer::sum) == 0) {
+      totals.remove(g.type());
+      freeCounts.remove(g.type());
+    }
+  }
+
+  private void addFree(YarnGpu g) {
+    int at = Collections.binarySearch(free, g, OFFER_ORDER);
+    if (at < 0) {
+      free.add(-at - 1, g);
+      freeCounts.merge(g.type(), 1, Integer::sum);
+    }
+  }
+
+  private void removeFree(YarnGpu g) {
+    int at = Collections.binarySearch(free, g, OFFER_ORDER);
+    if (at >= 0 && free.get(at) == g) {
+      free.remove(at);
+      freeCounts.merge(g.type(), -1, Integer::sum);
+    }
   }
 
   /** The node left: all its GPUs retire (running tasks are killed by YARN). */
@@ -120,8 +183,9 @@ final class GpuInventory {
       return;
     }
     for (YarnGpu g : n.slots) {
+      left(g);
       g.retire();
-      touched.add(g);
+      touch(g);
       byId.remove(g.id());
     }
     changed();
@@ -139,14 +203,15 @@ final class GpuInventory {
 
   void start(YarnGpu g, String jobId) {
     g.start(jobId);
-    touched.add(g);
+    touch(g);
     stamp++;
+    removeFree(g);
   }
 
   /** A task on {@code g} ended: the GPU is free, or retires if its node changed meanwhile. */
   void release(YarnGpu g) {
     g.free();
-    touched.add(g);
+    touch(g);
     stamp++;
     Node n = nodes.get(g.nodeId());
     if (g.retired() || n == null) {
@@ -160,6 +225,8 @@ final class GpuInventory {
       generation++;
       replace(n, n.slots.indexOf(g));
       changed();
+    } else {
+      addFree(g);
     }
   }
 
@@ -187,39 +254,47 @@ final class GpuInventory {
     return ordered;
   }
 
-  /** Free GPUs, type by type in type order, each in cluster order: the offer to a policy. */
+  /**
+   * Free GPUs, type by type in type order, each in cluster order: the offer to a policy. A view,
+   * valid until the next change of the inventory (the caller offers it and checks the answer
+   * before any GPU starts).
+   */
   List<YarnGpu> free() {
-    Map<GpuType, List<YarnGpu>> byType = new TreeMap<>();
-    for (YarnGpu g : gpus()) {
-      if (!g.taken()) {
-        byType.computeIfAbsent(g.type(), t -> new ArrayList<>()).add(g);
-      }
-    }
-    List<YarnGpu> out = new ArrayList<>();
-    byType.values().forEach(out::addAll);
-    return out;
+    return freeView;
   }
 
-  /** GPU counts of the current GPUs per type, types sorted. */
+  /** Number of free GPUs. */
+  int freeCount() {
+    return free.size();
+  }
+
+  /** GPU counts of the current GPUs per type (total, free), types sorted. */
   Map<GpuType, int[]> counts() {
     Map<GpuType, int[]> m = new TreeMap<>();
-    for (YarnGpu g : gpus()) {
-      int[] c = m.computeIfAbsent(g.type(), t -> new int[2]);
-      c[0]++;
-      if (!g.taken()) {
-        c[1]++;
-      }
-    }
+    totals.forEach((t, c) -> m.put(t, new int[] {c, freeCounts.getOrDefault(t, 0)}));
     return m;
   }
 
+  private void touch(YarnGpu g) {
+    if (!g.touched) {
+      g.touched = true;
+      touched.add(g);
+    }
+  }
+
   /**
-   * GPUs whose state changed since the last call (new, started, freed, retired), for the policy
-   * host to publish; clears the set.
+   * GPUs whose state changed since the last call (new, started, freed, retired), each once, for
+   * the policy host to publish; starts a new set.
    */
   List<YarnGpu> drainTouched() {
-    List<YarnGpu> out = new ArrayList<>(touched);
-    touched.clear();
+    if (touched.isEmpty()) {
+      return List.of();
+    }
+    List<YarnGpu> out = touched;
+    touched = new ArrayList<>();
+    for (YarnGpu g : out) {
+      g.touched = false;
+    }
     return out;
   }
 

@@ -33,13 +33,10 @@ import org.apache.hadoop.yarn.util.resource.Resources;
  *       the queue to a CapacityScheduler queue once the partition has resources.
  *   <li>{@link #isPlaceBlacklisted(String)} answers true to FifoScheduler's own placement pass,
  *       which runs inside {@code FifoScheduler.nodeUpdate} (private, memory-only, it would
- *       over-commit GPUs); see {@link #hiddenFromFifoPlacement(Runnable)}.
+ *       over-commit GPUs); see {@link FifoPass}.
  * </ul>
  */
 final class HareAppAttempt extends FifoAppAttemptBase {
-
-  /** Set on the scheduler's thread while FifoScheduler's nodeUpdate runs. */
-  private static final ThreadLocal<Boolean> FIFO_PASS = ThreadLocal.withInitial(() -> false);
 
   HareAppAttempt(ApplicationAttemptId id, String user, Queue queue,
       ActiveUsersManager users, RMContext rmContext) {
@@ -47,23 +44,12 @@ final class HareAppAttempt extends FifoAppAttemptBase {
   }
 
   /**
-   * Runs {@code fifoNodeUpdate} (FifoScheduler's {@code nodeUpdate}: YARN's processing of
-   * launched and completed containers, then FifoScheduler's placement) with every Hare attempt
-   * blacklisted on every node for that placement, so it places nothing: FifoScheduler's
-   * placement skips a blacklisted attempt before looking at its asks. Only this thread sees it.
+   * Every node is blacklisted for FifoScheduler's own placement ({@link FifoPass}): it skips a
+   * blacklisted attempt before looking at its asks, so it places nothing.
    */
-  static void hiddenFromFifoPlacement(Runnable fifoNodeUpdate) {
-    FIFO_PASS.set(true);
-    try {
-      fifoNodeUpdate.run();
-    } finally {
-      FIFO_PASS.set(false);
-    }
-  }
-
   @Override
   public boolean isPlaceBlacklisted(String resourceName) {
-    return FIFO_PASS.get() || super.isPlaceBlacklisted(resourceName);
+    return FifoPass.active() || super.isPlaceBlacklisted(resourceName);
   }
 
   /**

@@ -120,6 +120,7 @@ public class HareScheduler extends FifoScheduler {
   private CentralGpuTypes centralTypes; // the admin's mapping file, registered as rm.yarn.io
   private final ContainerPlacer placer = new ContainerPlacer();
   private final List<TaskListener> taskListeners = new CopyOnWriteArrayList<>();
+  private final NonGpuAsks nonGpuAsks = new NonGpuAsks(placer);
   /**
    * Resources of live containers. FifoScheduler's own counter, which its heartbeat code reads
    * for headroom and queue metrics: shared so those are right (Hare alone changes it).
@@ -278,6 +279,7 @@ public class HareScheduler extends FifoScheduler {
       List<Container> handedOut = attempt.pullNewlyAllocatedContainers();
       if (!ask.isEmpty()) {
         attempt.updateResourceRequests(StaleAsks.correct(ask, handedOut));
+        nonGpuAsks.asked(attemptId.getApplicationId(), ask);
       }
       attempt.updateBlacklist(blacklistAdditions, blacklistRemovals);
       taskBoundaries(attempt, updateRequests);
@@ -350,7 +352,7 @@ public class HareScheduler extends FifoScheduler {
       }
       case CONTAINER_EXPIRED -> {
         ContainerId id = ((ContainerExpiredSchedulerEvent) event).getContainerId();
-        super.completedContainer(getRMContainer(id),
+        completedContainer(getRMContainer(id),
             SchedulerUtils.createAbnormalContainerStatus(id, SchedulerUtils.EXPIRED_CONTAINER),
             RMContainerEventType.EXPIRE);
       }
@@ -369,7 +371,7 @@ public class HareScheduler extends FifoScheduler {
   // --- nodes ---
 
   private synchronized void addNode(RMNode rmNode) {
-    nodeTracker.addNode(new FiCaSchedulerNode(rmNode, false));
+    nodeTracker.addNode(new HareNode(rmNode));
     centralTypes.nodeAdded(rmNode.getNodeID().getHost(), rmContext.getNodeAttributesManager());
     refreshNodeGpus(rmNode.getNodeID());
   }
@@ -380,7 +382,7 @@ public class HareScheduler extends FifoScheduler {
       return;
     }
     for (RMContainer c : node.getCopiedListOfRunningContainers()) {
-      super.completedContainer(c, SchedulerUtils.createAbnormalContainerStatus(
+      completedContainer(c, SchedulerUtils.createAbnormalContainerStatus(
           c.getContainerId(), SchedulerUtils.LOST_CONTAINER), RMContainerEventType.KILL);
     }
     nodeTracker.removeNode(rmNode.getNodeID());
@@ -410,12 +412,12 @@ public class HareScheduler extends FifoScheduler {
    * A heartbeat: YARN's processing of the node's launched and completed containers first, then
    * Hare's placement. The first part is private to AbstractYarnScheduler and reached only
    * through FifoScheduler's {@code nodeUpdate}, whose own memory-only placement (it would
-   * over-commit GPUs) is kept from placing anything ({@link
-   * HareAppAttempt#hiddenFromFifoPlacement}).
+   * over-commit GPUs) is kept from placing anything, and from visiting every application
+   * ({@link FifoPass}).
    */
   @Override
   protected synchronized void nodeUpdate(RMNode rmNode) {
-    HareAppAttempt.hiddenFromFifoPlacement(() -> super.nodeUpdate(rmNode));
+    FifoPass.run(() -> super.nodeUpdate(rmNode));
     if (rmContext.isWorkPreservingRecoveryEnabled()
         && !rmContext.isSchedulerReadyForAllocatingContainers()) {
       return;
@@ -431,7 +433,7 @@ public class HareScheduler extends FifoScheduler {
     if (node.getAggregatedContainersUtilization() == null) {
       node.setAggregatedContainersUtilization(ResourceUtilization.newInstance(0, 0, 0f));
     }
-    for (RMContainer c : placer.placeNonGpu(attempts(), node)) {
+    for (RMContainer c : nonGpuAsks.place(this::currentAttempt, node)) {
       Resources.addTo(used, c.getAllocatedResource());
     }
     for (RMContainer c : gpuTasks.schedule(this::currentAttempt, nodeTracker::getNode,
@@ -452,17 +454,6 @@ public class HareScheduler extends FifoScheduler {
       hareMetrics.update((int) Math.min(Integer.MAX_VALUE, pending), gpuTasks.runningCount(),
           inventory.counts());
     }
-  }
-
-  private List<HareAppAttempt> attempts() {
-    List<HareAppAttempt> out = new ArrayList<>(applications.size());
-    for (SchedulerApplication<FifoAppAttempt> app : applications.values()) {
-      HareAppAttempt a = HareAppAttempt.of(app.getCurrentAppAttempt());
-      if (a != null && !a.isStopped()) {
-        out.add(a);
-      }
-    }
-    return out;
   }
 
   private HareAppAttempt currentAttempt(ApplicationId id) {
@@ -514,6 +505,7 @@ public class HareScheduler extends FifoScheduler {
       attempt.transferStateFromPreviousAttempt(app.getCurrentAppAttempt());
     }
     app.setCurrentAppAttempt(attempt);
+    nonGpuAsks.flag(id.getApplicationId()); // a transferred state may come with asks
     queue.getMetrics().submitAppAttempt(app.getUser(), app.isUnmanagedAM());
     if (!recovering) {
       admission.attemptAdded(rmContext, id);
@@ -532,7 +524,7 @@ public class HareScheduler extends FifoScheduler {
       if (keepContainers && c.getState() == RMContainerState.RUNNING) {
         continue; // work-preserving AM restart keeps running containers
       }
-      super.completedContainer(c, SchedulerUtils.createAbnormalContainerStatus(
+      completedContainer(c, SchedulerUtils.createAbnormalContainerStatus(
           c.getContainerId(), SchedulerUtils.COMPLETED_APPLICATION), RMContainerEventType.KILL);
     }
     attempt.stop(finalState);
@@ -552,6 +544,23 @@ public class HareScheduler extends FifoScheduler {
   }
 
   // --- containers ---
+
+  /**
+   * YARN's container completion, which gives the ask of a container killed before its AM pulled
+   * it back to the attempt on its own: the application's asks are then re-read as if its AM had
+   * asked ({@link NonGpuAsks}, {@link GpuTasks#asksChanged}).
+   */
+  @Override
+  public void completedContainer(RMContainer rmContainer, ContainerStatus status,
+      RMContainerEventType event) {
+    boolean askGivenBack = rmContainer != null && rmContainer.getContainerRequest() != null;
+    super.completedContainer(rmContainer, status, event);
+    if (askGivenBack) {
+      ApplicationId app = rmContainer.getApplicationAttemptId().getApplicationId();
+      nonGpuAsks.flag(app);
+      gpuTasks.asksChanged(app);
+    }
+  }
 
   @Override
   protected synchronized void completedContainerInternal(RMContainer rmContainer,

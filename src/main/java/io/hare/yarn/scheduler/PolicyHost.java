@@ -12,7 +12,6 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -45,7 +44,8 @@ import org.slf4j.LoggerFactory;
  * {@link SchedulingPolicy#assign} from the scheduler thread, {@link SchedulingPolicy#replan}
  * from the {@link Replanner}'s thread. What the policy reads (this {@link ClusterView}, the
  * {@link YarnJob} and {@link YarnGpu} views) is a copy published only under that lock, so a
- * background re-plan sees a state that does not move under it. While a re-plan is in flight a
+ * background re-plan sees a state that does not move under it (the view's job and GPU lists are
+ * copied when a pass enters, the jobs' and GPUs' counts at every callback). While a re-plan is in flight a
  * pass places nothing through the policy and callbacks wait in the gate's queue; the heartbeat
  * never waits for a solve. Task-time estimates ({@link TaskTimeSource}) are not part of the
  * copy: a re-plan may see an estimate refined during the solve.
@@ -69,7 +69,8 @@ final class PolicyHost implements ClusterView {
   private List<YarnJob> jobList = List.of();
   private Map<String, YarnJob> shownJobs = Map.of();
   private boolean jobsChanged;
-  private final Set<YarnJob> touchedJobs = new LinkedHashSet<>();
+  /** Jobs to publish, each once ({@link YarnJob#touched}); see {@link GpuInventory#drainTouched}. */
+  private final List<YarnJob> touchedJobs = new ArrayList<>();
   private List<YarnGpu> shownGpus = List.of();
   private long gpusVersion = -1;
   private OptionalLong wakeAt = OptionalLong.empty();
@@ -120,7 +121,7 @@ final class PolicyHost implements ClusterView {
   void asksChanged(YarnJob job, int outstanding, long nowMs) {
     int before = job.ready;
     int grew = job.setReady(outstanding);
-    touchedJobs.add(job);
+    touch(job);
     if (!job.announced) {
       if (outstanding > 0) {
         announce(job, nowMs);
@@ -162,7 +163,7 @@ final class PolicyHost implements ClusterView {
     inventory.start(gpu, job.id());
     job.running++;
     job.setReady(job.ready); // the peak demand counts the running task
-    touchedJobs.add(job);
+    touch(job);
     dirty = true;
     gate.call(() -> policy.onTaskStarted(job, gpu, nowMs));
   }
@@ -171,7 +172,7 @@ final class PolicyHost implements ClusterView {
     inventory.start(gpu, job.id());
     job.ready--;
     job.running++;
-    touchedJobs.add(job);
+    touch(job);
     if (job.announced) {
       readyTotal--;
     }
@@ -187,7 +188,7 @@ final class PolicyHost implements ClusterView {
       boolean measured) {
     inventory.release(gpu);
     job.running--;
-    touchedJobs.add(job);
+    touch(job);
     dirty = true;
     if (ok) {
       job.tasksDone++;
@@ -206,7 +207,7 @@ final class PolicyHost implements ClusterView {
       jobsChanged = true;
       readyTotal -= job.ready;
       dirty = true;
-      touchedJobs.add(job);
+      touch(job);
       gate.call(() -> policy.onJobDone(job, nowMs));
     }
   }
@@ -247,6 +248,7 @@ final class PolicyHost implements ClusterView {
       return List.of(); // a re-plan is in flight: its plan is used at a later heartbeat
     }
     try {
+      publishViews();
       dirty = false;
       if ((lastReplanMs == Long.MIN_VALUE || nowMs - lastReplanMs >= replanIntervalMs)
           && policy.replanDue(nowMs)) {
@@ -265,7 +267,7 @@ final class PolicyHost implements ClusterView {
         return List.of();
       }
       List<Assignment> answer = policy.assign(this, Collections.unmodifiableList(free), nowMs);
-      return check(answer, free, nowMs);
+      return check(answer, nowMs);
     } finally {
       wakeAt = policy.wakeUpAtMs();
       if (consulted) {
@@ -323,16 +325,40 @@ final class PolicyHost implements ClusterView {
     });
   }
 
+  private void touch(YarnJob j) {
+    if (!j.touched) {
+      j.touched = true;
+      touchedJobs.add(j);
+    }
+  }
+
   /** Copies the live state of what changed to what the policy reads; under the gate's lock. */
   private void publish() {
     for (YarnJob j : touchedJobs) {
       j.publish();
+      j.touched = false;
     }
     touchedJobs.clear();
-    List<YarnGpu> touched = inventory.drainTouched();
-    for (YarnGpu g : touched) {
+    boolean gpusChanged = gpusVersion != inventory.version();
+    for (YarnGpu g : inventory.drainTouched()) {
+      boolean wasBusy = g.busy();
       g.publish();
+      if (!gpusChanged && !countsStale && wasBusy != g.busy()) {
+        // same GPUs as counted: only this one's free count moves (a full count is O(GPUs))
+        counts.get(g.type())[1] += wasBusy ? 1 : -1;
+      }
     }
+    countsStale |= gpusChanged;
+  }
+
+  /**
+   * Brings the job and GPU lists of the {@link ClusterView} up to date, just before the policy
+   * reads them (assign, and a re-plan started by the same pass); callbacks never read the view.
+   * Each copy costs the number of jobs or GPUs, and thousands of callbacks can come between two
+   * passes (every job arriving at once), so copying at every callback was quadratic. Under the
+   * gate's lock, on the scheduler thread.
+   */
+  private void publishViews() {
     if (jobsChanged) {
       jobList = List.copyOf(ordered.keySet());
       shownJobs = Map.copyOf(active);
@@ -343,23 +369,23 @@ final class PolicyHost implements ClusterView {
       gpusVersion = inventory.version();
       countsStale = true;
     }
-    countsStale |= !touched.isEmpty();
   }
 
-  private List<Assignment> check(List<Assignment> answer, List<YarnGpu> free, long nowMs) {
+  private List<Assignment> check(List<Assignment> answer, long nowMs) {
     if (answer == null) {
       LOG.error("{}: assign returned null at {} ms; nothing placed", policy.name(), nowMs);
       return List.of();
     }
-    Set<String> offered = new HashSet<>();
-    free.forEach(g -> offered.add(g.id()));
+    // The offer is every free GPU, and nothing starts before the answer is checked: a GPU was
+    // offered iff it is current and free now (no set of the whole offer to build per pass).
+    Set<YarnGpu> givenGpus = new HashSet<>();
     Map<String, Integer> given = new HashMap<>();
     List<Assignment> ok = new ArrayList<>(answer.size());
     for (Assignment a : answer) {
       YarnJob job = active.get(a.jobId());
       YarnGpu gpu = inventory.gpu(a.gpuId());
       String bad = null;
-      if (!offered.remove(a.gpuId()) || gpu == null) {
+      if (gpu == null || gpu.taken() || !givenGpus.add(gpu)) {
         bad = "GPU " + a.gpuId() + " was not offered or is given twice";
       } else if (job == null) {
         bad = "job " + a.jobId() + " is not active";

@@ -18,6 +18,10 @@ import java.util.Map;
  * <p>The profile table can be swapped ({@link #setProfiles}, on {@code -refreshQueues}); jobs
  * keep the estimates already refined from measurements.
  *
+ * <p>Each job's answers are cached per GPU type until a measurement on that type or new
+ * profiles change them: a dispatch pass asks for every type of every job it visits, thousands
+ * of times per second on a large cluster, and the estimator builds a fresh answer each time.
+ *
  * <p>Thread-safe: the scheduler updates it under its lock while a background re-plan may read
  * estimates ({@link Replanner}); each method is short and synchronized.
  */
@@ -25,10 +29,69 @@ final class TaskTimeSource {
 
   private volatile ProfileTable profiles;
   private volatile TaskTimes fallback;
-  private final Map<String, OnlineEstimator> byJob = new HashMap<>();
-  private final Map<String, String> modelOfJob = new HashMap<>();
+  private final Map<String, JobTimes> jobs = new HashMap<>();
   private final double priorWeight;
   private final int window;
+
+  /**
+   * One job's estimator and its answers cached per type. {@link YarnJob} keeps a reference, so a
+   * lookup costs a scan of a few types instead of two hash lookups in maps of every job (a pass
+   * visits hundreds of jobs); guarded by the source's lock.
+   */
+  static final class JobTimes {
+    private final OnlineEstimator estimator;
+    private final String key;
+    private GpuType[] types = new GpuType[4];
+    private TaskTimes[] answers = new TaskTimes[4];
+    private int cached;
+    private volatile boolean removed; // read without the lock by YarnJob
+
+    /** Whether the job is no longer registered (a new handle may exist under its id). */
+    boolean removed() {
+      return removed;
+    }
+
+    private JobTimes(OnlineEstimator estimator, String key) {
+      this.estimator = estimator;
+      this.key = key;
+    }
+
+    private TaskTimes times(GpuType type) {
+      for (int i = 0; i < cached; i++) {
+        if (types[i] == type) {
+          return answers[i];
+        }
+      }
+      for (int i = 0; i < cached; i++) {
+        if (types[i].equals(type)) {
+          return answers[i];
+        }
+      }
+      TaskTimes t = estimator.times(key, type);
+      if (cached == types.length) {
+        types = java.util.Arrays.copyOf(types, cached * 2);
+        answers = java.util.Arrays.copyOf(answers, cached * 2);
+      }
+      types[cached] = type;
+      answers[cached++] = t; // null: cannot run there, cached as well
+      return t;
+    }
+
+    private void forget(GpuType type) {
+      for (int i = 0; i < cached; i++) {
+        if (types[i].equals(type)) {
+          types[i] = types[cached - 1];
+          answers[i] = answers[cached - 1];
+          cached--;
+          i--;
+        }
+      }
+    }
+
+    private void forgetAll() {
+      cached = 0;
+    }
+  }
 
   TaskTimeSource(ProfileTable profiles, long defaultComputeMs, double priorWeight, int window) {
     this.profiles = profiles;
@@ -37,20 +100,26 @@ final class TaskTimeSource {
     this.window = window;
   }
 
-  void setProfiles(ProfileTable profiles, long defaultComputeMs) {
+  synchronized void setProfiles(ProfileTable profiles, long defaultComputeMs) {
     this.profiles = profiles;
     this.fallback = new TaskTimes(defaultComputeMs, 0);
+    jobs.values().forEach(JobTimes::forgetAll);
   }
 
   /** Registers a job and its model (null: none). */
   synchronized void addJob(String jobId, String model) {
-    modelOfJob.put(jobId, model);
-    byJob.put(jobId, new OnlineEstimator(byModel(), priorWeight, window));
+    JobTimes before = jobs.put(jobId, new JobTimes(
+        new OnlineEstimator(byModel(), priorWeight, window), model == null ? NO_MODEL : model));
+    if (before != null) {
+      before.removed = true;
+    }
   }
 
   synchronized void removeJob(String jobId) {
-    modelOfJob.remove(jobId);
-    byJob.remove(jobId);
+    JobTimes j = jobs.remove(jobId);
+    if (j != null) {
+      j.removed = true;
+    }
   }
 
   /** Whether the profiles list the model (false for null). */
@@ -60,22 +129,30 @@ final class TaskTimeSource {
 
   /** Records a finished task's run time on {@code type}. */
   synchronized void observe(String jobId, GpuType type, long runMs) {
-    OnlineEstimator e = byJob.get(jobId);
-    if (e != null) {
-      e.observe(key(jobId), type, runMs);
+    JobTimes j = jobs.get(jobId);
+    if (j != null) {
+      j.estimator.observe(j.key, type, runMs);
+      j.forget(type);
     }
   }
 
   /** Times of one task of the job on {@code type}; null if its model cannot run there. */
   synchronized TaskTimes times(String jobId, GpuType type) {
-    OnlineEstimator e = byJob.get(jobId);
-    return e == null ? null : e.times(key(jobId), type);
+    JobTimes j = jobs.get(jobId);
+    return j == null ? null : j.times(type);
   }
 
-  /** The job's model, or a name no model tag can take, so it gets the neutral default. */
-  private String key(String jobId) {
-    String m = modelOfJob.get(jobId);
-    return m == null ? NO_MODEL : m;
+  /**
+   * As {@link #times(String, GpuType)} through the job's handle ({@link #handle}); null if the
+   * job was removed.
+   */
+  synchronized TaskTimes times(JobTimes handle, GpuType type) {
+    return handle.removed ? null : handle.times(type);
+  }
+
+  /** The job's estimates, to pass to {@link #times(JobTimes, GpuType)}; null if unknown. */
+  synchronized JobTimes handle(String jobId) {
+    return jobs.get(jobId);
   }
 
   /** Model name of a job that declared none (tags cannot carry parentheses). */

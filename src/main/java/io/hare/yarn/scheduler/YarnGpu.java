@@ -22,16 +22,21 @@ final class YarnGpu implements GpuView {
   private final NodeId node;
   private final int index;
   private final GpuType type;
+  private final long position;
   private boolean busy;
   private boolean retired;
   private String lastJobId;
   private boolean shownBusy;
   private String shownLastJobId;
+  /** In the inventory's set of GPUs to publish (its bookkeeping). */
+  boolean touched;
 
-  YarnGpu(NodeId node, int index, GpuType type, int generation) {
+  /** @param position where the GPU sorts in cluster order (the inventory's) */
+  YarnGpu(NodeId node, int index, GpuType type, int generation, long position) {
     this.node = node;
     this.index = index;
     this.type = type;
+    this.position = position;
     this.id = node + "/gpu" + index + (generation == 0 ? "" : "." + generation);
   }
 
@@ -56,6 +61,10 @@ final class YarnGpu implements GpuView {
 
   int index() {
     return index;
+  }
+
+  long position() {
+    return position;
   }
 
   @Override

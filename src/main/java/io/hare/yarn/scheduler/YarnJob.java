@@ -46,6 +46,10 @@ final class YarnJob implements JobView {
   boolean announced;
   /** Rounds done when the policy last heard of a round barrier. */
   int roundsNotified;
+  /** In the host's list of jobs to publish (its bookkeeping). */
+  boolean touched;
+  /** This job's estimates in {@link #times}, looked up once. */
+  private TaskTimeSource.JobTimes estimates;
 
   YarnJob(ApplicationId appId, long arrivalMs, double weight, JobTags.Info info,
       boolean revealRounds, TaskTimeSource times) {
@@ -143,7 +147,15 @@ final class YarnJob implements JobView {
 
   @Override
   public TaskTimes times(GpuType type) {
-    return times.times(id, type);
+    TaskTimeSource.JobTimes e = estimates;
+    if (e == null || e.removed()) {
+      e = times.handle(id); // first use, or the job was registered again
+      if (e == null) {
+        return null;
+      }
+      estimates = e;
+    }
+    return times.times(e, type);
   }
 
   @Override
