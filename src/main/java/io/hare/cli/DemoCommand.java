@@ -101,9 +101,10 @@ public final class DemoCommand implements Callable<Integer> {
           + " types: v100, t4, k80."})
   String nodes;
 
-  @Option(names = "--task-ms", defaultValue = "400", paramLabel = "MS",
-      description = "Compute time of a task on a v100, before its process start-up "
-          + "(${DEFAULT-VALUE}); slower types take their model's slowdown times more.")
+  @Option(names = "--task-ms", defaultValue = "1000", paramLabel = "MS",
+      description = {"How long a task holds its emulated v100, after its process has started "
+          + "and computed its gradient (${DEFAULT-VALUE}); slower types take their model's "
+          + "slowdown times more (SgdJob task --gpu-ms)."})
   long taskMs;
 
   @Option(names = "--gap-ms", defaultValue = "" + DemoWorkload.DEFAULT_GAP_MS, paramLabel = "MS",
@@ -138,13 +139,10 @@ public final class DemoCommand implements Callable<Integer> {
     List<DemoJob> workload = DemoWorkload.jobs(jobs, gapMs);
     int gpus = cluster.stream().mapToInt(EmbeddedCluster.Node::gpus).sum();
     DemoProfiles profiles = DemoProfiles.calibrate(dir.toFile(), gpus, heartbeatMs);
-    long repeats = profiles.baseRepeatsFor(taskMs);
-    LOG.info("a task process starts in {} ms and one gradient computation takes {} ms here: {} "
-        + "per task on a v100; with all {} GPUs busy a task gets {} of a core", String.format(
-        Locale.ROOT, "%.0f", profiles.startupMs()), String.format(Locale.ROOT, "%.4f",
-        profiles.computationMs()), repeats, gpus, String.format(Locale.ROOT, "%.2f",
-        profiles.share()));
-    DemoRun run = new DemoRun(new DemoRun.Settings(cluster, repeats, heartbeatMs, heartbeatMs,
+    LOG.info("a task process starts and ends in {} ms here; with all {} GPUs busy a task gets {} "
+        + "of a core", String.format(Locale.ROOT, "%.0f", profiles.startupMs()), gpus,
+        String.format(Locale.ROOT, "%.2f", profiles.share()));
+    DemoRun run = new DemoRun(new DemoRun.Settings(cluster, taskMs, heartbeatMs, heartbeatMs,
         jar, timeoutS * 1000, settings, faults.isEmpty() ? 1 : 2), profiles);
     List<DemoResult> runs = new ArrayList<>();
     List<Replay.Outcome> replays = new ArrayList<>();

@@ -10,9 +10,10 @@ import java.util.stream.Collectors;
  * A model of the demo workload and how much slower each emulated GPU type runs it than a V100.
  * The slowdowns come from the Hare paper's Fig. 2 speed-ups over a K80 (ResNet-50 6.9x on a
  * V100 and 2.2x on a T4, so a T4 is 6.9 / 2.2 = 3.14x slower than a V100; GraphSAGE 2.2x and
- * 1.95x). The example job turns them into CPU work with {@code SgdJob task --type-factors}: a
- * task on a slower type repeats its gradient computation that many times more (the result is
- * identical; {@code io.hare.example.GpuEmulation}). This is the demo's only emulation.
+ * 1.95x). The example job paces its tasks by them ({@code SgdJob task --type-factors
+ * --gpu-ms}): a task on a slower type holds its emulated GPU that many times longer after
+ * computing its gradient for real ({@code io.hare.example.GpuEmulation}). This is the demo's
+ * only emulation.
  *
  * @param slowdowns factor per GPU type, each &gt;= 1, the fastest type 1
  */

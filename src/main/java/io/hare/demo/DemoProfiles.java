@@ -16,22 +16,19 @@ import java.util.Locale;
 /**
  * The profile the demo's scheduler starts from ({@code yarn.scheduler.hare.profiles.file}): per
  * model and GPU type, the time of one task process on this machine with every emulated GPU busy.
- * {@link #calibrate} times real task processes of the example job ({@code SgdJob task}, as the
- * demo runs them) to learn their start-up and the cost of one gradient computation; a task on a
- * type then takes start-up + slowdown x computations x cost, divided by the share of a CPU core
- * a task gets when all GPUs compute at once (the emulated GPUs share the machine's cores). It is
- * only the prior: the scheduler refines it from the containers it sees finish, as it would
- * refine an admin's profile on a real cluster.
+ * The demo's tasks are paced ({@code SgdJob task --gpu-ms}, {@code io.hare.example.GpuEmulation}):
+ * a task holds its GPU for slowdown x gpuMs after it has started. {@link #calibrate} times real
+ * task processes of the example job, as the demo runs them, to learn their start-up and end,
+ * which is CPU work: divided by the share of a core a process gets when every GPU's process
+ * starts at once (the emulated GPUs share the machine's cores). It is only the prior: the
+ * scheduler refines it from the containers it sees finish, as it would refine an admin's
+ * profile on a real cluster.
  *
- * @param computationMs one gradient computation in a task process
- * @param startupMs a task process's start-up and end
+ * @param startupMs a task process's start-up and end, alone on the machine
  * @param share the share of a core a task gets with every GPU busy, in (0, 1]
  * @param syncMs the sync step off the GPU plus the AM's round trip, at that share
  */
-public record DemoProfiles(double computationMs, double startupMs, double share, long syncMs) {
-
-  private static final int FEW = 1;
-  private static final int MANY = 40_000;
+public record DemoProfiles(double startupMs, double share, long syncMs) {
 
   /**
    * Times two task processes of the example job in {@code dir} (a few seconds) and sizes the
@@ -49,22 +46,19 @@ public record DemoProfiles(double computationMs, double startupMs, double share,
     if (code != SgdJob.OK) {
       throw new IOException("calibration: SgdJob init failed: " + out);
     }
-    double few = Math.min(time(job, FEW), time(job, FEW));
-    double many = Math.min(time(job, MANY), time(job, MANY));
-    double perComputation = Math.max(1e-6, (many - few) / (MANY - FEW));
+    double few = Math.min(time(job), time(job));
     double share = Math.min(1.0, Runtime.getRuntime().availableProcessors() / (gpus + 1.0));
     long sync = Math.round(few / share + 2.0 * heartbeatMs);
-    return new DemoProfiles(perComputation, few, share, sync);
+    return new DemoProfiles(few, share, sync);
   }
 
-  /** Wall time of one task process computing its gradient {@code repeats} times, ms. */
-  private static double time(File job, int repeats) throws IOException, InterruptedException {
+  /** Wall time of one task process computing its gradient once, unpaced, ms. */
+  private static double time(File job) throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx128m"));
     cmd.addAll(List.of(DemoRun.LEAN_JVM.split(" ")));
     cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), SgdJob.class.getName(),
-        "task", "--work-dir", job.getAbsolutePath(), "--base-repeats",
-        Integer.toString(repeats)));
+        "task", "--work-dir", job.getAbsolutePath()));
     ProcessBuilder pb = new ProcessBuilder(cmd);
     pb.environment().put("HARE_JOB_ID", "calibration");
     pb.environment().put("HARE_ROUND", "0");
@@ -81,23 +75,21 @@ public record DemoProfiles(double computationMs, double startupMs, double share,
     return (System.nanoTime() - t0) / 1e6;
   }
 
-  /** Computations per task on the fastest type for about {@code computeMs} of work. */
-  public long baseRepeatsFor(long computeMs) {
-    return Math.max(1, Math.round(computeMs / computationMs));
+  /**
+   * Expected time of one task of {@code model} on {@code type}, every GPU busy, its GPU paced
+   * at {@code gpuMs} on the fastest type.
+   */
+  public double taskMs(DemoModel model, String type, long gpuMs) {
+    return startupMs / share + model.slowdown(type) * gpuMs;
   }
 
-  /** Expected time of one task of {@code model} on {@code type}, every GPU busy. */
-  public double taskMs(DemoModel model, String type, long baseRepeats) {
-    return (startupMs + model.slowdown(type) * baseRepeats * computationMs) / share;
-  }
-
-  /** Writes the profiles CSV of every demo model for tasks of {@code baseRepeats}. */
-  public void write(Path file, long baseRepeats) throws IOException {
+  /** Writes the profiles CSV of every demo model for tasks paced at {@code gpuMs}. */
+  public void write(Path file, long gpuMs) throws IOException {
     StringBuilder csv = new StringBuilder("model,gpu_type,compute_ms,sync_ms\n");
     for (DemoModel m : DemoModel.ALL) {
       for (String type : DemoModel.TYPES) {
         csv.append(String.format(Locale.ROOT, "%s,%s,%.0f,%d%n", m.name(), type,
-            taskMs(m, type, baseRepeats), syncMs));
+            taskMs(m, type, gpuMs), syncMs));
       }
     }
     Files.writeString(file, csv, StandardCharsets.UTF_8);

@@ -70,7 +70,8 @@ public final class DemoRun {
    * How the demo cluster and its jobs are set up.
    *
    * @param nodes one NodeManager each
-   * @param baseRepeats gradient computations of a task on the fastest type (a V100)
+   * @param gpuMs how long a task holds its emulated GPU on the fastest type (a V100), ms; on a
+   *     slower type its model's slowdown times that ({@link DemoModel})
    * @param amHeartbeatMs the AMs' heartbeat interval
    * @param nmHeartbeatMs the NodeManagers' heartbeat interval
    * @param jar the Hare jar the AMs and tasks run from
@@ -80,7 +81,7 @@ public final class DemoRun {
    *     {@code am.max-attempts} and the RM's {@code yarn.resourcemanager.am.max-attempts}): 1
    *     unless a fault run kills AMs, so that a crashing AM is not hidden by a silent retry
    */
-  public record Settings(List<EmbeddedCluster.Node> nodes, long baseRepeats, int amHeartbeatMs,
+  public record Settings(List<EmbeddedCluster.Node> nodes, long gpuMs, int amHeartbeatMs,
       int nmHeartbeatMs, Path jar, long timeoutMs, Map<String, String> settings,
       int amMaxAttempts) {
 
@@ -93,9 +94,9 @@ public final class DemoRun {
     }
 
     /** Settings with one AM attempt per job. */
-    public Settings(List<EmbeddedCluster.Node> nodes, long baseRepeats, int amHeartbeatMs,
+    public Settings(List<EmbeddedCluster.Node> nodes, long gpuMs, int amHeartbeatMs,
         int nmHeartbeatMs, Path jar, long timeoutMs, Map<String, String> settings) {
-      this(nodes, baseRepeats, amHeartbeatMs, nmHeartbeatMs, jar, timeoutMs, settings, 1);
+      this(nodes, gpuMs, amHeartbeatMs, nmHeartbeatMs, jar, timeoutMs, settings, 1);
     }
   }
 
@@ -125,7 +126,7 @@ public final class DemoRun {
   public DemoResult run(String policy, List<DemoJob> workload, File dir, Injection injection)
       throws Exception {
     Files.createDirectories(dir.toPath());
-    profiles.write(profileFile(dir), settings.baseRepeats());
+    profiles.write(profileFile(dir), settings.gpuMs());
     List<DemoJob> jobs = injection.jobs(workload);
     Configuration rm = schedulerConf(policy, dir);
     rm.setLong(YarnConfiguration.RM_NM_HEARTBEAT_INTERVAL_MS, settings.nmHeartbeatMs());
@@ -222,8 +223,8 @@ public final class DemoRun {
     c.set(AppKeys.JOB_MODEL, j.model().name());
     c.set(AppKeys.JOB_STAGING_DIR, staging.getAbsolutePath());
     c.set(AppKeys.TASK_COMMAND, TaskEvents.wrapTask(injection.taskCommand(j, workDir, java
-        + " task" + where + " --type-factors " + j.model().typeFactors() + " --base-repeats "
-        + settings.baseRepeats()), events));
+        + " task" + where + " --type-factors " + j.model().typeFactors() + " --gpu-ms "
+        + settings.gpuMs()), events));
     c.set(AppKeys.SYNC_COMMAND, TaskEvents.wrapSync(java + " sync" + where, events));
     c.setInt(AppKeys.TASK_MEMORY_MB, 256);
     c.setInt(AppKeys.AM_MEMORY_MB, 512);

@@ -71,9 +71,12 @@ public final class Replay {
     }
   }
 
-  /** One task as YARN ran it: its GPU time at the scheduler's clock. */
+  /**
+   * One task as YARN ran it: its GPU time at the scheduler's clock, to the pass that saw its
+   * end ({@code endMs}) and to the end itself ({@code endedMs}, what the RM measured).
+   */
   private record Held(String appId, int round, String host, String gpuType, long startMs,
-      long endMs) {}
+      long endMs, long endedMs) {}
 
   private Replay() {}
 
@@ -105,7 +108,7 @@ public final class Replay {
           continue; // a surplus container its AM released unused: no task of the workload
         }
         held.add(new Held(s.appId(), ran.get(k).round(), s.host(), s.gpuType(), s.ms(),
-            passes.next(e.ms())));
+            passes.next(e.ms()), e.ms()));
       }
     }
     Map<String, DemoResult.Job> jobs = new LinkedHashMap<>();
@@ -135,8 +138,11 @@ public final class Replay {
     }
     TaskTimeModel told = (appId, type) -> estimates.get(appId).times(jobs.get(appId).model(),
         type);
+    // the estimate learns what the RM measured (to the end, not to the pass that saw it), or a
+    // close call could go the other way
     SchedulingPolicy policy = new ReplayedPolicy(settings.newPolicy(), (appId, type, ms) ->
-        estimates.get(appId).observe(jobs.get(appId).model(), type, ms),
+        estimates.get(appId).observe(jobs.get(appId).model(), type,
+            times.get(appId).measured(type, ms)),
         Passes.relative(passes.replans, origin), Passes.relative(passes.consults, origin));
     TaskDurations measured = new TaskDurations() {
       @Override
@@ -312,9 +318,24 @@ public final class Replay {
         double ms = h.endMs() - h.startMs();
         if (!h.gpuType().equals(type.name())) {
           ms = ms * model.slowdown(type.name()) / model.slowdown(h.gpuType());
+        } else {
+          measured.computeIfAbsent(type.name() + "/" + Math.round(Math.max(1, ms)),
+              k2 -> new java.util.ArrayDeque<>()).add(Math.max(1, h.endedMs() - h.startMs()));
         }
         return new TaskTimes(Math.max(1, ms), gapMs[round]);
       });
+    }
+
+    /** Real held times on a type by the time the simulator gives them, to measured times. */
+    private final Map<String, java.util.Deque<Long>> measured = new HashMap<>();
+
+    /**
+     * What the RM measured for a task the simulator ran {@code ms} on {@code type}: the real
+     * task's time to its end, where the simulator ran a real task on its own type.
+     */
+    long measured(GpuType type, long ms) {
+      java.util.Deque<Long> q = measured.get(type.name() + "/" + ms);
+      return q == null || q.isEmpty() ? ms : q.poll();
     }
   }
 }

@@ -34,6 +34,12 @@ final class TaskCommand implements Callable<Integer> {
       description = "Demo only: gradient computations at factor 1 (${DEFAULT-VALUE}).")
   int baseRepeats;
 
+  @Option(names = "--gpu-ms", defaultValue = "0", paramLabel = "MS",
+      description = {"Demo only: pace the emulated GPU instead of repeating work: compute the "
+          + "gradient --base-repeats times on any type, then hold the GPU until FACTOR x MS "
+          + "have passed (0, the default: off)."})
+  long gpuMs;
+
   @Option(names = "--work-dir", paramLabel = "DIR",
       description = {"The job's data directory (what init wrote); wins over HARE_WORK_DIR, "
           + "which is the AM's staging directory when the job runs under Hare."})
@@ -46,7 +52,7 @@ final class TaskCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     JobEnv e = JobEnv.forTask(env.withWorkDir(workDir));
-    GpuEmulation emulation = GpuEmulation.parse(typeFactors, baseRepeats, "--type-factors");
+    GpuEmulation emulation = GpuEmulation.parse(typeFactors, baseRepeats, gpuMs, "--type-factors");
     WorkFiles files = new WorkFiles(WorkStore.open(e.workDir()));
     JobConfig config = files.config();
     Dataset data = files.data(config);

@@ -51,6 +51,55 @@ public class GpuEmulationTest {
         () -> e.run("t4", () -> zero(calls.getAndIncrement())));
   }
 
+  /** A clock that only moves when the work or the wait moves it. */
+  private static final class ManualClock implements GpuClock {
+    long now = 1_000;
+    long slept = -1;
+
+    @Override
+    public long nowMs() {
+      return now;
+    }
+
+    @Override
+    public void sleepMs(long ms) {
+      slept = ms;
+      now += ms;
+    }
+  }
+
+  @Test(timeout = 5_000)
+  public void aPacedTaskComputesOnceAndHoldsItsGpuForFactorTimesGpuMs() throws Exception {
+    GpuEmulation e = GpuEmulation.parse("t4=2.5", 1, 400, "f");
+    ManualClock clock = new ManualClock();
+    AtomicInteger calls = new AtomicInteger();
+    e.run("t4", () -> {
+      calls.incrementAndGet();
+      clock.now += 300; // the real computation
+      return zero(1);
+    }, clock);
+    assertEquals("the factor paces, it does not repeat", 1, calls.get());
+    assertEquals(1000 - 300, clock.slept);
+    assertEquals(1_000 + 1000, clock.now);
+  }
+
+  @Test(timeout = 5_000)
+  public void aPacedTaskSlowerThanItsGpuDoesNotWait() throws Exception {
+    ManualClock clock = new ManualClock();
+    GpuEmulation.parse(null, 1, 100, "f").run("v100", () -> {
+      clock.now += 250;
+      return zero(1);
+    }, clock);
+    assertEquals("no wait", -1, clock.slept);
+  }
+
+  @Test(timeout = 5_000)
+  public void unpacedTasksNeverWait() throws Exception {
+    ManualClock clock = new ManualClock();
+    GpuEmulation.parse("t4=2", 1, "f").run("t4", () -> zero(1), clock);
+    assertEquals(-1, clock.slept);
+  }
+
   @Test(timeout = 5_000)
   public void badSpecsAreRefused() {
     for (String bad : new String[] {"t4", "t4=", "=2", "t4=x", "t4=0.9", "t4=Infinity",
@@ -58,5 +107,8 @@ public class GpuEmulationTest {
       assertThrows(bad, BadInputException.class, () -> GpuEmulation.parse(bad, 1, "f"));
     }
     assertThrows(BadInputException.class, () -> GpuEmulation.parse("t4=2", 0, "f"));
+    assertThrows(BadInputException.class, () -> GpuEmulation.parse("t4=2", 1, -1, "f"));
+    assertThrows(BadInputException.class,
+        () -> GpuEmulation.parse("t4=2", 1, GpuEmulation.MAX_GPU_MS + 1, "f"));
   }
 }

@@ -56,7 +56,7 @@ public class FaultsIT {
     FileUtil.fullyDelete(base);
     DemoProfiles profiles = DemoProfiles.calibrate(base, NODES.stream()
         .mapToInt(EmbeddedCluster.Node::gpus).sum(), 100);
-    DemoRun demo = new DemoRun(new DemoRun.Settings(NODES, profiles.baseRepeatsFor(200), 100,
+    DemoRun demo = new DemoRun(new DemoRun.Settings(NODES, 200, 100,
         100, Path.of("target/hare-yarn.jar").toAbsolutePath(), 300_000, Map.of(), 2), profiles);
     long t0 = System.currentTimeMillis();
     run = demo.run("hare", JOBS, base, new FaultPlan(EnumSet.allOf(Fault.class)));

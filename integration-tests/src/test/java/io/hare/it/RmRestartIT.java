@@ -52,7 +52,7 @@ public class RmRestartIT {
     FileUtil.fullyDelete(base);
     DemoProfiles profiles = DemoProfiles.calibrate(base, NODES.stream()
         .mapToInt(EmbeddedCluster.Node::gpus).sum(), 100);
-    DemoRun demo = new DemoRun(new DemoRun.Settings(NODES, profiles.baseRepeatsFor(200), 100,
+    DemoRun demo = new DemoRun(new DemoRun.Settings(NODES, 200, 100,
         100, Path.of("target/hare-yarn.jar").toAbsolutePath(), 240_000, Map.of(), 1), profiles);
     long t0 = System.currentTimeMillis();
     run = demo.run("hare", JOBS, base, new FaultPlan(EnumSet.of(Fault.RM_RESTART)));
