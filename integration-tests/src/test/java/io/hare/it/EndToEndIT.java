@@ -47,8 +47,8 @@ public class EndToEndIT {
   private static final List<DemoJob> JOBS = List.of(
       new DemoJob("graphsage-wide", DemoModel.GRAPHSAGE, 1, 3, 4, 0, 1),
       new DemoJob("resnet50-light", DemoModel.RESNET50, 1, 3, 3, 300, 2),
-      new DemoJob("resnet50-heavy", DemoModel.RESNET50, 5, 3, 1, 5000, 3),
-      new DemoJob("transformer-heavy", DemoModel.TRANSFORMER, 5, 3, 1, 5500, 4));
+      new DemoJob("resnet50-heavy", DemoModel.RESNET50, 5, 5, 1, 5000, 3),
+      new DemoJob("transformer-heavy", DemoModel.TRANSFORMER, 5, 5, 1, 5500, 4));
   private static final List<EmbeddedCluster.Node> NODES = List.of(
       new EmbeddedCluster.Node("v100", 1), new EmbeddedCluster.Node("t4", 2),
       new EmbeddedCluster.Node("k80", 3));
@@ -64,7 +64,7 @@ public class EndToEndIT {
     FileUtil.fullyDelete(base); // a run without `mvn clean` must not read the last run's files
     DemoProfiles profiles = DemoProfiles.calibrate(base, NODES.stream()
         .mapToInt(EmbeddedCluster.Node::gpus).sum(), 200);
-    DemoRun run = new DemoRun(new DemoRun.Settings(NODES, 1000, 200, 200,
+    DemoRun run = new DemoRun(new DemoRun.Settings(NODES, 1500, 200, 200,
         Path.of("target/hare-yarn.jar").toAbsolutePath(), 240_000, Map.of()), profiles);
     run.warmUp("hare", new File(base, "warm-up"));
     File hareDir = new File(base, "hare");
