@@ -1,7 +1,6 @@
 package io.hare.core.plan;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -54,10 +53,31 @@ public final class MidpointOrder {
     return out;
   }
 
+  /**
+   * Sorts by key, then the job's arrival, then its id, then the group. One comparator reading
+   * arrays of the jobs' fields: a re-plan of 2,000 jobs sorts a few hundred thousand groups, and
+   * a chain of comparators each fetching its job spent most of the re-plan. Same order as the
+   * chain (the same total order; the sort is deterministic).
+   */
   static void sort(PlanningProblem p, List<GroupRef> refs) {
-    refs.sort(Comparator.comparingDouble(GroupRef::key)
-        .thenComparingLong(r -> p.jobs().get(r.job()).arrivalMs())
-        .thenComparing(r -> p.jobs().get(r.job()).id())
-        .thenComparingInt(GroupRef::group));
+    int jobs = p.jobs().size();
+    long[] arrival = new long[jobs];
+    String[] id = new String[jobs];
+    for (int n = 0; n < jobs; n++) {
+      arrival[n] = p.jobs().get(n).arrivalMs();
+      id[n] = p.jobs().get(n).id();
+    }
+    refs.sort((a, b) -> {
+      int c = Double.compare(a.key(), b.key());
+      if (c != 0) {
+        return c;
+      }
+      c = Long.compare(arrival[a.job()], arrival[b.job()]);
+      if (c != 0) {
+        return c;
+      }
+      c = id[a.job()].compareTo(id[b.job()]);
+      return c != 0 ? c : Integer.compare(a.group(), b.group());
+    });
   }
 }

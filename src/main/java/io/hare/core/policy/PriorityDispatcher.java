@@ -1,16 +1,13 @@
 package io.hare.core.policy;
 
 import io.hare.core.GpuType;
-import io.hare.core.TaskTimes;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -19,7 +16,7 @@ import java.util.TreeSet;
  * run time, one round at a time, instead of ahead of time.
  *
  * <p>Jobs with ready tasks are visited by rank. A job places its ready tasks where its round ends
- * first (see {@link #placeRound}): on GPUs free now, or on busy GPUs of a faster type that free
+ * first (see {@link RoundPlacer}): on GPUs free now, or on busy GPUs of a faster type that free
  * soon enough, several tasks in a row on one fast GPU rather than one on a much slower type, and
  * only on the GPU types its {@link #affinity() affinity} allows (from the relaxation, when set).
  * Tasks placed on GPUs free now start now; the others wait, and the GPUs they wait for count as
@@ -52,6 +49,7 @@ final class PriorityDispatcher {
   private final Map<String, Key> keys = new HashMap<>();
   private final Map<String, Set<GpuType>> affinity = new HashMap<>();
   private boolean contended;
+  private final RoundPlacer placer = new RoundPlacer();
 
   /**
    * Whether the last call left ready tasks waiting. When it did not, every ready round got its
@@ -99,32 +97,6 @@ final class PriorityDispatcher {
     }
   }
 
-  /** Per call: the slots of every type, and how many GPUs are still free now. */
-  private static final class Call {
-    final ClusterView cluster;
-    final long nowMs;
-    final HareTracker tracker;
-    final Map<GpuType, List<GpuView>> freeByType;
-    final Map<GpuType, TypeSlots> slots = new HashMap<>();
-    final List<Assignment> out = new ArrayList<>();
-    int free;
-    boolean someWait;
-
-    Call(ClusterView cluster, Map<GpuType, List<GpuView>> freeByType, int free, long nowMs,
-        HareTracker tracker) {
-      this.cluster = cluster;
-      this.nowMs = nowMs;
-      this.tracker = tracker;
-      this.freeByType = freeByType;
-      this.free = free;
-    }
-
-    TypeSlots slots(GpuType t) {
-      return slots.computeIfAbsent(t, x -> new TypeSlots(nowMs,
-          freeByType.getOrDefault(x, List.of()), tracker.busyEnds(x)));
-    }
-  }
-
   /** The offer grouped by type: from the index when the offer is every free GPU, else itself. */
   private static Map<GpuType, List<GpuView>> group(ClusterView cluster,
       List<? extends GpuView> offer, FreeGpuIndex index) {
@@ -151,14 +123,14 @@ final class PriorityDispatcher {
     if (freeGpus.isEmpty()) {
       return List.of();
     }
-    Call call = new Call(cluster, group(cluster, freeGpus, freeIndex), freeGpus.size(), nowMs,
-        tracker);
+    DispatchCall call = new DispatchCall(cluster, group(cluster, freeGpus, freeIndex),
+        freeGpus.size(), nowMs, tracker);
     Set<String> served = overdue.isEmpty() ? Set.of() : new HashSet<>();
     for (JobView job : overdue) {
       if (call.free == 0) {
         break;
       }
-      placeRound(call, job, null);
+      placer.place(call, job, null);
       served.add(job.id());
     }
     List<Key> stale = new ArrayList<>();
@@ -171,7 +143,7 @@ final class PriorityDispatcher {
       if (job == null || job.readyTasks() == 0) {
         stale.add(key);
       } else {
-        placeRound(call, job, affinity.get(job.id()));
+        placer.place(call, job, affinity.get(job.id()));
       }
     }
     stale.forEach(k -> remove(k.id()));
@@ -208,77 +180,5 @@ final class PriorityDispatcher {
       }
     }
     return Optional.empty();
-  }
-
-  /** A GPU that may take some of the round's tasks, one after another. */
-  private static final class Candidate {
-    final GpuType type;
-    final long atMs;
-    final boolean freeNow;
-    final double computeMs;
-    final double syncMs;
-    int used;
-
-    Candidate(GpuType type, long atMs, boolean freeNow, TaskTimes t) {
-      this.type = type;
-      this.atMs = atMs;
-      this.freeNow = freeNow;
-      this.computeMs = t.computeMs();
-      this.syncMs = t.syncMs();
-    }
-
-    /** When one more task put on this GPU would finish compute and sync. */
-    double nextFinish() {
-      return atMs + (used + 1) * computeMs + syncMs;
-    }
-  }
-
-  /**
-   * Places the ready tasks of the job's round on the GPUs where the round ends first: the
-   * earliest task finishes over the GPUs of the types it may use, a GPU taking several tasks in a
-   * row when that is sooner than a slower type (relaxed fixed-scale synchronisation). Picking the
-   * smallest finishes one by one minimises the end of the round for identical tasks.
-   *
-   * @param allowed GPU types the job may use, or null for all it can run on
-   */
-  private static void placeRound(Call call, JobView job, Set<GpuType> allowed) {
-    int tasks = job.readyTasks();
-    PriorityQueue<Candidate> pq = new PriorityQueue<>(
-        Comparator.comparingDouble(Candidate::nextFinish));
-    List<Candidate> all = new ArrayList<>();
-    for (GpuType t : call.cluster.gpuTypes()) {
-      TaskTimes tt = job.times(t);
-      if (tt == null || (allowed != null && !allowed.contains(t))) {
-        continue;
-      }
-      TypeSlots ts = call.slots(t);
-      int freeHere = Math.min(tasks, ts.freeLeft());
-      long[] at = ts.earliest(tasks);
-      for (int i = 0; i < at.length; i++) {
-        all.add(new Candidate(t, at[i], i < freeHere, tt));
-      }
-    }
-    pq.addAll(all);
-    for (int i = 0; i < tasks && !pq.isEmpty(); i++) {
-      Candidate c = pq.poll();
-      c.used++;
-      pq.add(c);
-    }
-    for (Candidate c : all) {
-      if (c.used == 0) {
-        continue;
-      }
-      TypeSlots ts = call.slots(c.type);
-      if (!c.freeNow) {
-        ts.claim(c.atMs); // these tasks wait for this GPU
-        call.someWait = true;
-        continue;
-      }
-      GpuView g = ts.takeFree(); // free GPUs of a type are interchangeable
-      if (g != null) {
-        call.out.add(new Assignment(g.id(), job.id()));
-        call.free--;
-      }
-    }
   }
 }

@@ -22,15 +22,21 @@ final class RoundRanks {
 
   void reset(PlanningProblem p, List<GroupRef> order) {
     byJob.clear();
-    Map<Integer, double[]> keys = new HashMap<>();
+    double[][] keys = new double[p.jobs().size()][]; // by job index: no boxing per group
     for (GroupRef r : order) {
-      PlanJob j = p.jobs().get(r.job());
-      keys.computeIfAbsent(r.job(), n -> new double[j.orderedGroups()])[r.group()] = r.key();
+      double[] k = keys[r.job()];
+      if (k == null) {
+        k = new double[p.jobs().get(r.job()).orderedGroups()];
+        keys[r.job()] = k;
+      }
+      k[r.group()] = r.key();
     }
-    keys.forEach((n, k) -> {
-      PlanJob j = p.jobs().get(n);
-      byJob.put(j.id(), new Ranks(j.groupRound(0), k, j.groups() > k.length));
-    });
+    for (int n = 0; n < keys.length; n++) {
+      if (keys[n] != null) {
+        PlanJob j = p.jobs().get(n);
+        byJob.put(j.id(), new Ranks(j.groupRound(0), keys[n], j.groups() > keys[n].length));
+      }
+    }
   }
 
   /** Ranks every remaining round of a job not in the plan by one key. */

@@ -1,6 +1,6 @@
 package io.hare.core.policy;
 
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
@@ -17,6 +17,9 @@ import java.util.NavigableMap;
  * do not plan to wait behind higher-ranked ones (measured: counting such GPUs as available again
  * later made lower-ranked jobs wait for fast GPUs that higher-ranked rounds then took, and idled
  * the slow types).
+ *
+ * <p>Busy ends read so far and not claimed are kept ascending in a primitive array from
+ * {@code head} on; jobs claim the earliest ones, so a claim is almost always the head.
  */
 final class TypeSlots {
 
@@ -24,7 +27,9 @@ final class TypeSlots {
   private final List<GpuView> free;
   private int freeTaken;
   private final Iterator<Map.Entry<Long, Integer>> busy;
-  private final List<Long> busyPeeked = new ArrayList<>(); // ascending, not yet claimed
+  private long[] peeked = new long[16]; // busy ends read, ascending; [head, end) not claimed
+  private int head;
+  private int end;
   private long busyKey;
   private int busyLeft;
 
@@ -39,21 +44,20 @@ final class TypeSlots {
   }
 
   /**
-   * Up to {@code n} earliest availabilities, ascending, without taking them: {@code now} for
-   * each free GPU, then the busy GPUs' expected ends.
+   * Writes up to {@code n} earliest availabilities into {@code out}, ascending, without taking
+   * them: {@code now} for each free GPU, then the busy GPUs' expected ends.
+   *
+   * @return how many were written
    */
-  long[] earliest(int n) {
+  int earliest(int n, long[] out) {
     int f = Math.min(n, freeLeft());
-    while (busyPeeked.size() < n - f && fetchBusy()) {
+    while (end - head < n - f && fetchBusy()) {
       // read busy ends only as far as needed
     }
-    int b = Math.min(n - f, busyPeeked.size());
-    long[] out = new long[f + b];
-    java.util.Arrays.fill(out, 0, f, nowMs);
-    for (int i = 0; i < b; i++) {
-      out[f + i] = busyPeeked.get(i);
-    }
-    return out;
+    int b = Math.min(n - f, end - head);
+    Arrays.fill(out, 0, f, nowMs);
+    System.arraycopy(peeked, head, out, f, b);
+    return f + b;
   }
 
   private boolean fetchBusy() {
@@ -65,7 +69,16 @@ final class TypeSlots {
       busyKey = Math.max(nowMs + 1, e.getKey()); // a task past its estimate ends "now"
       busyLeft = e.getValue();
     }
-    busyPeeked.add(busyKey);
+    if (end == peeked.length) {
+      if (head > 0) {
+        System.arraycopy(peeked, head, peeked, 0, end - head);
+        end -= head;
+        head = 0;
+      } else {
+        peeked = Arrays.copyOf(peeked, 2 * peeked.length);
+      }
+    }
+    peeked[end++] = busyKey;
     busyLeft--;
     return true;
   }
@@ -83,6 +96,12 @@ final class TypeSlots {
 
   /** Claims the busy GPU available at {@code atMs} for tasks that wait for it. */
   void claim(long atMs) {
-    busyPeeked.remove(Long.valueOf(atMs));
+    for (int i = head; i < end; i++) {
+      if (peeked[i] == atMs) {
+        System.arraycopy(peeked, head, peeked, head + 1, i - head); // keep the rest ascending
+        head++;
+        return;
+      }
+    }
   }
 }

@@ -1,0 +1,46 @@
+package io.hare.core.policy;
+
+import io.hare.core.GpuType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One {@link PriorityDispatcher} call: the slots of every type as this call has used them so far,
+ * how many offered GPUs are still free, and the assignments made. Slots are indexed by the
+ * type's position in the cluster's type list, so the per-job work hashes nothing.
+ */
+final class DispatchCall {
+
+  final ClusterView cluster;
+  final long nowMs;
+  final List<GpuType> types;
+  final List<Assignment> out = new ArrayList<>();
+  private final HareTracker tracker;
+  private final Map<GpuType, List<GpuView>> freeByType;
+  private final TypeSlots[] slots;
+  int free;
+  /** Some ready task chose to wait for a busy GPU. */
+  boolean someWait;
+
+  DispatchCall(ClusterView cluster, Map<GpuType, List<GpuView>> freeByType, int free,
+      long nowMs, HareTracker tracker) {
+    this.cluster = cluster;
+    this.nowMs = nowMs;
+    this.tracker = tracker;
+    this.freeByType = freeByType;
+    this.free = free;
+    this.types = cluster.gpuTypes();
+    this.slots = new TypeSlots[types.size()];
+  }
+
+  TypeSlots slots(int typeIndex) {
+    TypeSlots s = slots[typeIndex];
+    if (s == null) {
+      GpuType t = types.get(typeIndex);
+      s = new TypeSlots(nowMs, freeByType.getOrDefault(t, List.of()), tracker.busyEnds(t));
+      slots[typeIndex] = s;
+    }
+    return s;
+  }
+}
