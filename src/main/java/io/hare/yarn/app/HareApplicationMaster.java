@@ -67,6 +67,8 @@ public final class HareApplicationMaster {
   public static final String SPEC_FILE = "hare-job.xml";
 
   private static final Logger LOG = LoggerFactory.getLogger(HareApplicationMaster.class);
+  /** NodeManager connections an AM keeps open (yarn.client.max-cached-nodemanagers-proxies). */
+  static final int CACHED_NM_CONNECTIONS = 64;
 
   private final AmClients clients;
   private final Configuration conf;
@@ -131,6 +133,14 @@ public final class HareApplicationMaster {
     AMRMClientAsync<ContainerRequest> rm = clients.resourceManager(callbacks);
     NMClientAsync nm = clients.nodeManagers(callbacks.nm);
     rm.init(conf);
+    // A job starts a container per task on the same few NodeManagers: keep their connections
+    // instead of YARN's default of a new authenticated RPC connection per start (a cold
+    // connection is tens of ms of every switch). The job's or cluster's own value wins; YARN's
+    // shipped default (0) does not count as one.
+    String[] from = conf.getPropertySources(YarnConfiguration.NM_CLIENT_MAX_NM_PROXIES);
+    if (from == null || java.util.Arrays.equals(from, new String[] {"yarn-default.xml"})) {
+      conf.setInt(YarnConfiguration.NM_CLIENT_MAX_NM_PROXIES, CACHED_NM_CONNECTIONS);
+    }
     nm.init(conf);
     RoundProtocol protocol = new RoundProtocol(spec, jobId, workDir, launch,
         new ContainerAsks() {

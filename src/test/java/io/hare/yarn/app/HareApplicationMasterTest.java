@@ -28,6 +28,7 @@ import org.apache.hadoop.yarn.api.records.ContainerState;
 import org.apache.hadoop.yarn.api.records.ContainerStatus;
 import org.apache.hadoop.yarn.api.records.NodeId;
 import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.client.api.AMRMClient.ContainerRequest;
 import org.apache.hadoop.yarn.client.api.async.AMRMClientAsync;
 import org.apache.hadoop.yarn.client.api.async.NMClientAsync;
@@ -55,6 +56,7 @@ public class HareApplicationMasterTest {
   private volatile TestingAMRMClientAsync rm;
   private volatile TestingNMClientAsync nm;
   private long nextContainer = 1;
+  private volatile Configuration amConf;
   private File work;
   private File logs;
 
@@ -195,8 +197,39 @@ public class HareApplicationMasterTest {
     assertFalse("round 0 did not run again", new File(logs, "sync-round-0.log").exists());
   }
 
-  /** Runs the AM of a job with a {@code true} sync step; returns once it has registered. */
+  @Test(timeout = 30_000)
+  public void nodeManagerConnectionsAreKeptUnlessTheJobSaysOtherwise() throws Exception {
+    Future<Boolean> ok = start(1, 1, 1);
+    assertEquals(HareApplicationMaster.CACHED_NM_CONNECTIONS,
+        amConf.getInt(YarnConfiguration.NM_CLIENT_MAX_NM_PROXIES, -1));
+    finishOneTaskJob(ok);
+    org.apache.hadoop.fs.FileUtil.fullyDelete(new File(work, "_hare")); // a new job, not a resume
+    Configuration own = new Configuration();
+    own.setInt(YarnConfiguration.NM_CLIENT_MAX_NM_PROXIES, 3);
+    ok = start(1, 1, 1, own);
+    assertEquals(3, amConf.getInt(YarnConfiguration.NM_CLIENT_MAX_NM_PROXIES, -1));
+    finishOneTaskJob(ok);
+  }
+
+  private void finishOneTaskJob(Future<Boolean> ok) throws Exception {
+    expect("add");
+    allocate(1);
+    String remove = next();
+    assertEquals("remove", remove);
+    String started = next();
+    assertTrue(started, started.startsWith("start "));
+    complete(Long.parseLong(started.substring("start ".length())), 0);
+    expect("unregister SUCCEEDED: ");
+    assertTrue(ok.get(10, TimeUnit.SECONDS));
+  }
+
   private Future<Boolean> start(int rounds, int k, int attempts) throws Exception {
+    return start(rounds, k, attempts, new Configuration());
+  }
+
+  /** Runs the AM of a job with a {@code true} sync step; returns once it has registered. */
+  private Future<Boolean> start(int rounds, int k, int attempts, Configuration conf)
+      throws Exception {
     Map<String, String> m = JobSpecValidatorTest.valid();
     m.put(AppKeys.JOB_ROUNDS, Integer.toString(rounds));
     m.put(AppKeys.JOB_TASKS_PER_ROUND, Integer.toString(k));
@@ -217,7 +250,7 @@ public class HareApplicationMasterTest {
         return nm;
       }
     };
-    Configuration conf = new Configuration();
+    amConf = conf;
     HareApplicationMaster am = new HareApplicationMaster(clients, conf, spec, JOB, work.getPath(),
         new TaskLaunch(spec, Map.of(), null),
         new ProcessSyncStep(spec, JOB, work.getPath(), logs, syncThread),
