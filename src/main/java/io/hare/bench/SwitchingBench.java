@@ -46,12 +46,25 @@ public final class SwitchingBench {
    * @param taskMs how long each task sleeps
    * @param jobs jobs submitted together
    * @param rounds rounds per job
-   * @param tasksPerRound k of every job
+   * @param tasksPerRound k of job j: the (j mod size)-th
    * @param heartbeatMs the AMs' and NodeManagers' heartbeat interval
    * @param nodes NodeManagers, each with {@code gpusPerNode} GPUs
    */
-  public record Workload(long taskMs, int jobs, int rounds, int tasksPerRound, int heartbeatMs,
-      int nodes, int gpusPerNode, Path jar, long timeoutMs) {}
+  public record Workload(long taskMs, int jobs, int rounds, List<Integer> tasksPerRound,
+      int heartbeatMs, int nodes, int gpusPerNode, Path jar, long timeoutMs) {
+
+    public Workload {
+      tasksPerRound = List.copyOf(tasksPerRound);
+      if (tasksPerRound.isEmpty()) {
+        throw new IllegalArgumentException("tasksPerRound: at least one k");
+      }
+    }
+
+    /** k of job {@code j}. */
+    public int k(int j) {
+      return tasksPerRound.get(j % tasksPerRound.size());
+    }
+  }
 
   /** What one run measured. */
   public record Result(String scheduler, SwitchGaps gaps, int attempts, int failedJobs) {}
@@ -68,6 +81,8 @@ public final class SwitchingBench {
    */
   public Result run(String name, Map<String, String> rmSettings, Map<String, String> jobSettings,
       File dir) throws Exception {
+    // the tasks append their events: a directory left by an earlier run would mix two runs
+    org.apache.hadoop.fs.FileUtil.fullyDelete(dir);
     Configuration rm = new Configuration(false);
     rm.setLong(YarnConfiguration.RM_NM_HEARTBEAT_INTERVAL_MS, w.heartbeatMs());
     rmSettings.forEach(rm::set);
@@ -114,7 +129,7 @@ public final class SwitchingBench {
     Configuration c = new Configuration(false);
     c.set(AppKeys.JOB_NAME, "switch-" + j);
     c.setInt(AppKeys.JOB_ROUNDS, w.rounds());
-    c.setInt(AppKeys.JOB_TASKS_PER_ROUND, w.tasksPerRound());
+    c.setInt(AppKeys.JOB_TASKS_PER_ROUND, w.k(j));
     c.set(AppKeys.JOB_STAGING_DIR, staging.getAbsolutePath());
     String sleep = String.format(java.util.Locale.ROOT, "sleep %.3f", w.taskMs() / 1000.0);
     c.set(AppKeys.TASK_COMMAND, TaskEvents.wrapTask(sleep, events));

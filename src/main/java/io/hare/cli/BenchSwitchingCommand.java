@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hare.bench.SwitchGaps;
 import io.hare.bench.SwitchingBench;
 import io.hare.core.BadInputException;
+import io.hare.yarn.app.AppKeys;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,7 +39,7 @@ public final class BenchSwitchingCommand implements Callable<Integer> {
       description = "How long each task runs (it sleeps), e.g. 2 or 10.")
   double taskSeconds;
 
-  @Option(names = "--jobs", defaultValue = "6", paramLabel = "N",
+  @Option(names = "--jobs", defaultValue = "4", paramLabel = "N",
       description = "Jobs submitted together (${DEFAULT-VALUE}).")
   int jobs;
 
@@ -46,9 +47,13 @@ public final class BenchSwitchingCommand implements Callable<Integer> {
       description = "Rounds per job (${DEFAULT-VALUE}).")
   int rounds;
 
-  @Option(names = "--tasks-per-round", defaultValue = "3", paramLabel = "K",
-      description = "Tasks per round (${DEFAULT-VALUE}).")
-  int k;
+  @Option(names = "--tasks-per-round", defaultValue = "8", split = ",",
+      paramLabel = "K[,K...]",
+      description = {"Tasks per round, job j taking the (j mod n)-th (${DEFAULT-VALUE}): a round "
+          + "of more tasks than the cluster's GPUs runs some of them one after another on one "
+          + "GPU, the same-job switches; the rest of its GPUs go to other jobs, the cross-job "
+          + "ones."})
+  List<Integer> k;
 
   @Option(names = "--nodes", defaultValue = "3", paramLabel = "N",
       description = "NodeManagers (${DEFAULT-VALUE}).")
@@ -81,7 +86,9 @@ public final class BenchSwitchingCommand implements Callable<Integer> {
     }
     check(problems, "--jobs", jobs, 1, 50);
     check(problems, "--rounds", rounds, 1, 100);
-    check(problems, "--tasks-per-round", k, 1, 64);
+    for (int each : k) {
+      check(problems, "--tasks-per-round", each, 1, 64);
+    }
     check(problems, "--nodes", nodes, 1, 8);
     check(problems, "--gpus-per-node", gpusPerNode, 1, 8);
     check(problems, "--heartbeat-ms", heartbeatMs, 10, 60_000);
@@ -98,8 +105,9 @@ public final class BenchSwitchingCommand implements Callable<Integer> {
     try {
       hare = bench.run("hare", Map.of(), Map.of(), dir.resolve("hare").toFile());
       if (!skipStock) {
+        // stock YARN: a container per task, as an AM without Hare's task runner does it
         stock = bench.run("capacity", SwitchingBench.capacityScheduler(),
-            Map.of(), dir.resolve("capacity").toFile());
+            Map.of(AppKeys.TASK_REUSE_ENABLED, "false"), dir.resolve("capacity").toFile());
       }
     } finally {
       if (out == null) {
