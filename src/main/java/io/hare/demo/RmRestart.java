@@ -44,6 +44,8 @@ final class RmRestart implements ActiveFault {
 
   @Override
   public Injected inject(RunView run) throws Exception {
+    // the time first: a task still running when its events are read below ends after it
+    long at = System.currentTimeMillis();
     List<String> containers = new ArrayList<>();
     List<String> what = new ArrayList<>();
     for (DemoJob j : run.submitted().keySet()) {
@@ -53,7 +55,6 @@ final class RmRestart implements ActiveFault {
       }
     }
     through = List.copyOf(containers);
-    long at = System.currentTimeMillis();
     long downMs = run.faults().restartResourceManager(TIMEOUT_MS);
     return new Injected(kind().label(), at, "restarted the ResourceManager (down " + downMs
         + " ms; recovery from its file-system state store) while it ran "

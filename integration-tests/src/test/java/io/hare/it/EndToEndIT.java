@@ -31,16 +31,19 @@ import org.junit.Test;
 
 /**
  * The whole system on a MiniYARNCluster ({@link EmbeddedCluster}: the Hare scheduler, three
- * NodeManagers on 127.0.0.2-4 with 1 v100, 2 t4 and 3 k80 GPUs as node attributes and counts):
+ * NodeManagers on 127.0.0.2-4 with 2 v100, 2 t4 and 2 k80 GPUs as node attributes and counts):
  * four example SGD jobs of different weights, models and scales submitted through the real
  * client ({@code JobSubmitter}) and run by the real ApplicationMaster in containers
  * ({@link DemoRun}, what {@code hare demo} runs), once under {@code hare} and once under
  * {@code yarn-fifo}, with the same submissions.
  *
  * <p>The workload: a wide light GraphSAGE job (2.2x faster on a V100 than on a K80) and a light
- * ResNet-50 job (6.9x) come first, two heavy short ResNet-50 and Transformer jobs after them.
- * An arrival-order, type-blind scheduler gives the light jobs the GPUs, ResNet-50 on K80s among
- * them; Hare runs the heavy jobs first and keeps GraphSAGE on the K80s.
+ * ResNet-50 job (6.9x) come first and fill the six GPUs; 5 s later two heavy narrow ResNet-50
+ * and Transformer jobs of 5 rounds arrive. An arrival-order, type-blind scheduler serves the
+ * light jobs first and gives the heavy ones whatever GPU frees, K80s among them; Hare runs the
+ * heavy jobs first, each on a V100, and keeps GraphSAGE on the K80s. Tasks are paced (1.5 s on a
+ * V100, DemoModel's slowdowns elsewhere) so that the GPU types, not the two cores' load, set
+ * their times.
  */
 public class EndToEndIT {
 
@@ -50,8 +53,8 @@ public class EndToEndIT {
       new DemoJob("resnet50-heavy", DemoModel.RESNET50, 5, 5, 1, 5000, 3),
       new DemoJob("transformer-heavy", DemoModel.TRANSFORMER, 5, 5, 1, 5500, 4));
   private static final List<EmbeddedCluster.Node> NODES = List.of(
-      new EmbeddedCluster.Node("v100", 1), new EmbeddedCluster.Node("t4", 2),
-      new EmbeddedCluster.Node("k80", 3));
+      new EmbeddedCluster.Node("v100", 2), new EmbeddedCluster.Node("t4", 2),
+      new EmbeddedCluster.Node("k80", 2));
 
   private static DemoResult hare;
   private static DemoResult fifo;
