@@ -122,6 +122,22 @@ public final class HareApplicationMaster {
   }
 
   /**
+   * The NodeManager client's configuration: {@code conf}, keeping connections open. A job starts
+   * a container per task on the same few NodeManagers; YARN's default (0 cached proxies) opens
+   * an authenticated RPC connection per start, tens of ms of every switch. A value the job or
+   * cluster sets wins; YARN's shipped default does not count as one.
+   */
+  static Configuration nodeManagerConf(Configuration conf) {
+    String[] from = conf.getPropertySources(YarnConfiguration.NM_CLIENT_MAX_NM_PROXIES);
+    if (from != null && !java.util.Arrays.equals(from, new String[] {"yarn-default.xml"})) {
+      return conf;
+    }
+    Configuration c = new Configuration(conf);
+    c.setInt(YarnConfiguration.NM_CLIENT_MAX_NM_PROXIES, CACHED_NM_CONNECTIONS);
+    return c;
+  }
+
+  /**
    * Registers, runs the rounds and unregisters with the outcome and its diagnostics; the
    * clients are stopped on the way out.
    *
@@ -133,15 +149,7 @@ public final class HareApplicationMaster {
     AMRMClientAsync<ContainerRequest> rm = clients.resourceManager(callbacks);
     NMClientAsync nm = clients.nodeManagers(callbacks.nm);
     rm.init(conf);
-    // A job starts a container per task on the same few NodeManagers: keep their connections
-    // instead of YARN's default of a new authenticated RPC connection per start (a cold
-    // connection is tens of ms of every switch). The job's or cluster's own value wins; YARN's
-    // shipped default (0) does not count as one.
-    String[] from = conf.getPropertySources(YarnConfiguration.NM_CLIENT_MAX_NM_PROXIES);
-    if (from == null || java.util.Arrays.equals(from, new String[] {"yarn-default.xml"})) {
-      conf.setInt(YarnConfiguration.NM_CLIENT_MAX_NM_PROXIES, CACHED_NM_CONNECTIONS);
-    }
-    nm.init(conf);
+    nm.init(nodeManagerConf(conf));
     RoundProtocol protocol = new RoundProtocol(spec, jobId, workDir, launch,
         new ContainerAsks() {
           @Override

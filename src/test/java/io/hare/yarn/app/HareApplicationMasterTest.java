@@ -201,13 +201,15 @@ public class HareApplicationMasterTest {
   public void nodeManagerConnectionsAreKeptUnlessTheJobSaysOtherwise() throws Exception {
     Future<Boolean> ok = start(1, 1, 1);
     assertEquals(HareApplicationMaster.CACHED_NM_CONNECTIONS,
-        amConf.getInt(YarnConfiguration.NM_CLIENT_MAX_NM_PROXIES, -1));
+        nm.getConfig().getInt(YarnConfiguration.NM_CLIENT_MAX_NM_PROXIES, -1));
+    assertEquals("the AM's own configuration is not changed", 0,
+        amConf.getInt(YarnConfiguration.NM_CLIENT_MAX_NM_PROXIES, 0));
     finishOneTaskJob(ok);
     org.apache.hadoop.fs.FileUtil.fullyDelete(new File(work, "_hare")); // a new job, not a resume
     Configuration own = new Configuration();
     own.setInt(YarnConfiguration.NM_CLIENT_MAX_NM_PROXIES, 3);
     ok = start(1, 1, 1, own);
-    assertEquals(3, amConf.getInt(YarnConfiguration.NM_CLIENT_MAX_NM_PROXIES, -1));
+    assertEquals(3, nm.getConfig().getInt(YarnConfiguration.NM_CLIENT_MAX_NM_PROXIES, -1));
     finishOneTaskJob(ok);
   }
 
