@@ -3,22 +3,53 @@ package io.hare.it;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
+import io.hare.demo.DemoJob;
+import io.hare.demo.DemoProfiles;
 import io.hare.demo.DemoReport;
 import io.hare.demo.DemoResult;
+import io.hare.demo.DemoRun;
 import io.hare.demo.Fault;
+import io.hare.demo.FaultPlan;
 import io.hare.demo.Injected;
+import io.hare.embedded.EmbeddedCluster;
+import java.io.File;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import org.apache.hadoop.fs.FileUtil;
+import org.apache.hadoop.test.GenericTestUtils;
 
 /** Checks of demo runs with injected faults, shared by the fault ITs. */
 final class FaultChecks {
 
   private FaultChecks() {}
+
+  /**
+   * Runs {@code jobs} under {@code hare} on {@code nodes} with {@code faults} injected, in the
+   * fresh test directory {@code name}; writes the run's time and report to its summary.txt.
+   */
+  static DemoResult runWith(String name, List<EmbeddedCluster.Node> nodes, List<DemoJob> jobs,
+      Set<Fault> faults, long timeoutMs, int amAttempts) throws Exception {
+    File base = GenericTestUtils.getTestDir(name);
+    FileUtil.fullyDelete(base);
+    DemoProfiles profiles = DemoProfiles.calibrate(base, nodes.stream()
+        .mapToInt(EmbeddedCluster.Node::gpus).sum(), 100);
+    DemoRun demo = new DemoRun(new DemoRun.Settings(nodes, 200, 100, 100,
+        Path.of("target/hare-yarn.jar").toAbsolutePath(), timeoutMs, Map.of(), amAttempts),
+        profiles);
+    long t0 = System.currentTimeMillis();
+    DemoResult run = demo.run("hare", jobs, base, new FaultPlan(faults));
+    Files.writeString(base.toPath().resolve("summary.txt"), "run took "
+        + (System.currentTimeMillis() - t0) + " ms\n" + report(run));
+    return run;
+  }
 
   /** The run's tables and injected faults, for failure messages. */
   static String report(DemoResult r) {

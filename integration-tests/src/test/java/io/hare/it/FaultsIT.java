@@ -7,22 +7,14 @@ import static org.junit.Assert.assertTrue;
 
 import io.hare.demo.DemoJob;
 import io.hare.demo.DemoModel;
-import io.hare.demo.DemoProfiles;
 import io.hare.demo.DemoResult;
-import io.hare.demo.DemoRun;
 import io.hare.demo.Fault;
 import io.hare.demo.FaultPlan;
 import io.hare.demo.Injected;
 import io.hare.embedded.EmbeddedCluster;
-import java.io.File;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Collectors;
-import org.apache.hadoop.fs.FileUtil;
-import org.apache.hadoop.test.GenericTestUtils;
 import org.junit.BeforeClass;
 import org.junit.ClassRule;
 import org.junit.Test;
@@ -52,16 +44,7 @@ public class FaultsIT {
 
   @BeforeClass
   public static void runWithEveryFault() throws Exception {
-    File base = GenericTestUtils.getTestDir("FaultsIT");
-    FileUtil.fullyDelete(base);
-    DemoProfiles profiles = DemoProfiles.calibrate(base, NODES.stream()
-        .mapToInt(EmbeddedCluster.Node::gpus).sum(), 100);
-    DemoRun demo = new DemoRun(new DemoRun.Settings(NODES, 200, 100,
-        100, Path.of("target/hare-yarn.jar").toAbsolutePath(), 300_000, Map.of(), 2), profiles);
-    long t0 = System.currentTimeMillis();
-    run = demo.run("hare", JOBS, base, new FaultPlan(EnumSet.allOf(Fault.class)));
-    Files.writeString(base.toPath().resolve("summary.txt"), "run took "
-        + (System.currentTimeMillis() - t0) + " ms\n" + FaultChecks.report(run));
+    run = FaultChecks.runWith("FaultsIT", NODES, JOBS, EnumSet.allOf(Fault.class), 300_000, 2);
   }
 
   @Test(timeout = 10_000)
