@@ -157,6 +157,21 @@ public final class SchedulerKeys {
   public static final String REPLAN_INTERVAL_MS = PREFIX + "replan-interval-ms";
   public static final long DEFAULT_REPLAN_INTERVAL_MS = 1000L;
 
+  /**
+   * Whether the scheduler pre-launches: shortly before a busy GPU frees, the job first in line for
+   * its type gets a standby container on that node (the task's memory and vcores, no GPU) if its
+   * AM takes them ({@code hare.standby=true}); when the GPU frees and goes to that job, the
+   * standby is given the GPU (a container resource increase) instead of a new container being
+   * launched. Needs NodeManagers that do not isolate GPU devices per container (YARN's GPU
+   * plugin assigns devices only at launch).
+   */
+  public static final String STANDBY_ENABLED = PREFIX + "standby.enabled";
+  public static final boolean DEFAULT_STANDBY_ENABLED = true;
+
+  /** How long before a busy GPU's task is expected to end its standby may be launched. */
+  public static final String STANDBY_LEAD_MS = PREFIX + "standby.lead-ms";
+  public static final long DEFAULT_STANDBY_LEAD_MS = 3000L;
+
   // --- admin: GPU-type mapping file, per-user/per-queue weight caps, queue ACLs (sched-admin) ---
 
   /**

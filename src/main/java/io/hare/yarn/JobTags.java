@@ -15,7 +15,9 @@ import java.util.regex.Pattern;
 /**
  * What a Hare job tells the scheduler at submission, carried as YARN application tags
  * {@code hare.weight=W}, {@code hare.rounds=R}, {@code hare.tasks-per-round=K} and
- * {@code hare.model=NAME}. The client writes them with {@link #write}; the scheduler reads them
+ * {@code hare.model=NAME}, and {@code hare.standby=true} from an ApplicationMaster that takes standby
+ * containers (pre-launched without their GPU, given it when it frees: the Hare AM with task
+ * reuse). The client writes them with {@link #write}; the scheduler reads them
  * with {@link #parse}. YARN lower-cases tags, so names and values are compared in lower case and
  * model names are lower case.
  *
@@ -37,7 +39,9 @@ public final class JobTags {
   public static final String ROUNDS = PREFIX + "rounds";
   public static final String TASKS_PER_ROUND = PREFIX + "tasks-per-round";
   public static final String MODEL = PREFIX + "model";
-  public static final List<String> NAMES = List.of(WEIGHT, ROUNDS, TASKS_PER_ROUND, MODEL);
+  public static final String STANDBY = PREFIX + "standby";
+  public static final List<String> NAMES = List.of(WEIGHT, ROUNDS, TASKS_PER_ROUND, MODEL,
+      STANDBY);
 
   /** Largest weight a tag may carry at all (the admin cap is usually far lower). */
   public static final double MAX_WEIGHT = 1e6;
@@ -58,13 +62,20 @@ public final class JobTags {
    * @param rounds total rounds R, if declared
    * @param tasksPerRound k, if declared
    * @param model profile name, lower case, if declared
+   * @param standby whether the job's AM takes standby containers (see the class comment)
    */
   public record Info(double weight, OptionalInt rounds, OptionalInt tasksPerRound,
-      Optional<String> model) {
+      Optional<String> model, boolean standby) {
 
     /** What an untagged job gets. */
     public static final Info NONE = new Info(1.0, OptionalInt.empty(), OptionalInt.empty(),
         Optional.empty());
+
+    /** A job whose AM takes no standby containers. */
+    public Info(double weight, OptionalInt rounds, OptionalInt tasksPerRound,
+        Optional<String> model) {
+      this(weight, rounds, tasksPerRound, model, false);
+    }
   }
 
   /** Tags for {@code info}, in a fixed order; what the Hare client sets on its submission. */
@@ -74,6 +85,9 @@ public final class JobTags {
     info.rounds().ifPresent(r -> tags.add(ROUNDS + "=" + r));
     info.tasksPerRound().ifPresent(k -> tags.add(TASKS_PER_ROUND + "=" + k));
     info.model().ifPresent(m -> tags.add(MODEL + "=" + m.toLowerCase(Locale.ROOT)));
+    if (info.standby()) {
+      tags.add(STANDBY + "=true");
+    }
     return tags;
   }
 
@@ -122,7 +136,15 @@ public final class JobTags {
       }
       model = Optional.of(m);
     }
-    return new Info(weight, rounds, k, model);
+    boolean standby = false;
+    if (values.containsKey(STANDBY)) {
+      String v = values.get(STANDBY);
+      if (!v.equals("true") && !v.equals("false")) {
+        throw new BadInputException(bad(STANDBY, v, "true or false"));
+      }
+      standby = v.equals("true");
+    }
+    return new Info(weight, rounds, k, model, standby);
   }
 
   private static double weight(String v) throws BadInputException {

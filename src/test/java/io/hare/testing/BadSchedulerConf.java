@@ -68,6 +68,10 @@ public final class BadSchedulerConf {
     add(c, "window-zero", SchedulerKeys.PROFILES_WINDOW, "0", "got '0'", "[1, 100000]");
     add(c, "replan-interval-negative", SchedulerKeys.REPLAN_INTERVAL_MS, "-1", "got '-1'",
         "integer in [0");
+    add(c, "standby-not-a-boolean", SchedulerKeys.STANDBY_ENABLED, "yes", "got 'yes'",
+        "true or false");
+    add(c, "standby-lead-negative", SchedulerKeys.STANDBY_LEAD_MS, "-5", "got '-5'",
+        "integer in [0");
     add(c, "replan-interval-beyond-long", SchedulerKeys.HARE_REPLAN_MIN_INTERVAL_MS,
         "9223372036854775808", "got '9223372036854775808'", "integer in [0");
     add(c, "mapping-file-bad-line", SchedulerKeys.GPU_TYPE_MAPPING_FILE, badMap.toString(),

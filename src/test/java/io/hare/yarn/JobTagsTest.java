@@ -28,6 +28,19 @@ public class JobTagsTest {
   }
 
   @Test(timeout = 5_000)
+  public void anAmThatTakesStandbysSaysSoInATag() throws Exception {
+    JobTags.Info info = new JobTags.Info(1, OptionalInt.empty(), OptionalInt.empty(),
+        Optional.empty(), true);
+    assertTrue(JobTags.write(info).contains("hare.standby=true"));
+    assertTrue(JobTags.parse(JobTags.write(info)).standby());
+    assertEquals(false, JobTags.parse(List.of("hare.standby=false")).standby());
+    assertEquals("no tag: no standbys", false, JobTags.parse(List.of("hare.weight=2")).standby());
+    assertEquals(false, JobTags.write(JobTags.Info.NONE).stream()
+        .anyMatch(t -> t.startsWith("hare.standby")));
+    refused("hare.standby=1", "hare.standby", "1", "true or false");
+  }
+
+  @Test(timeout = 5_000)
   public void noHareTagsMeansWeightOneAndNothingKnown() throws Exception {
     assertEquals(JobTags.Info.NONE, JobTags.parse(List.of("team=vision", "nightly")));
     assertEquals(JobTags.Info.NONE, JobTags.parse(null));

@@ -37,8 +37,9 @@ public record HareJobSpec(String name, int rounds, int tasksPerRound, String tas
 
   /** The application tags the Hare scheduler reads. */
   public JobTags.Info tags() {
+    // warm task containers are what lets the AM take standby containers (RoundProtocol)
     return new JobTags.Info(weight, OptionalInt.of(rounds), OptionalInt.of(tasksPerRound),
-        model.isEmpty() ? Optional.empty() : Optional.of(model));
+        model.isEmpty() ? Optional.empty() : Optional.of(model), taskReuse);
   }
 
   /** This spec as a configuration that {@link JobSpecValidator#read} reads back unchanged. */

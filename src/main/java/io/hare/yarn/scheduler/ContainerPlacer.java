@@ -5,6 +5,7 @@ import java.util.List;
 import org.apache.hadoop.yarn.api.records.Container;
 import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.api.records.ResourceInformation;
 import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.NodeType;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerAppUtils;
@@ -57,6 +58,42 @@ final class ContainerPlacer {
       node.allocateContainer(rmContainer);
     }
     return rmContainer;
+  }
+
+  /**
+   * A standby container ({@link Standbys}) for {@code attempt} on {@code node}: the size of its
+   * first GPU ask without the GPU, taking no ask, with allocation request id 0 (no task ask uses
+   * it). It is made only if the node keeps room for a task on each of its {@code freeGpus} free
+   * GPUs besides: a standby must not keep another job's task off a free GPU.
+   *
+   * @return the container, or null if the attempt has no GPU ask, it does not fit or the node is
+   *     blacklisted for the attempt
+   */
+  RMContainer placeStandby(HareAppAttempt attempt, FiCaSchedulerNode node, int freeGpus) {
+    for (SchedulerRequestKey key : new ArrayList<>(attempt.getSchedulerKeys())) {
+      PendingAsk ask = attempt.pending(key);
+      if (ask.getCount() <= 0 || !isGpuAsk(ask.getPerAllocationResource())) {
+        continue;
+      }
+      Resource size = Resources.clone(ask.getPerAllocationResource());
+      size.setResourceValue(ResourceInformation.GPU_URI, 0);
+      if (!Resources.fitsIn(Resources.multiply(size, freeGpus + 1),
+          node.getUnallocatedResource())
+          || SchedulerAppUtils.isPlaceBlacklisted(attempt, node, LOG)) {
+        return null;
+      }
+      ContainerId id = BuilderUtils.newContainerId(attempt.getApplicationAttemptId(),
+          attempt.getNewContainerId());
+      Container c = BuilderUtils.newContainer(id, node.getNodeID(),
+          node.getRMNode().getHttpAddress(), size, key.getPriority(), null, 0);
+      RMContainer rmContainer = attempt.underWriteLock(() -> attempt.allocateStandby(node, key,
+          c));
+      if (rmContainer != null) {
+        node.allocateContainer(rmContainer);
+      }
+      return rmContainer;
+    }
+    return null;
   }
 
   /** Whether the attempt has outstanding non-GPU asks. */

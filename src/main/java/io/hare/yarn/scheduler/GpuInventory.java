@@ -243,6 +243,12 @@ final class GpuInventory {
     return null;
   }
 
+  /** The current GPUs of {@code node} by index; empty for an unknown node. */
+  List<YarnGpu> on(NodeId node) {
+    Node n = nodes.get(node);
+    return n == null ? List.of() : Collections.unmodifiableList(n.slots);
+  }
+
   /** Current GPUs in cluster order (nodes by first registration, then index). */
   List<YarnGpu> gpus() {
     if (ordered == null) {

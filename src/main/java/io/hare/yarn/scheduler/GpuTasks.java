@@ -2,6 +2,7 @@ package io.hare.yarn.scheduler;
 
 import io.hare.core.policy.Assignment;
 import io.hare.core.GpuType;
+import io.hare.core.TaskTimes;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
@@ -16,11 +17,13 @@ import org.apache.hadoop.yarn.api.records.ContainerExitStatus;
 import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.api.records.ContainerStatus;
 import org.apache.hadoop.yarn.api.records.NodeId;
+import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
 import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainerEventType;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.PendingAsk;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerNode;
 import org.apache.hadoop.yarn.server.scheduler.SchedulerRequestKey;
+import org.apache.hadoop.yarn.util.resource.Resources;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,7 +35,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Each assignment becomes one container of the job's highest-priority GPU ask on the GPU's
  * node, if it fits there in every resource; one that cannot be made (the AM withdrew the ask,
- * the node lacks memory, the node is blacklisted) is dropped and the next pass retries.
+ * the node lacks memory, the node is blacklisted) is dropped and the next pass retries. An
+ * assignment to a job with a running standby container on the GPU's node gives that standby the
+ * GPU instead ({@link Standbys}); standbys are made at node heartbeats ({@link #prelaunch}).
  *
  * <p>Not thread-safe apart from {@link #asksChanged}: the scheduler calls it under its lock.
  */
@@ -48,6 +53,11 @@ final class GpuTasks {
   private final ContainerPlacer placer;
   private final Map<ApplicationId, YarnJob> jobs = new HashMap<>();
   private final Map<ContainerId, Running> running = new HashMap<>();
+  /** The running task of each busy GPU (identity: a GPU object is one slot of one node). */
+  private final Map<YarnGpu, Running> onGpu = new HashMap<>();
+  private final Standbys standbys;
+  /** Resources that promotions added to live containers since {@link #takeGrowth}. */
+  private final Resource growth = Resources.createResource(0, 0);
   private final Set<ApplicationId> asksChanged = ConcurrentHashMap.newKeySet();
   /** Warm containers whose AM reported that their next task started. */
   private final Set<ContainerId> continued = ConcurrentHashMap.newKeySet();
@@ -58,13 +68,32 @@ final class GpuTasks {
   private final List<TaskListener> listeners;
   private boolean retry;
 
-  /** @param listeners told of asks, starts and ends; read at each call (may grow later) */
+  /**
+   * @param listeners told of asks, starts and ends; read at each call (may grow later)
+   * @param standbys the standby containers' books and settings
+   */
   GpuTasks(PolicyHost host, GpuInventory inventory, ContainerPlacer placer,
-      List<TaskListener> listeners) {
+      List<TaskListener> listeners, Standbys standbys) {
     this.host = host;
     this.inventory = inventory;
     this.placer = placer;
     this.listeners = listeners;
+    this.standbys = standbys;
+  }
+
+  /** What {@link #prelaunch} did at one node heartbeat. */
+  record Prelaunch(List<RMContainer> made, List<RMContainer> unneeded) {}
+
+  /** Standby containers waiting now. */
+  int standbyCount() {
+    return standbys.size();
+  }
+
+  /** Resources promotions added to live containers since the last call (then zero). */
+  Resource takeGrowth() {
+    Resource g = Resources.clone(growth);
+    Resources.subtractFrom(growth, g);
+    return g;
   }
 
   void addJob(YarnJob job) {
@@ -131,7 +160,9 @@ final class GpuTasks {
         if (r != null) {
           host.taskContinued(r.job(), r.gpu(), nowMs, Math.max(1, nowMs - r.startMs()),
               r.measured());
-          running.put(id, new Running(r.job(), r.gpu(), nowMs, true));
+          Running next = new Running(r.job(), r.gpu(), nowMs, true);
+          running.put(id, next);
+          onGpu.put(r.gpu(), next);
           for (TaskListener l : listeners) {
             l.taskEnded(r.job().appId(), id, true, nowMs);
             l.taskStarted(r.job().appId(), id, r.gpu().nodeId(), r.gpu().type().name(), nowMs);
@@ -177,14 +208,22 @@ final class GpuTasks {
       YarnGpu gpu = inventory.gpu(a.gpuId());
       HareAppAttempt attempt = attempts.apply(job.appId());
       FiCaSchedulerNode node = nodes.apply(gpu.nodeId());
-      RMContainer c = attempt == null || node == null ? null : placeGpuTask(attempt, node);
+      RMContainer c = null;
+      if (attempt != null && node != null) {
+        c = promoteStandby(attempt, job, node);
+        if (c == null) {
+          c = placeGpuTask(attempt, node);
+        }
+      }
       if (c == null) {
         retry = true;
         LOG.debug("could not start a task of {} on {} now; retrying at the next heartbeat",
             job, gpu);
         continue;
       }
-      running.put(c.getContainerId(), new Running(job, gpu, nowMs, true));
+      Running r = new Running(job, gpu, nowMs, true);
+      running.put(c.getContainerId(), r);
+      onGpu.put(gpu, r);
       warm.put(c.getContainerId(), new Warm(job.id(), gpu.type()));
       host.taskStarted(job, gpu, nowMs);
       for (TaskListener l : listeners) {
@@ -194,6 +233,105 @@ final class GpuTasks {
       LOG.debug("task of {} on {}: container {}", job, gpu, c.getContainerId());
     }
     return placed;
+  }
+
+  /**
+   * Gives a running standby of {@code job} on {@code node} its task's GPU; null if the job has
+   * none there or it cannot be promoted (the standby then ends as unneeded later).
+   */
+  private RMContainer promoteStandby(HareAppAttempt attempt, YarnJob job,
+      FiCaSchedulerNode node) {
+    Standbys.Standby s = standbys.take(job.appId(), node.getNodeID());
+    if (s == null) {
+      return null;
+    }
+    RMContainer c = s.container();
+    for (SchedulerRequestKey key : new ArrayList<>(attempt.getSchedulerKeys())) {
+      PendingAsk ask = attempt.pending(key);
+      Resource full = ask.getPerAllocationResource();
+      if (ask.getCount() <= 0 || !ContainerPlacer.isGpuAsk(full)) {
+        continue;
+      }
+      Resource delta = Resources.componentwiseMax(
+          Resources.subtract(full, c.getAllocatedResource()), Resources.none());
+      if (!Resources.fitsIn(delta, node.getUnallocatedResource())) {
+        break;
+      }
+      Resource before = Resources.clone(c.getAllocatedResource());
+      if (attempt.underWriteLock(() -> attempt.promote(c, node,
+          key, Resources.componentwiseMax(full, before)))) {
+        Resources.addTo(growth, Resources.subtract(c.getAllocatedResource(), before));
+        LOG.debug("standby {} of {} promoted on {}", c.getContainerId(), job, node.getNodeID());
+        return c;
+      }
+      break;
+    }
+    standbys.add(s); // not promoted: it waits on, and ends if no longer needed
+    return null;
+  }
+
+  /**
+   * At a heartbeat of {@code node}: standbys there that are no longer needed (their job's asks
+   * fell below its standbys, the job or attempt ended, or it waited past the limit), and new
+   * standbys for the node's busy GPUs whose task is expected to end within the lead time and
+   * whose job is not first in line for the type (its container will retire): one for each such
+   * GPU not yet covered, for the job first in line, while it has more asks than standbys.
+   */
+  Prelaunch prelaunch(Function<ApplicationId, HareAppAttempt> attempts, FiCaSchedulerNode node,
+      long nowMs) {
+    NodeId id = node.getNodeID();
+    List<RMContainer> unneeded = new ArrayList<>();
+    List<Standbys.Standby> here = standbys.onNode(id);
+    for (Standbys.Standby s : here) {
+      YarnJob j = jobs.get(s.app());
+      HareAppAttempt a = attempts.apply(s.app());
+      if (j == null || a == null || a.isStopped()
+          || !a.getApplicationAttemptId().equals(s.container().getApplicationAttemptId())
+          || standbys.of(s.app()) > j.ready || nowMs - s.sinceMs() > standbys.maxWaitMs()) {
+        standbys.forget(s.container().getContainerId());
+        unneeded.add(s.container());
+      }
+    }
+    List<RMContainer> made = new ArrayList<>();
+    if (!standbys.enabled()) {
+      return new Prelaunch(made, unneeded);
+    }
+    int covered = here.size() - unneeded.size();
+    int free = 0;
+    for (YarnGpu g : inventory.on(id)) {
+      if (!g.taken()) {
+        free++;
+      }
+    }
+    for (YarnGpu g : inventory.on(id)) {
+      Running r = onGpu.get(g);
+      String next = r == null ? null : host.firstInLine(g.type());
+      YarnJob b = next == null || next.equals(r.job().id()) ? null : host.activeJob(next);
+      if (b == null || !b.takesStandbys() || !endsSoon(r, g, nowMs)) {
+        continue;
+      }
+      if (covered > 0) {
+        covered--; // a standby already waits for this GPU
+        continue;
+      }
+      HareAppAttempt a = attempts.apply(b.appId());
+      if (a == null || a.isStopped() || b.ready <= standbys.of(b.appId())) {
+        continue;
+      }
+      RMContainer c = placer.placeStandby(a, node, free);
+      if (c != null) {
+        standbys.add(new Standbys.Standby(c, b.appId(), id, nowMs));
+        made.add(c);
+        LOG.debug("standby {} of {} on {} for {}", c.getContainerId(), b, id, g);
+      }
+    }
+    return new Prelaunch(made, unneeded);
+  }
+
+  /** Whether the task on {@code g} is expected to end within the standby lead time. */
+  private boolean endsSoon(Running r, YarnGpu g, long nowMs) {
+    TaskTimes t = r.job().times(g.type());
+    return t != null && r.startMs() + (long) t.computeMs() - standbys.leadMs() <= nowMs;
   }
 
   private RMContainer placeGpuTask(HareAppAttempt attempt, FiCaSchedulerNode node) {
@@ -227,12 +365,16 @@ final class GpuTasks {
    */
   void containerCompleted(RMContainer c, ContainerStatus status, RMContainerEventType event,
       long nowMs) {
+    if (standbys.forget(c.getContainerId())) {
+      return; // a standby ran no task
+    }
     Running r = running.remove(c.getContainerId());
     warm.remove(c.getContainerId());
     continued.remove(c.getContainerId());
     if (r == null) {
       return;
     }
+    onGpu.remove(r.gpu(), r);
     boolean ok = event == RMContainerEventType.FINISHED && status != null
         && status.getExitStatus() == ContainerExitStatus.SUCCESS;
     host.taskEnded(r.job(), r.gpu(), nowMs, ok, Math.max(1, nowMs - r.startMs()),
@@ -262,7 +404,9 @@ final class GpuTasks {
           job == null ? "unknown job" : "no free GPU left on the node");
       return false;
     }
-    running.put(c.getContainerId(), new Running(job, gpu, nowMs, false));
+    Running r = new Running(job, gpu, nowMs, false);
+    running.put(c.getContainerId(), r);
+    onGpu.put(gpu, r);
     warm.put(c.getContainerId(), new Warm(job.id(), gpu.type()));
     host.taskRecovered(job, gpu, nowMs);
     LOG.info("recovered task of {} on {}: container {}", job, gpu, c.getContainerId());

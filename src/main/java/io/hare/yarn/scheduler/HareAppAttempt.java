@@ -1,18 +1,27 @@
 package io.hare.yarn.scheduler;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
 import org.apache.hadoop.yarn.api.records.ApplicationResourceUsageReport;
+import org.apache.hadoop.yarn.api.records.Container;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.api.records.ResourceInformation;
 import org.apache.hadoop.yarn.api.records.ResourceRequest;
+import org.apache.hadoop.yarn.server.api.ContainerType;
 import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
 import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
+import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainerEventType;
+import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainerImpl;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ActiveUsersManager;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.Queue;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.NodeType;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.PendingAsk;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerNode;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerApp;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.fifo.FifoAppAttempt;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.fifo.FifoAppAttemptBase;
@@ -64,6 +73,72 @@ final class HareAppAttempt extends FifoAppAttemptBase {
     } finally {
       writeLock.unlock();
     }
+  }
+
+  /** Standby containers given their GPU since the AM last pulled, as resource increases. */
+  private final List<Container> promoted = new ArrayList<>();
+
+  /**
+   * A standby container ({@link Standbys}) on {@code node}: allocated as FifoAppAttempt's
+   * {@code allocate} does, except that it takes no ask (it is extra; the AM launches it and
+   * waits) and that its size, the ask's without the GPU, is counted in the queue metrics here,
+   * which YARN's ask bookkeeping would otherwise do. Under the write lock.
+   *
+   * @return the container, or null if the attempt has stopped
+   */
+  RMContainer allocateStandby(FiCaSchedulerNode node, SchedulerRequestKey key, Container c) {
+    if (isStopped()) {
+      return null;
+    }
+    RMContainerImpl rc = new RMContainerImpl(c, key, getApplicationAttemptId(), node.getNodeID(),
+        getUser(), rmContext, node.getPartition());
+    rc.setQueueName(getQueueName());
+    addToNewlyAllocatedContainers(node, rc);
+    liveContainers.put(c.getId(), rc);
+    attemptResourceUsage.incUsed(node.getPartition(), c.getResource());
+    queue.getMetrics().allocateResources(node.getPartition(), getUser(), 1, c.getResource(),
+        false);
+    rc.handle(new RMContainerEvent(c.getId(), RMContainerEventType.START));
+    return rc;
+  }
+
+  /**
+   * Gives standby container {@code rc} its task's full size {@code full} (the GPU) on
+   * {@code node}: it takes one container of ask {@code key}, as an allocation would (so the queue
+   * metrics count it as allocated from pending once), and goes to the AM at its next allocate as
+   * a resource increase with a new container token (version + 1) whose allocation request id is
+   * the ask's. The node is charged the difference. Under the write lock.
+   *
+   * @return false if the ask is gone or the attempt stopped (nothing changed)
+   */
+  boolean promote(RMContainer rc, FiCaSchedulerNode node, SchedulerRequestKey key,
+      Resource full) {
+    if (isStopped() || pending(key).getCount() <= 0) {
+      return false;
+    }
+    Container c = rc.getContainer();
+    Resource before = Resources.clone(c.getResource());
+    Resource delta = Resources.subtract(full, before);
+    queue.getMetrics().releaseResources(node.getPartition(), getUser(), 1, before);
+    c.setResource(Resources.clone(full));
+    appSchedulingInfo.allocate(NodeType.OFF_SWITCH, node, key, rc);
+    attemptResourceUsage.incUsed(node.getPartition(), delta);
+    node.deductUnallocatedResource(delta);
+    c.setVersion(c.getVersion() + 1);
+    c.setAllocationRequestId(key.getAllocationRequestId());
+    c.setContainerToken(rmContext.getContainerTokenSecretManager().createContainerToken(
+        c.getId(), c.getVersion(), c.getNodeId(), getUser(), c.getResource(), c.getPriority(),
+        rc.getCreationTime(), null, rc.getNodeLabelExpression(), ContainerType.TASK,
+        c.getExecutionType(), c.getAllocationRequestId(), rc.getAllocationTags()));
+    promoted.add(c);
+    return true;
+  }
+
+  /** The standby containers promoted since the last call (for the AM's allocate response). */
+  List<Container> pullPromoted() {
+    List<Container> out = new ArrayList<>(promoted);
+    promoted.clear();
+    return out;
   }
 
   /** Outstanding containers of an ask, and their size. */

@@ -155,7 +155,8 @@ public class HareScheduler extends FifoScheduler {
       hareMetrics = HareSchedulerMetrics.register();
       host = new PolicyHost(policy, inventory, times, s.replanIntervalMs(), replanExecutor,
           hareMetrics::replanned);
-      gpuTasks = new GpuTasks(host, inventory, placer, taskListeners);
+      gpuTasks = new GpuTasks(host, inventory, placer, taskListeners,
+          new Standbys(s.standbyEnabled(), s.standbyLeadMs()));
       nodeGpus = new NodeGpus(inventory,
           new GpuTypeResolver(s.gpuTypeAttribute(), s.defaultGpuType()), host);
       admission = new AppAdmission(s.admin().weightCaps(), policy.clairvoyant(), times);
@@ -277,8 +278,11 @@ public class HareScheduler extends FifoScheduler {
       }
       // pulled before the asks are applied: the asks do not know of these containers yet
       List<Container> handedOut = attempt.pullNewlyAllocatedContainers();
+      List<Container> promoted = attempt.pullPromoted(); // each took an ask, as handedOut did
       if (!ask.isEmpty()) {
-        attempt.updateResourceRequests(StaleAsks.correct(ask, handedOut));
+        List<Container> taken = new ArrayList<>(handedOut);
+        taken.addAll(promoted);
+        attempt.updateResourceRequests(StaleAsks.correct(ask, taken));
         nonGpuAsks.asked(attemptId.getApplicationId(), ask);
       }
       attempt.updateBlacklist(blacklistAdditions, blacklistRemovals);
@@ -291,7 +295,7 @@ public class HareScheduler extends FifoScheduler {
       // honours at the end of the container's current task (never preempting a running one)
       Set<ContainerId> back = gpuTasks.revoked(attempt.getLiveContainersMap().keySet());
       return new Allocation(handedOut, headroom, back.isEmpty() ? null : back, null, null,
-          attempt.pullUpdatedNMTokens());
+          attempt.pullUpdatedNMTokens(), promoted.isEmpty() ? null : promoted, null);
     });
   }
 
@@ -436,9 +440,18 @@ public class HareScheduler extends FifoScheduler {
     for (RMContainer c : nonGpuAsks.place(this::currentAttempt, node)) {
       Resources.addTo(used, c.getAllocatedResource());
     }
-    for (RMContainer c : gpuTasks.schedule(this::currentAttempt, nodeTracker::getNode,
-        getClock().getTime())) {
+    long now = getClock().getTime();
+    for (RMContainer c : gpuTasks.schedule(this::currentAttempt, nodeTracker::getNode, now)) {
       Resources.addTo(used, c.getAllocatedResource());
+    }
+    Resources.addTo(used, gpuTasks.takeGrowth()); // standbys given their GPU
+    GpuTasks.Prelaunch p = gpuTasks.prelaunch(this::currentAttempt, node, now);
+    for (RMContainer c : p.made()) {
+      Resources.addTo(used, c.getAllocatedResource());
+    }
+    for (RMContainer c : p.unneeded()) {
+      completedContainer(c, SchedulerUtils.createAbnormalContainerStatus(c.getContainerId(),
+          "standby container no longer needed (it ran no task)"), RMContainerEventType.KILL);
     }
     queue.getMetrics().setAvailableResourcesToQueue(Resources.subtract(getClusterResource(),
         used));
@@ -718,6 +731,11 @@ public class HareScheduler extends FifoScheduler {
   /** GPU task containers running now, as Hare counts them (recovered ones included). */
   public synchronized int runningGpuTasks() {
     return gpuTasks.runningCount();
+  }
+
+  /** Standby containers waiting for a GPU ({@link Standbys}). */
+  public synchronized int standbys() {
+    return gpuTasks.standbyCount();
   }
 
   /** Running GPU tasks of an application as Hare counts them; -1 if unknown. */

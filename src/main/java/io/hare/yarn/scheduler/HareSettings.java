@@ -39,11 +39,14 @@ import org.apache.hadoop.conf.Configuration;
  * @param priorWeight samples the prior counts for in the online estimate
  * @param window samples after which the estimate becomes a moving average
  * @param replanIntervalMs least time between two re-plans
+ * @param standbyEnabled whether standby containers are pre-launched ({@link Standbys})
+ * @param standbyLeadMs how long before a task's expected end its GPU's standby may start
  * @param admin GPU-model mapping file, per-user/per-queue weight caps, queue ACLs
  */
 public record HareSettings(String policyName, PolicyConfig policyConfig, String gpuTypeAttribute,
     GpuType defaultGpuType, double weightMax, ProfileTable profiles, long defaultComputeMs,
-    double priorWeight, int window, long replanIntervalMs, AdminSettings admin) {
+    double priorWeight, int window, long replanIntervalMs, boolean standbyEnabled,
+    long standbyLeadMs, AdminSettings admin) {
 
   /** YARN's rule for node-attribute names. */
   private static final Pattern ATTRIBUTE_NAME = Pattern.compile("[0-9a-zA-Z_-]+");
@@ -88,6 +91,10 @@ public record HareSettings(String policyName, PolicyConfig policyConfig, String 
         100_000);
     long replan = t.getLong(SchedulerKeys.REPLAN_INTERVAL_MS,
         SchedulerKeys.DEFAULT_REPLAN_INTERVAL_MS, 0, Long.MAX_VALUE);
+    boolean standby = t.getBoolean(SchedulerKeys.STANDBY_ENABLED,
+        SchedulerKeys.DEFAULT_STANDBY_ENABLED);
+    long lead = t.getLong(SchedulerKeys.STANDBY_LEAD_MS, SchedulerKeys.DEFAULT_STANDBY_LEAD_MS, 0,
+        24L * 3600 * 1000);
     ProfileTable profiles = profiles(t.getString(SchedulerKeys.PROFILES_FILE,
         SchedulerKeys.DEFAULT_PROFILES_FILE), problems);
     AdminSettings admin = AdminSettings.read(weightMax, t); // sched-admin
@@ -109,7 +116,7 @@ public record HareSettings(String policyName, PolicyConfig policyConfig, String 
       throw new ConfigException(problems);
     }
     return new HareSettings(policyName, new PolicyConfig(values, seed), attribute, defaultType,
-        weightMax, profiles, defaultCompute, priorWeight, window, replan, admin);
+        weightMax, profiles, defaultCompute, priorWeight, window, replan, standby, lead, admin);
   }
 
   /** A fresh policy of these settings (already validated by {@link #read}). */

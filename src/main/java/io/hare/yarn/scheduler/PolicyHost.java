@@ -308,6 +308,17 @@ final class PolicyHost implements ClusterView {
   }
 
   /**
+   * The job the policy's last answer puts first in line for a GPU of {@code type}; null when
+   * none, or when the policy keeps no warm GPUs (it then says nothing of who goes next). Any
+   * thread.
+   */
+  String firstInLine(GpuType type) {
+    Map<GpuType, String> first = warmFirst;
+    String j = first == null ? null : first.get(type);
+    return j == null || j.isEmpty() ? null : j;
+  }
+
+  /**
    * A warm container of {@code job} on {@code gpu} ended a task and started the job's next one at
    * once, reported by its AM: the GPU never frees. The ready task it took is withdrawn by the
    * AM's asks in the same heartbeat (absolute, so readiness is not touched here).

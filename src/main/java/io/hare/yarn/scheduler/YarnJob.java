@@ -32,6 +32,7 @@ final class YarnJob implements JobView {
   private final OptionalInt declaredK;
   private final OptionalInt rounds;
   private final boolean revealRounds;
+  private final boolean takesStandbys;
   private final TaskTimeSource times;
 
   int ready;
@@ -61,11 +62,17 @@ final class YarnJob implements JobView {
     this.declaredK = info.tasksPerRound();
     this.rounds = info.rounds();
     this.revealRounds = revealRounds;
+    this.takesStandbys = info.standby();
     this.times = times;
   }
 
   ApplicationId appId() {
     return appId;
+  }
+
+  /** Whether the job's AM takes standby containers ({@code hare.standby=true}). */
+  boolean takesStandbys() {
+    return takesStandbys;
   }
 
   /** Copies the live counts to what the policy reads; only under the policy lock. */

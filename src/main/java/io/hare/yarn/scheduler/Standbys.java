@@ -1,0 +1,120 @@
+package io.hare.yarn.scheduler;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.ContainerId;
+import org.apache.hadoop.yarn.api.records.NodeId;
+import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
+import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainerState;
+
+/**
+ * Standby containers: a switch of a GPU from one job's task to another's costs a container
+ * launch (AM heartbeat, NodeManager start, launch script: hundreds of ms), so shortly before a
+ * busy GPU is expected to free, the job first in line for its type gets a container on that node
+ * without the GPU (its task's memory and vcores), which its AM launches at once and parks. When
+ * the GPU frees and the policy gives it to that job, the standby is given the GPU (a resource
+ * increase, {@link HareAppAttempt#promote}) instead of a new container: the switch then costs the
+ * AM's next heartbeat and a line to its task runner.
+ *
+ * <p>A standby takes no ask (the job's tasks stay ready for the policy, which sees no standby at
+ * all); it takes one when promoted. Only jobs whose AM says it takes standbys
+ * ({@code hare.standby=true}) get them, and only as many as they have asks. A standby the job no
+ * longer needs (its asks fell, it ended) or that waited longer than {@link #maxWaitMs} is killed
+ * by the scheduler; it runs no task, so nothing is lost.
+ *
+ * <p>This class keeps the books; {@link GpuTasks} decides. Not thread-safe: the scheduler's lock.
+ */
+final class Standbys {
+
+  /** A standby container of {@code app} on {@code node}, made at {@code sinceMs}. */
+  record Standby(RMContainer container, ApplicationId app, NodeId node, long sinceMs) {}
+
+  private final boolean enabled;
+  private final long leadMs;
+  private final Map<ContainerId, Standby> byId = new HashMap<>();
+  private final Map<NodeId, List<Standby>> byNode = new HashMap<>();
+  private final Map<ApplicationId, Integer> perJob = new HashMap<>();
+
+  /**
+   * @param enabled whether standbys are made at all
+   * @param leadMs how long before a task's expected end its GPU's standby may be made
+   */
+  Standbys(boolean enabled, long leadMs) {
+    this.enabled = enabled;
+    this.leadMs = leadMs;
+  }
+
+  boolean enabled() {
+    return enabled;
+  }
+
+  long leadMs() {
+    return leadMs;
+  }
+
+  /**
+   * How long a standby may wait for a GPU before it is killed: a task that ran far past its
+   * estimate, or a policy that changed its mind, should not hold a node's memory for long.
+   */
+  long maxWaitMs() {
+    return Math.max(10_000, 10 * leadMs);
+  }
+
+  void add(Standby s) {
+    byId.put(s.container().getContainerId(), s);
+    byNode.computeIfAbsent(s.node(), n -> new ArrayList<>()).add(s);
+    perJob.merge(s.app(), 1, Integer::sum);
+  }
+
+  /** Unpromoted standbys of {@code app}. */
+  int of(ApplicationId app) {
+    return perJob.getOrDefault(app, 0);
+  }
+
+  /** Standbys on {@code node} (a copy). */
+  List<Standby> onNode(NodeId node) {
+    List<Standby> l = byNode.get(node);
+    return l == null ? List.of() : new ArrayList<>(l);
+  }
+
+  /** Standbys in all. */
+  int size() {
+    return byId.size();
+  }
+
+  /**
+   * A standby of {@code app} on {@code node} whose container runs (the AM can be told at once),
+   * taken out of the books for promotion; null if none.
+   */
+  Standby take(ApplicationId app, NodeId node) {
+    List<Standby> l = byNode.get(node);
+    if (l == null) {
+      return null;
+    }
+    for (Standby s : l) {
+      if (s.app().equals(app) && s.container().getState() == RMContainerState.RUNNING) {
+        forget(s.container().getContainerId());
+        return s;
+      }
+    }
+    return null;
+  }
+
+  /** Takes a standby out of the books (it ended, was promoted or is being killed). */
+  boolean forget(ContainerId id) {
+    Standby s = byId.remove(id);
+    if (s == null) {
+      return false;
+    }
+    List<Standby> l = byNode.get(s.node());
+    l.remove(s);
+    if (l.isEmpty()) {
+      byNode.remove(s.node());
+    }
+    perJob.computeIfPresent(s.app(), (a, n) -> n > 1 ? n - 1 : null);
+    return true;
+  }
+}

@@ -1,0 +1,163 @@
+package io.hare.yarn.scheduler;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import io.hare.core.SchedulerKeys;
+import java.util.List;
+import org.apache.hadoop.yarn.api.protocolrecords.AllocateResponse;
+import org.apache.hadoop.yarn.api.records.Container;
+import org.apache.hadoop.yarn.api.records.ContainerState;
+import org.apache.hadoop.yarn.api.records.ContainerStatus;
+import org.apache.hadoop.yarn.api.records.ContainerUpdateType;
+import org.apache.hadoop.yarn.api.records.Priority;
+import org.apache.hadoop.yarn.api.records.ResourceRequest;
+import org.apache.hadoop.yarn.api.records.UpdatedContainer;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
+import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
+import org.junit.After;
+import org.junit.Test;
+
+/**
+ * Standby containers: the job first in line for a busy GPU gets a container without the GPU on
+ * its node before the GPU frees, taking no ask; when the GPU frees and goes to that job, the
+ * standby is given it as a resource increase, taking the ask, and the node is never
+ * over-committed. A standby its job no longer needs is killed; a job whose AM does not say it
+ * takes standbys never gets one.
+ */
+public class StandbyTest {
+
+  private static final long ASK_ID = 7;
+  private HareRm h;
+  private MockNM nm;
+  private MockAM a;
+  private Container aTask;
+
+  @After
+  public void stop() {
+    if (h != null) {
+      h.close();
+    }
+  }
+
+  /** Any running task is "about to end" with a lead of a day. */
+  private static YarnConfiguration conf(long leadMs) {
+    YarnConfiguration conf = HareRm.conf();
+    conf.setLong(SchedulerKeys.STANDBY_LEAD_MS, leadMs);
+    return conf;
+  }
+
+  /** One node with one GPU, busy with a task of job a. */
+  private void busyGpu(YarnConfiguration conf) throws Exception {
+    h = HareRm.start(conf);
+    nm = h.node("h1:1234", 1);
+    a = h.launch(h.submit("hare.rounds=1", "hare.tasks-per-round=1"), nm);
+    HareRm.askGpuTasks(a, 1);
+    aTask = h.heartbeatAndPull(a, nm).get(0);
+    running(a, aTask);
+  }
+
+  private void running(MockAM am, Container c) throws Exception {
+    nm.nodeHeartbeat(am.getApplicationAttemptId(), c.getId().getContainerId(),
+        ContainerState.RUNNING);
+    h.rm.drainEvents();
+  }
+
+  /** One one-GPU task ask under allocation request id {@link #ASK_ID}, or its withdrawal. */
+  private static void ask(MockAM am, int n) throws Exception {
+    am.allocate(List.of(ResourceRequest.newBuilder().priority(Priority.newInstance(1))
+        .resourceName(ResourceRequest.ANY).capability(HareRm.resource(1024, 1, 1))
+        .numContainers(n).allocationRequestId(ASK_ID).build()), List.of());
+  }
+
+  private int pendingGpuAsks(MockAM am) {
+    return GpuTasks.outstanding(HareAppAttempt.of(
+        h.scheduler().getApplicationAttempt(am.getApplicationAttemptId())));
+  }
+
+  private long unallocatedGpus() {
+    return h.scheduler().getSchedulerNode(nm.getNodeId()).getUnallocatedResource()
+        .getResourceValue(HareRm.GPU);
+  }
+
+  @Test(timeout = 60_000)
+  public void theNextJobsStandbyIsGivenTheGpuWhenItFrees() throws Exception {
+    busyGpu(conf(86_400_000L));
+    MockAM b = h.launch(h.submit("hare.rounds=1", "hare.tasks-per-round=1",
+        "hare.standby=true"), nm);
+    ask(b, 1);
+    List<Container> got = h.heartbeatAndPull(b, nm);
+    assertEquals("a standby for b, while a's task runs", 1, got.size());
+    Container standby = got.get(0);
+    int version = standby.getVersion(); // MockAM shares the RM's record: read it now
+    assertEquals("without the GPU", 0, HareRm.gpus(standby));
+    assertEquals(1024, standby.getResource().getMemorySize());
+    assertEquals("no ask's id", 0, standby.getAllocationRequestId());
+    assertEquals("it took no ask", 1, pendingGpuAsks(b));
+    assertEquals(0, unallocatedGpus());
+    running(b, standby);
+
+    h.finish(nm, aTask);
+    AllocateResponse r = b.allocate(List.of(), List.of());
+    assertEquals("no new container: the standby got the GPU", 0,
+        r.getAllocatedContainers().size());
+    assertEquals(1, r.getUpdatedContainers().size());
+    UpdatedContainer u = r.getUpdatedContainers().get(0);
+    assertEquals(ContainerUpdateType.INCREASE_RESOURCE, u.getUpdateType());
+    assertEquals(standby.getId(), u.getContainer().getId());
+    assertEquals(1, HareRm.gpus(u.getContainer()));
+    assertEquals(version + 1, u.getContainer().getVersion());
+    assertEquals("the ask it took", ASK_ID, u.getContainer().getAllocationRequestId());
+    assertEquals(0, pendingGpuAsks(b));
+    assertEquals("the GPU is b's, once", 0, unallocatedGpus());
+    assertEquals(1, h.scheduler().runningTasks(b.getApplicationAttemptId().getApplicationId()));
+
+    h.finish(nm, u.getContainer());
+    assertEquals(1, unallocatedGpus());
+    assertEquals(0, h.scheduler().runningGpuTasks());
+  }
+
+  @Test(timeout = 60_000)
+  public void aStandbyItsJobNoLongerNeedsIsKilled() throws Exception {
+    busyGpu(conf(86_400_000L));
+    MockAM b = h.launch(h.submit("hare.standby=true"), nm);
+    ask(b, 1);
+    Container standby = h.heartbeatAndPull(b, nm).get(0);
+    running(b, standby);
+    ask(b, 0); // the task went elsewhere
+    nm.nodeHeartbeat(true);
+    h.rm.drainEvents();
+    List<ContainerStatus> ended = b.allocate(List.of(), List.of())
+        .getCompletedContainersStatuses();
+    assertEquals(1, ended.size());
+    assertEquals(standby.getId(), ended.get(0).getContainerId());
+    assertEquals("a's task alone", 1, h.scheduler().runningGpuTasks());
+    assertEquals("no standby waits", 0, h.scheduler().standbys());
+  }
+
+  @Test(timeout = 60_000)
+  public void aJobWhoseAmDoesNotTakeStandbysGetsNone() throws Exception {
+    busyGpu(conf(86_400_000L));
+    MockAM b = h.launch(h.submit("hare.rounds=1", "hare.tasks-per-round=1"), nm);
+    ask(b, 1);
+    assertTrue(h.heartbeatAndPull(b, nm).isEmpty());
+  }
+
+  @Test(timeout = 60_000)
+  public void noStandbyBeforeTheLeadTimeOrWhenDisabled() throws Exception {
+    // a task is expected to take the default 60 s: a lead of 0 waits for its end
+    busyGpu(conf(0));
+    MockAM b = h.launch(h.submit("hare.standby=true"), nm);
+    ask(b, 1);
+    assertTrue(h.heartbeatAndPull(b, nm).isEmpty());
+    h.close();
+
+    YarnConfiguration off = conf(86_400_000L);
+    off.setBoolean(SchedulerKeys.STANDBY_ENABLED, false);
+    busyGpu(off);
+    b = h.launch(h.submit("hare.standby=true"), nm);
+    ask(b, 1);
+    assertTrue(h.heartbeatAndPull(b, nm).isEmpty());
+  }
+}
