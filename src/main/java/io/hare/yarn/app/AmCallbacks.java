@@ -48,7 +48,9 @@ final class AmCallbacks extends AMRMClientAsync.AbstractCallbackHandler {
     public void onContainerResourceIncreased(ContainerId id, Resource r) {}
 
     @Override
-    public void onContainerResourceUpdated(ContainerId id, Resource r) {}
+    public void onContainerResourceUpdated(ContainerId id, Resource r) {
+      LOG.debug("{} now holds {}", id, r);
+    }
 
     @Override
     public void onGetContainerStatusError(ContainerId id, Throwable t) {}
@@ -56,8 +58,15 @@ final class AmCallbacks extends AMRMClientAsync.AbstractCallbackHandler {
     @Override
     public void onIncreaseContainerResourceError(ContainerId id, Throwable t) {}
 
+    /**
+     * A promoted standby's NodeManager did not take its new resource. The task runs all the
+     * same (YARN's accounting is the ResourceManager's); only the node's enforcement of the GPU
+     * may lag, so this is worth a warning, not a failure.
+     */
     @Override
-    public void onUpdateContainerResourceError(ContainerId id, Throwable t) {}
+    public void onUpdateContainerResourceError(ContainerId id, Throwable t) {
+      LOG.warn("the NodeManager of {} did not take its new resource: {}", id, t.toString());
+    }
 
     @Override
     public void onStopContainerError(ContainerId id, Throwable t) {}
@@ -73,8 +82,11 @@ final class AmCallbacks extends AMRMClientAsync.AbstractCallbackHandler {
     protocol.onContainersAllocated(containers);
   }
 
+  /** Among them, standby containers the scheduler promoted (gave a GPU). */
   @Override
-  public void onContainersUpdated(List<UpdatedContainer> containers) {}
+  public void onContainersUpdated(List<UpdatedContainer> containers) {
+    protocol.onContainersUpdated(containers);
+  }
 
   /** Containers in a strict preemption contract: the scheduler wants those GPUs back. */
   @Override

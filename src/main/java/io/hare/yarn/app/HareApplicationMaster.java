@@ -22,6 +22,7 @@ import org.apache.hadoop.security.token.Token;
 import org.apache.hadoop.yarn.api.ApplicationConstants.Environment;
 import org.apache.hadoop.yarn.api.records.Container;
 import org.apache.hadoop.yarn.api.records.ContainerId;
+import org.apache.hadoop.yarn.api.records.ContainerLaunchContext;
 import org.apache.hadoop.yarn.api.records.ContainerUpdateType;
 import org.apache.hadoop.yarn.api.records.FinalApplicationStatus;
 import org.apache.hadoop.yarn.api.records.LocalResource;
@@ -60,6 +61,15 @@ import org.slf4j.LoggerFactory;
  *       diagnostics of {@link JobOutcome} (the failing task, its exit code and its log). A crash
  *       before unregistering lets YARN start a new attempt, which resumes.
  * </ol>
+ *
+ * <p>With task reuse, the Hare scheduler may also hand the AM standby containers: pre-launched
+ * without the GPU on a node whose GPU is about to free, for this job's next task. The AM starts
+ * each at once; its runner connects to the AM's {@link RunnerServer} and waits. When the
+ * scheduler promotes it (an INCREASE_RESOURCE container update carrying the GPU), the AM binds
+ * the round's next waiting task to it, tells its NodeManager the new resource
+ * ({@code updateContainerResourceAsync}) and the runner the task: a switch of a GPU to this job
+ * then costs a heartbeat and a line over a socket instead of a container launch. Details:
+ * {@link RoundProtocol}.
  */
 public final class HareApplicationMaster {
 
@@ -173,7 +183,18 @@ public final class HareApplicationMaster {
                 c.getId(), ContainerUpdateType.DECREASE_RESOURCE, c.getResource(), null));
           }
         },
-        nm::startContainerAsync, sync, checkpoint, gpuTypes);
+        new ContainerLauncher() {
+          @Override
+          public void startContainer(Container c, ContainerLaunchContext context) {
+            nm.startContainerAsync(c, context);
+          }
+
+          @Override
+          public void updateResource(Container c) {
+            nm.updateContainerResourceAsync(c);
+          }
+        },
+        sync, checkpoint, gpuTypes);
     callbacks.protocol = protocol;
     if (runners != null) {
       runners.protocol = protocol;

@@ -9,13 +9,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.yarn.api.records.Container;
 import org.apache.hadoop.yarn.api.records.ContainerExitStatus;
 import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.api.records.ContainerStatus;
+import org.apache.hadoop.yarn.api.records.ContainerUpdateType;
+import org.apache.hadoop.yarn.api.records.ResourceInformation;
+import org.apache.hadoop.yarn.api.records.UpdatedContainer;
 import org.apache.hadoop.yarn.client.api.AMRMClient.ContainerRequest;
+import org.apache.hadoop.yarn.exceptions.ResourceNotFoundException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,6 +44,18 @@ import org.slf4j.LoggerFactory;
  *   <li>The job ends after R rounds, or at the first failure, with a {@link JobOutcome} whose
  *       diagnostics name the failing task, its exit code and its log.
  * </ol>
+ *
+ * <p>Standby containers (warm containers only): a switch of a GPU from another job's task to
+ * this job's costs a container launch, hundreds of ms. So, shortly before a GPU frees, the
+ * scheduler may give the job next in line for it a standby: a container on that node without the
+ * GPU, beyond the asks (allocation request id 0). {@link #onContainersAllocated} starts it at
+ * once, withdrawing no ask; its runner connects and waits ({@link #onRunnerReady}). When the GPU
+ * frees and goes to this job, the scheduler promotes the standby: {@link #onContainersUpdated}
+ * gets it back with the GPU, under the id of the ask it satisfied; that ask is withdrawn, the
+ * round's next waiting task is bound to it, the NodeManager is told its new resource, and the
+ * runner is told to run the task. The switch then costs a heartbeat and a line over a socket.
+ * From then on it is a warm container like any other. The scheduler may kill a standby it
+ * has not promoted at any time: that end is no task's. Standbys are released when the job ends.
  *
  * <p>Thread-safe: every entry point is synchronized (the AMRM, NM and sync callbacks come from
  * different threads). Port calls are made under the lock and must not block.
@@ -65,6 +82,7 @@ public final class RoundProtocol {
   private final Set<ContainerId> revoked = new HashSet<>();
   /** Warm containers told to exit after reporting their last task: their end carries no task. */
   private final Set<ContainerId> retiring = new HashSet<>();
+  private final Standbys standbys = new Standbys();
   private final CountDownLatch ended = new CountDownLatch(1);
   private RoundTasks tasks;
   private int roundsDone;
@@ -104,11 +122,11 @@ public final class RoundProtocol {
 
   public synchronized void onContainersAllocated(List<Container> containers) {
     for (Container c : containers) {
-      ContainerRequest satisfied = outstanding.remove(c.getAllocationRequestId());
-      if (satisfied == null && !outstanding.isEmpty()) {
-        // a scheduler that ignores request ids: the container serves the oldest ask
-        satisfied = outstanding.remove(outstanding.keySet().iterator().next());
+      if (gpus(c) == 0) {
+        standby(c); // beyond the asks: it satisfies none
+        continue;
       }
+      ContainerRequest satisfied = takeAsk(c.getAllocationRequestId());
       Optional<Integer> index = outcome == null && satisfied != null ? tasks.nextWaiting()
           : Optional.empty();
       if (index.isEmpty()) {
@@ -130,6 +148,10 @@ public final class RoundProtocol {
 
   public synchronized void onContainersCompleted(List<ContainerStatus> statuses) {
     for (ContainerStatus s : statuses) {
+      boolean unreported = standbys.unreported(s.getContainerId());
+      if (standbys.forget(s.getContainerId())) {
+        continue; // a standby the scheduler no longer needs: it ran nothing
+      }
       revoked.remove(s.getContainerId());
       if (retiring.remove(s.getContainerId())) {
         continue; // a warm container whose runner reported all its tasks
@@ -138,7 +160,10 @@ public final class RoundProtocol {
       if (a == null || outcome != null) {
         continue; // a released surplus container, or the job has ended
       }
-      if (s.getExitStatus() == ContainerExitStatus.SUCCESS) {
+      if (unreported) {
+        failed(a, "standby container ended with exit code " + s.getExitStatus()
+            + " before its runner reported the task", s.getDiagnostics());
+      } else if (s.getExitStatus() == ContainerExitStatus.SUCCESS) {
         tasks.done(a.index());
         if (tasks.allDone()) {
           barrier();
@@ -160,6 +185,7 @@ public final class RoundProtocol {
    */
   public synchronized Optional<RunnerServer.Next> onRunnerTaskEnded(ContainerId id,
       int exitCode) {
+    standbys.reported(id);
     RoundTasks.Attempt a = running.remove(id);
     if (a == null || outcome != null) {
       retiring.add(id);
@@ -192,6 +218,57 @@ public final class RoundProtocol {
     return Optional.of(new RunnerServer.Next(n.round(), n.index()));
   }
 
+  /**
+   * The standby runner of container {@code id} is ready: the future completes with its first
+   * task once the scheduler promotes the container, or with empty (exit) when it is given up.
+   * An unknown container (ended, released, or no standby) gets empty at once.
+   */
+  public synchronized CompletableFuture<Optional<RunnerServer.Next>> onRunnerReady(
+      ContainerId id) {
+    return standbys.ready(id);
+  }
+
+  /**
+   * Container updates from the ResourceManager. The one that counts is a standby's promotion
+   * (INCREASE_RESOURCE to a GPU): the next waiting task of the round runs there. With no ask or
+   * no task left for it, or after the job's end, the container is released, so that the
+   * scheduler has its GPU back, and its runner exits. Other updates (the answers to this AM's
+   * own reports, {@link ContainerAsks#reportTaskStarted}) change nothing.
+   */
+  public synchronized void onContainersUpdated(List<UpdatedContainer> updates) {
+    for (UpdatedContainer u : updates) {
+      Container c = u.getContainer();
+      if (u.getUpdateType() != ContainerUpdateType.INCREASE_RESOURCE
+          || !standbys.isIdle(c.getId())) {
+        continue;
+      }
+      if (gpus(c) < 1) {
+        LOG.warn("{}: standby {} was increased without a GPU ({}); it keeps waiting", jobId,
+            c.getId(), c.getResource());
+        continue;
+      }
+      ContainerRequest satisfied = takeAsk(c.getAllocationRequestId());
+      Optional<Integer> index = outcome == null && satisfied != null ? tasks.nextWaiting()
+          : Optional.empty();
+      if (index.isEmpty()) {
+        LOG.info("{}: releasing promoted standby {} (allocation request {}): no task waits",
+            jobId, c.getId(), c.getAllocationRequestId());
+        standbys.forget(c.getId());
+        asks.releaseAssignedContainer(c.getId());
+        continue;
+      }
+      asks.removeContainerRequest(satisfied);
+      RoundTasks.Attempt a = tasks.assign(index.get(), c);
+      running.put(c.getId(), a);
+      String type = gpuTypes.typeOf(c.getNodeId());
+      LOG.info("{}: round {} task {} attempt {} promoted standby container {} ({} GPU {})",
+          jobId, a.round(), a.index(), a.number(), c.getId(), c.getNodeId(),
+          type.isEmpty() ? "unknown" : type);
+      launcher.updateResource(c);
+      standbys.promote(c.getId(), new RunnerServer.Next(a.round(), a.index()));
+    }
+  }
+
   /** The scheduler wants these containers back: they run no task after their current one. */
   public synchronized void revoke(Collection<ContainerId> ids) {
     for (ContainerId id : ids) {
@@ -204,9 +281,13 @@ public final class RoundProtocol {
   /** The NodeManager could not start a task container: a failed attempt of its task. */
   public synchronized void onStartFailed(ContainerId id, Throwable t) {
     RoundTasks.Attempt a = running.remove(id);
+    boolean standby = standbys.forget(id);
     if (a != null && outcome == null) {
       asks.releaseAssignedContainer(id);
       failed(a, "container start failed", String.valueOf(t.getMessage()));
+    } else if (standby) {
+      LOG.info("{}: standby {} could not start ({}); releasing it", jobId, id, t.getMessage());
+      asks.releaseAssignedContainer(id);
     }
   }
 
@@ -231,6 +312,43 @@ public final class RoundProtocol {
   public Optional<JobOutcome> await(long timeout, TimeUnit unit) throws InterruptedException {
     ended.await(timeout, unit);
     return outcome();
+  }
+
+  /**
+   * A container without a GPU: a standby, started at once with a runner that waits for a task.
+   * Without task runners (it could not wait) or after the job's end it goes back at once.
+   */
+  private void standby(Container c) {
+    if (!launch.warm() || outcome != null || tasks == null) {
+      LOG.info("{}: releasing standby container {}: {}", jobId, c.getId(),
+          launch.warm() ? "the job has ended" : "no task runners (task reuse is off)");
+      asks.releaseAssignedContainer(c.getId());
+      return;
+    }
+    standbys.add(c);
+    String type = gpuTypes.typeOf(c.getNodeId());
+    LOG.info("{}: standby container {} on {} ({} GPU {}) waits for a task", jobId, c.getId(),
+        c.getNodeId(), type.isEmpty() ? "unknown" : type);
+    launcher.startContainer(c, launch.standbyContext(
+        TaskEnv.forStandby(spec, jobId, workDir, tasks.round(), type)));
+  }
+
+  /** The ask a container was allocated for, else the oldest (a scheduler ignoring the ids). */
+  private ContainerRequest takeAsk(long allocationRequestId) {
+    ContainerRequest r = outstanding.remove(allocationRequestId);
+    if (r == null && !outstanding.isEmpty()) {
+      r = outstanding.remove(outstanding.keySet().iterator().next());
+    }
+    return r;
+  }
+
+  /** The container's {@code yarn.io/gpu}; 0 when the cluster declares no GPU type. */
+  private static long gpus(Container c) {
+    try {
+      return c.getResource().getResourceValue(ResourceInformation.GPU_URI);
+    } catch (ResourceNotFoundException e) {
+      return 0;
+    }
   }
 
   private void beginRound() {
@@ -322,6 +440,8 @@ public final class RoundProtocol {
     // pending asks would keep YARN allocating for a job that is over
     outstanding.values().forEach(asks::removeContainerRequest);
     outstanding.clear();
+    // a standby would hold its node's memory and vcores for a job that is over
+    standbys.forgetIdle().forEach(asks::releaseAssignedContainer);
     ended.countDown();
   }
 }

@@ -1,12 +1,14 @@
 package io.hare.yarn.app;
 
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import org.apache.hadoop.yarn.api.records.ContainerId;
 
 /**
  * Hands the {@link RunnerServer}'s reports to the round protocol once it exists: the server (and
  * so the address the task containers get) is made before the AM's protocol. Until then, or
- * without one, a runner is told to exit and its container's end is read as usual.
+ * without one, a runner (a standby's too) is told to exit and its container's end is read as
+ * usual.
  */
 final class RunnerLink implements RunnerServer.Handler {
 
@@ -16,5 +18,12 @@ final class RunnerLink implements RunnerServer.Handler {
   public Optional<RunnerServer.Next> taskEnded(ContainerId container, int exitCode) {
     RoundProtocol p = protocol;
     return p == null ? Optional.empty() : p.onRunnerTaskEnded(container, exitCode);
+  }
+
+  @Override
+  public CompletableFuture<Optional<RunnerServer.Next>> standby(ContainerId container) {
+    RoundProtocol p = protocol;
+    return p == null ? CompletableFuture.completedFuture(Optional.empty())
+        : p.onRunnerReady(container);
   }
 }

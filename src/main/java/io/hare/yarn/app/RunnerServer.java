@@ -13,6 +13,9 @@ import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,21 +23,28 @@ import org.slf4j.LoggerFactory;
 /**
  * The ApplicationMaster's end of the warm task runner ({@link TaskRunnerScript}): a TCP server
  * the job's task containers connect to after their first task, to report each task's exit code
- * and be told the next task to run in the same container, or to exit.
+ * and be told the next task to run in the same container, or to exit. A standby container
+ * (pre-launched without its GPU) connects before any task and waits to be given its first.
  *
  * <p>Protocol, one line each way per task, ASCII:
  * <pre>
- * runner: hello CONTAINER_ID SECRET        once, after the container's first task
+ * runner: hello CONTAINER_ID SECRET        once, after the container's first task (a standby's
+ *                                          at once)
+ * runner: ready                            a standby, once, right after hello: it ran nothing
  * runner: done EXIT_CODE                   after each task
  * AM:     run ROUND INDEX                  run that task of the job next, in this container
  * AM:     exit                             no next task: exit 0 (the AM has every result)
  * </pre>
- * The secret, a random 128-bit value in the containers' environment only, keeps other users'
+ * The AM answers {@code ready} only when it has a task for the standby (the scheduler gave the
+ * container its GPU) or gives the standby up, which may be long after: the runner waits.
+ *
+ * <p>The secret, a random 128-bit value in the containers' environment only, keeps other users'
  * processes from posing as the job's runners. A connection that sends anything else is closed;
  * its container then ends with its own exit status, which the AM reads as usual.
  *
  * <p>One daemon thread accepts; one daemon thread serves each runner (a job has at most k
- * running containers). {@link Handler} calls must not block.
+ * running containers, plus the standbys the scheduler gives it); one daemon thread writes the
+ * answers to standbys as their futures complete. {@link Handler} calls must not block.
  */
 final class RunnerServer implements AutoCloseable {
 
@@ -49,12 +59,31 @@ final class RunnerServer implements AutoCloseable {
   interface Handler {
     /** The task that ran in {@code container} exited; the next one to run there, if any. */
     Optional<Next> taskEnded(ContainerId container, int exitCode);
+
+    /**
+     * The standby runner of {@code container} is ready. The future completes with its first
+     * task once the AM has one for it, or with empty (exit) when the AM gives the standby up;
+     * the server cancels it when the connection ends first. The default knows no standbys:
+     * they exit at once.
+     */
+    default CompletableFuture<Optional<Next>> standby(ContainerId container) {
+      return CompletableFuture.completedFuture(Optional.empty());
+    }
   }
 
   private final Handler handler;
   private final String secret;
   private final ServerSocket socket;
   private final Thread acceptor;
+  /**
+   * Writes the answers to standbys: a standby's future completes on an AM callback thread,
+   * under the round protocol's lock, where no socket I/O belongs.
+   */
+  private final ExecutorService answers = Executors.newSingleThreadExecutor(r -> {
+    Thread t = new Thread(r, "hare-runner-answers");
+    t.setDaemon(true);
+    return t;
+  });
   private volatile boolean closed;
 
   /** Binds an ephemeral port on every interface and starts accepting. */
@@ -93,6 +122,7 @@ final class RunnerServer implements AutoCloseable {
   }
 
   private void serve(Socket s) {
+    CompletableFuture<Optional<Next>> standby = null;
     try (s; BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(),
         StandardCharsets.US_ASCII)); Writer out = new OutputStreamWriter(s.getOutputStream(),
         StandardCharsets.US_ASCII)) {
@@ -105,15 +135,26 @@ final class RunnerServer implements AutoCloseable {
         return;
       }
       s.setSoTimeout(0); // a task may run for hours before its runner reports
-      for (String line; (line = in.readLine()) != null; ) {
+      String line = in.readLine();
+      if ("ready".equals(line)) {
+        // this thread goes on reading, so that a connection ending while the standby waits is
+        // seen at once (and its future cancelled); the answer is written when it comes
+        standby = handler.standby(container);
+        standby.whenCompleteAsync((next, e) -> {
+          if (e == null) {
+            answerStandby(s, out, container, next);
+          }
+        }, answers);
+        line = in.readLine();
+      }
+      for (; line != null; line = in.readLine()) {
         Integer code = exitCode(line);
         if (code == null) {
           LOG.warn("task runner of {}: unexpected '{}'; closing", container, line);
           return;
         }
         Optional<Next> next = handler.taskEnded(container, code);
-        out.write(next.map(n -> "run " + n.round() + " " + n.index()).orElse("exit") + "\n");
-        out.flush();
+        write(out, next);
         if (next.isEmpty()) {
           return;
         }
@@ -126,6 +167,32 @@ final class RunnerServer implements AutoCloseable {
         LOG.info("task runner connection from {} ended: {}", s.getRemoteSocketAddress(),
             e.toString());
       }
+    } finally {
+      if (standby != null) {
+        standby.cancel(false); // no-one left to tell, if it has not been answered yet
+      }
+    }
+  }
+
+  private void answerStandby(Socket s, Writer out, ContainerId container, Optional<Next> next) {
+    try {
+      write(out, next);
+    } catch (IOException e) {
+      LOG.info("task runner of standby {}: cannot send its answer ({}); closing", container,
+          e.toString());
+      try {
+        s.close(); // ends the reading thread too
+      } catch (IOException ignored) {
+        // closing is all that was left to do
+      }
+    }
+  }
+
+  /** One answer line; the standby's answer and the reading thread's may come from two threads. */
+  private static void write(Writer out, Optional<Next> next) throws IOException {
+    synchronized (out) {
+      out.write(next.map(n -> "run " + n.round() + " " + n.index()).orElse("exit") + "\n");
+      out.flush();
     }
   }
 
@@ -156,6 +223,7 @@ final class RunnerServer implements AutoCloseable {
   @Override
   public void close() {
     closed = true;
+    answers.shutdownNow();
     try {
       socket.close();
     } catch (IOException e) {

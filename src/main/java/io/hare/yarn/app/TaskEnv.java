@@ -14,6 +14,8 @@ import java.util.Map;
  * The environment contract of task and sync processes: the spec's extra variables plus
  * {@code HARE_JOB_ID}, {@code HARE_ROUND} (0-based), {@code HARE_TASK_INDEX} (tasks only),
  * {@code HARE_TASKS_PER_ROUND}, {@code HARE_WORK_DIR} and {@code HARE_GPU_TYPE} (empty if unknown).
+ * A standby container's environment has no task index yet: its runner sets {@code HARE_ROUND}
+ * and {@code HARE_TASK_INDEX} from the task the AM hands it ({@link TaskRunnerScript}).
  */
 public final class TaskEnv {
 
@@ -23,6 +25,14 @@ public final class TaskEnv {
       int round, int index, String gpuType) {
     Map<String, String> env = forSync(spec, jobId, workDir, round);
     env.put(TASK_INDEX, Integer.toString(index));
+    env.put(GPU_TYPE, gpuType);
+    return env;
+  }
+
+  /** A standby container on a node with {@code gpuType}, launched during round {@code round}. */
+  public static Map<String, String> forStandby(HareJobSpec spec, String jobId, String workDir,
+      int round, String gpuType) {
+    Map<String, String> env = forSync(spec, jobId, workDir, round);
     env.put(GPU_TYPE, gpuType);
     return env;
   }

@@ -100,6 +100,23 @@ public final class TaskLaunch {
   }
 
   /**
+   * The launch context of a standby container (pre-launched without its GPU, for a task the AM
+   * hands it later): {@link #context} plus {@value TaskRunnerScript#STANDBY}, so that its runner
+   * waits for a task instead of running one.
+   *
+   * @throws IllegalStateException if containers run one task each: only a runner can wait
+   */
+  ContainerLaunchContext standbyContext(Map<String, String> env) {
+    if (!warm()) {
+      throw new IllegalStateException("a standby container needs the task runner server (task"
+          + " reuse); this job's containers run one task each");
+    }
+    Map<String, String> full = new HashMap<>(env);
+    full.put(TaskRunnerScript.STANDBY, "1");
+    return context(full);
+  }
+
+  /**
    * {@code s} escaped for the NodeManager's launch script, which runs a container's command as
    * {@code exec /bin/bash -c "COMMAND"} without escaping it: inside those double quotes a
    * {@code "}, {@code $}, backquote or backslash of the task command would be taken by the outer

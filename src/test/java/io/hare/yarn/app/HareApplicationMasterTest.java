@@ -12,6 +12,8 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -26,8 +28,11 @@ import org.apache.hadoop.yarn.api.records.ContainerExitStatus;
 import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.api.records.ContainerState;
 import org.apache.hadoop.yarn.api.records.ContainerStatus;
+import org.apache.hadoop.yarn.api.records.ContainerUpdateType;
 import org.apache.hadoop.yarn.api.records.NodeId;
 import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.api.records.ResourceInformation;
+import org.apache.hadoop.yarn.api.records.UpdatedContainer;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.client.api.AMRMClient.ContainerRequest;
 import org.apache.hadoop.yarn.client.api.async.AMRMClientAsync;
@@ -225,13 +230,43 @@ public class HareApplicationMasterTest {
     assertTrue(ok.get(10, TimeUnit.SECONDS));
   }
 
+  @Test(timeout = 30_000)
+  public void aPromotedStandbyTellsItsNodeManagerAndItsRunnerTheTask() throws Exception {
+    RunnerLink runners = new RunnerLink();
+    Future<Boolean> ok = start(1, 1, 1, new Configuration(), runners);
+    expect("add");
+    Container standby = container(container(nextContainer++), 0); // no GPU, no ask (id 0)
+    rm.handler().onContainersAllocated(List.of(standby));
+    expect("start 1");
+    assertEquals("1", env(1, "HARE_STANDBY"));
+    CompletableFuture<Optional<RunnerServer.Next>> answer = runners.standby(container(1));
+    Container promoted = container(standby.getId(), 1);
+    promoted.setAllocationRequestId(rm.asked.get(0));
+    rm.handler().onContainersUpdated(List.of(
+        UpdatedContainer.newInstance(ContainerUpdateType.INCREASE_RESOURCE, promoted)));
+    expect("remove", "update 1");
+    assertEquals(Optional.of(new RunnerServer.Next(0, 0)), answer.get(10, TimeUnit.SECONDS));
+    assertEquals(Optional.empty(), runners.taskEnded(container(1), 0));
+    expect("unregister SUCCEEDED: ");
+    assertTrue(ok.get(10, TimeUnit.SECONDS));
+  }
+
   private Future<Boolean> start(int rounds, int k, int attempts) throws Exception {
     return start(rounds, k, attempts, new Configuration());
   }
 
-  /** Runs the AM of a job with a {@code true} sync step; returns once it has registered. */
   private Future<Boolean> start(int rounds, int k, int attempts, Configuration conf)
       throws Exception {
+    return start(rounds, k, attempts, conf, null);
+  }
+
+  /**
+   * Runs the AM of a job with a {@code true} sync step; returns once it has registered.
+   *
+   * @param runners with task runners reporting there (a server the test plays), or null
+   */
+  private Future<Boolean> start(int rounds, int k, int attempts, Configuration conf,
+      RunnerLink runners) throws Exception {
     Map<String, String> m = JobSpecValidatorTest.valid();
     m.put(AppKeys.JOB_ROUNDS, Integer.toString(rounds));
     m.put(AppKeys.JOB_TASKS_PER_ROUND, Integer.toString(k));
@@ -253,11 +288,13 @@ public class HareApplicationMasterTest {
       }
     };
     amConf = conf;
+    Map<String, String> runnerEnv = runners == null ? Map.of() : Map.of("HARE_RUNNER_HOST", "am",
+        "HARE_RUNNER_PORT", "1", "HARE_RUNNER_SECRET", "s");
     HareApplicationMaster am = new HareApplicationMaster(clients, conf, spec, JOB, work.getPath(),
-        new TaskLaunch(spec, Map.of(), null),
+        new TaskLaunch(spec, Map.of(), null, "", runnerEnv),
         new ProcessSyncStep(spec, JOB, work.getPath(), logs, syncThread),
         new FsRoundCheckpoint(FileSystem.getLocal(conf), new Path(work.toURI())),
-        GpuTypes.UNKNOWN);
+        GpuTypes.UNKNOWN, runners);
     Future<Boolean> ok = amThread.submit(am::run);
     expect("register");
     return ok;
@@ -279,6 +316,14 @@ public class HareApplicationMasterTest {
     return ContainerId.newContainerId(TestingAm.ATTEMPT, n);
   }
 
+  /** Container {@code id} on node-a with {@code gpus} GPUs. */
+  private static Container container(ContainerId id, long gpus) {
+    Resource r = Resource.newInstance(2048, 1);
+    r.setResourceValue(ResourceInformation.GPU_URI, gpus);
+    return Container.newInstance(id, NodeId.newInstance("node-a", 8041), "node-a:8042", r,
+        TaskLaunch.PRIORITY, null);
+  }
+
   private String env(long container, String name) {
     return nm.contexts.get(container).getEnvironment().get(name);
   }
@@ -287,9 +332,7 @@ public class HareApplicationMasterTest {
   private void allocate(int n) {
     List<Container> out = new ArrayList<>();
     for (int i = 0; i < n; i++) {
-      Container c = Container.newInstance(container(nextContainer++),
-          NodeId.newInstance("node-a", 8041), "node-a:8042", Resource.newInstance(2048, 1),
-          TaskLaunch.PRIORITY, null);
+      Container c = container(container(nextContainer++), 1);
       c.setAllocationRequestId(i < rm.asked.size() ? rm.asked.get(i) : 0);
       out.add(c);
     }

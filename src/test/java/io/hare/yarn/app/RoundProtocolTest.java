@@ -2,13 +2,17 @@ package io.hare.yarn.app;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 
 import io.hare.core.ConfigException;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import org.apache.hadoop.yarn.api.records.Container;
+import org.apache.hadoop.yarn.api.records.ContainerExitStatus;
 import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.junit.BeforeClass;
 import org.junit.Test;
@@ -172,5 +176,122 @@ public class RoundProtocolTest {
     assertEquals("not the job's end: another attempt resumes it",
         new JobOutcome(false, 0, "shutdown requested by the ResourceManager", false),
         am.protocol.outcome().orElseThrow());
+  }
+
+  @Test(timeout = 30_000)
+  public void aContainerWithoutGpuIsStartedAsAStandbyAndWithdrawsNoAsk() throws Exception {
+    TestingAm am = new TestingAm(spec(1, 2, 1, false), 0, true);
+    am.protocol.start();
+    assertEquals(List.of("add", "add"), am.take());
+    am.standby("v100-a");
+    assertEquals(List.of("start 1"), am.take());
+    Map<String, String> env = am.started.get(1L);
+    assertEquals("1", env.get("HARE_STANDBY"));
+    assertEquals("0", env.get("HARE_ROUND"));
+    assertEquals("v100", env.get("HARE_GPU_TYPE"));
+    assertNull("the runner learns its task from the AM", env.get("HARE_TASK_INDEX"));
+    assertEquals("both tasks still ask", List.of(1L, 2L), am.asked);
+    assertFalse("nothing to run yet", am.protocol.onRunnerReady(TestingAm.id(1)).isDone());
+  }
+
+  @Test(timeout = 30_000)
+  public void aPromotedStandbyRunsTheNextWaitingTaskUnderTheAskItSatisfied() throws Exception {
+    TestingAm am = new TestingAm(spec(1, 3, 1, false), 0, true);
+    am.protocol.start();
+    am.take();
+    Container standby = am.standby("v100-a");
+    CompletableFuture<Optional<RunnerServer.Next>> answer =
+        am.protocol.onRunnerReady(standby.getId()); // its runner connected before the GPU freed
+    am.allocate("t4-b", 1); // container 2: task 0, ask 1
+    assertEquals(List.of("start 1", "remove", "start 2"), am.take());
+    am.promote(standby, 3);
+    assertEquals(List.of("remove", "update 1 to 1 GPU"), am.take());
+    assertEquals("exactly the ask the scheduler consumed", List.of(2L), am.asked);
+    assertEquals(Optional.of(new RunnerServer.Next(0, 1)), answer.getNow(null));
+    // from now on a warm container: it runs task 2 next, under the last ask
+    assertEquals(Optional.of(new RunnerServer.Next(0, 2)),
+        am.protocol.onRunnerTaskEnded(standby.getId(), 0));
+    assertEquals(List.of("remove", "task started in 1"), am.take());
+    assertEquals(List.of(), am.asked);
+    am.complete(2, 0);
+    assertEquals(Optional.empty(), am.protocol.onRunnerTaskEnded(standby.getId(), 0));
+    assertEquals(List.of("checkpoint 1"), am.take());
+    assertTrue(am.protocol.outcome().orElseThrow().succeeded());
+  }
+
+  @Test(timeout = 30_000)
+  public void aStandbyPromotedWhenNoTaskWaitsIsReleasedAndItsRunnerExits() throws Exception {
+    TestingAm am = new TestingAm(spec(2, 1, 1, false), 0, true);
+    am.protocol.start();
+    am.take();
+    Container standby = am.standby("v100-a");
+    am.allocate("t4-b", 1); // task 0 got a GPU elsewhere first
+    am.take();
+    am.promote(standby, 1);
+    assertEquals("the scheduler gets the GPU back", List.of("release 1"), am.take());
+    assertEquals(Optional.empty(), am.protocol.onRunnerReady(standby.getId()).getNow(null));
+    am.complete(1, ContainerExitStatus.ABORTED);
+    am.complete(2, 0);
+    assertEquals(List.of("checkpoint 1", "add"), am.take());
+  }
+
+  @Test(timeout = 30_000)
+  public void aStandbyKilledOrNotStartedBeforeItsPromotionIsNoFailure() throws Exception {
+    TestingAm am = new TestingAm(spec(1, 1, 1, false), 0, true); // one failure ends the job
+    am.protocol.start();
+    am.take();
+    Container killed = am.standby("v100-a");
+    CompletableFuture<Optional<RunnerServer.Next>> answer =
+        am.protocol.onRunnerReady(killed.getId());
+    am.complete(1, ContainerExitStatus.KILLED_BY_RESOURCEMANAGER);
+    assertEquals(Optional.empty(), answer.getNow(null));
+    Container unstarted = am.standby("v100-a");
+    am.protocol.onStartFailed(unstarted.getId(), new IOException("NM gone"));
+    assertEquals("no new ask", List.of("start 1", "start 2", "release 2"), am.take());
+    assertFalse(am.protocol.outcome().isPresent());
+    am.completeAll(am.allocate("t4-b", 1));
+    assertEquals(List.of("remove", "start 3", "checkpoint 1"), am.take());
+    assertTrue(am.protocol.outcome().orElseThrow().succeeded());
+  }
+
+  @Test(timeout = 30_000)
+  public void aPromotedStandbyEndingBeforeItsRunnerReportsFailsThatTask() throws Exception {
+    TestingAm am = new TestingAm(spec(1, 1, 2, false), 0, true);
+    am.protocol.start();
+    am.take();
+    Container standby = am.standby("v100-a");
+    am.promote(standby, 1);
+    am.take();
+    // a runner that found no AM exits 0 having run nothing: no success for task 0
+    am.complete(1, 0);
+    assertEquals(List.of("add"), am.take());
+    am.allocate("t4-b", 1);
+    assertEquals("0", am.started.get(2L).get("HARE_TASK_INDEX"));
+  }
+
+  @Test(timeout = 30_000)
+  public void theJobsEndReleasesItsStandbys() throws Exception {
+    TestingAm am = new TestingAm(spec(1, 1, 1, false), 0, true);
+    am.protocol.start();
+    am.take();
+    Container standby = am.standby("v100-a");
+    CompletableFuture<Optional<RunnerServer.Next>> answer =
+        am.protocol.onRunnerReady(standby.getId());
+    am.completeAll(am.allocate("t4-b", 1));
+    assertEquals(List.of("start 1", "remove", "start 2", "checkpoint 1", "release 1"),
+        am.take());
+    assertEquals(Optional.empty(), answer.getNow(null));
+    am.standby("v100-a"); // one more, too late
+    assertEquals(List.of("release 3"), am.take());
+  }
+
+  @Test(timeout = 30_000)
+  public void anAmWithoutTaskRunnersReleasesAContainerWithoutGpu() throws Exception {
+    TestingAm am = new TestingAm(spec(1, 1, 1, false), 0);
+    am.protocol.start();
+    am.take();
+    am.standby("v100-a");
+    assertEquals("it could not wait for a task", List.of("release 1"), am.take());
+    assertEquals(List.of(1L), am.asked);
   }
 }

@@ -1,7 +1,16 @@
 package io.hare.yarn.app;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.fail;
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -10,6 +19,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.junit.Rule;
 import org.junit.Test;
@@ -25,16 +39,29 @@ public class TaskRunnerScriptTest {
 
   /** Runs the runner of {@code task} with the server's address (or none); its exit status. */
   private int run(String task, RunnerServer server, String secret) throws Exception {
+    return exitStatus(start(task, server, secret, false));
+  }
+
+  /** Starts the runner of {@code task}, a standby's if {@code standby}. */
+  private Process start(String task, RunnerServer server, String secret, boolean standby)
+      throws Exception {
     ProcessBuilder pb = new ProcessBuilder("bash", "-c", TaskRunnerScript.of(task));
     Map<String, String> env = new HashMap<>(Map.of("CONTAINER_ID", CONTAINER, "HARE_ROUND", "0",
         "HARE_TASK_INDEX", "0"));
+    if (standby) {
+      env.remove("HARE_TASK_INDEX"); // as TaskEnv.forStandby leaves it
+      env.put(TaskRunnerScript.STANDBY, "1");
+    }
     if (server != null) {
       env.putAll(Map.of("HARE_RUNNER_HOST", "127.0.0.1", "HARE_RUNNER_PORT",
           Integer.toString(server.port()), "HARE_RUNNER_SECRET", secret));
     }
     pb.environment().putAll(env);
     pb.redirectErrorStream(true);
-    Process p = pb.start();
+    return pb.start();
+  }
+
+  private static int exitStatus(Process p) throws Exception {
     p.getInputStream().readAllBytes();
     return p.waitFor();
   }
@@ -83,5 +110,97 @@ public class TaskRunnerScriptTest {
     }
     assertEquals(List.of("0/0"), Files.readAllLines(log()));
     assertEquals(List.of(), reports);
+  }
+
+  /** A handler whose standby runners wait until the test answers them. */
+  private static final class TestingStandbys implements RunnerServer.Handler {
+    final List<String> reports = Collections.synchronizedList(new ArrayList<>());
+    final BlockingQueue<CompletableFuture<Optional<RunnerServer.Next>>> waiting =
+        new LinkedBlockingQueue<>();
+
+    @Override
+    public Optional<RunnerServer.Next> taskEnded(ContainerId c, int code) {
+      reports.add(c + " " + code);
+      return Optional.empty();
+    }
+
+    @Override
+    public CompletableFuture<Optional<RunnerServer.Next>> standby(ContainerId c) {
+      reports.add(c + " ready");
+      CompletableFuture<Optional<RunnerServer.Next>> f = new CompletableFuture<>();
+      waiting.add(f);
+      return f;
+    }
+
+    CompletableFuture<Optional<RunnerServer.Next>> nextReady() throws InterruptedException {
+      CompletableFuture<Optional<RunnerServer.Next>> f = waiting.poll(20, TimeUnit.SECONDS);
+      assertNotNull("no runner said ready", f);
+      return f;
+    }
+  }
+
+  @Test(timeout = 30_000)
+  public void aStandbyRunsNothingUntilTheAmHandsItATask() throws Exception {
+    TestingStandbys h = new TestingStandbys();
+    String task = "echo \"$HARE_ROUND/$HARE_TASK_INDEX/${HARE_STANDBY:-}\" >> '" + log() + "'";
+    try (RunnerServer s = new RunnerServer(h)) {
+      Process p = start(task, s, s.secret(), true);
+      CompletableFuture<Optional<RunnerServer.Next>> ready = h.nextReady();
+      assertFalse("said hello (the server checked it), then ready, having run nothing",
+          Files.exists(log()));
+      ready.complete(Optional.of(new RunnerServer.Next(2, 1))); // the scheduler gave it the GPU
+      assertEquals("told to exit after its task: 0", 0, exitStatus(p));
+    }
+    assertEquals("the task from the run line, without the standby flag", List.of("2/1/"),
+        Files.readAllLines(log()));
+    assertEquals(List.of(CONTAINER + " ready", CONTAINER + " 0"), h.reports);
+  }
+
+  @Test(timeout = 30_000)
+  public void aStandbyGivenUpOrWithoutARunnerServerExits0HavingRunNothing() throws Exception {
+    TestingStandbys h = new TestingStandbys();
+    try (RunnerServer s = new RunnerServer(h)) {
+      Process p = start(task(), s, s.secret(), true);
+      h.nextReady().complete(Optional.empty());
+      assertEquals(0, exitStatus(p));
+    }
+    assertEquals(0, exitStatus(start(task(), null, "", true)));
+    assertFalse(Files.exists(log()));
+    assertEquals(List.of(CONTAINER + " ready"), h.reports);
+  }
+
+  @Test(timeout = 30_000)
+  public void aReadyRunnerGetsItsTaskWhenTheAmHasOneAndItsFutureEndsWithTheConnection()
+      throws Exception {
+    TestingStandbys h = new TestingStandbys();
+    try (RunnerServer s = new RunnerServer(h)) {
+      try (Socket runner = new Socket("127.0.0.1", s.port())) {
+        BufferedReader in = new BufferedReader(new InputStreamReader(runner.getInputStream(),
+            StandardCharsets.US_ASCII));
+        Writer out = new OutputStreamWriter(runner.getOutputStream(), StandardCharsets.US_ASCII);
+        out.write("hello " + CONTAINER + " " + s.secret() + "\nready\n");
+        out.flush();
+        h.nextReady().complete(Optional.of(new RunnerServer.Next(3, 1)));
+        assertEquals("run 3 1", in.readLine());
+        out.write("done 0\n");
+        out.flush();
+        assertEquals("the normal loop after the first task", "exit", in.readLine());
+      }
+      CompletableFuture<Optional<RunnerServer.Next>> gone;
+      try (Socket runner = new Socket("127.0.0.1", s.port())) {
+        runner.getOutputStream().write(("hello " + CONTAINER + " " + s.secret() + "\nready\n")
+            .getBytes(StandardCharsets.US_ASCII));
+        gone = h.nextReady();
+      }
+      // the server sees the connection end while it waits and gives the answer up
+      try {
+        gone.get(20, TimeUnit.SECONDS);
+        fail("the standby's future outlived its connection");
+      } catch (CancellationException expected) {
+        // what the AM finds when it later promotes that container
+      }
+    }
+    assertEquals(List.of(CONTAINER + " ready", CONTAINER + " 0", CONTAINER + " ready"),
+        h.reports);
   }
 }

@@ -14,9 +14,11 @@ import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.api.records.ContainerLaunchContext;
 import org.apache.hadoop.yarn.api.records.ContainerState;
 import org.apache.hadoop.yarn.api.records.ContainerStatus;
+import org.apache.hadoop.yarn.api.records.ContainerUpdateType;
 import org.apache.hadoop.yarn.api.records.NodeId;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.api.records.ResourceInformation;
+import org.apache.hadoop.yarn.api.records.UpdatedContainer;
 import org.apache.hadoop.yarn.client.api.AMRMClient.ContainerRequest;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.util.resource.ResourceUtils;
@@ -30,7 +32,10 @@ final class TestingAm {
   static final ApplicationAttemptId ATTEMPT =
       ApplicationAttemptId.newInstance(ApplicationId.newInstance(1700000000000L, 7), 1);
 
-  /** Every port call, in order: "add", "remove", "release N", "start N", "sync R". */
+  /**
+   * Every port call, in order: "add", "remove", "release N", "start N", "update N" (a new
+   * resource for the NodeManager), "sync R".
+   */
   final List<String> calls = new ArrayList<>();
   /** Allocation request ids of the asks the AM has added and not removed, in order. */
   final List<Long> asked = new ArrayList<>();
@@ -48,6 +53,11 @@ final class TestingAm {
   }
 
   TestingAm(HareJobSpec spec, int checkpointAt) {
+    this(spec, checkpointAt, false);
+  }
+
+  /** @param warm whether containers run task runners (a runner server the AM never opens) */
+  TestingAm(HareJobSpec spec, int checkpointAt, boolean warm) {
     this.checkpointed = checkpointAt;
     ContainerAsks asks = new ContainerAsks() {
       @Override
@@ -72,9 +82,17 @@ final class TestingAm {
         calls.add("task started in " + c.getId().getContainerId());
       }
     };
-    ContainerLauncher launcher = (Container c, ContainerLaunchContext ctx) -> {
-      calls.add("start " + c.getId().getContainerId());
-      started.put(c.getId().getContainerId(), ctx.getEnvironment());
+    ContainerLauncher launcher = new ContainerLauncher() {
+      @Override
+      public void startContainer(Container c, ContainerLaunchContext ctx) {
+        calls.add("start " + c.getId().getContainerId());
+        started.put(c.getId().getContainerId(), ctx.getEnvironment());
+      }
+
+      @Override
+      public void updateResource(Container c) {
+        calls.add("update " + c.getId().getContainerId() + " to " + gpus(c) + " GPU");
+      }
     };
     SyncStep sync = new SyncStep() {
       @Override
@@ -102,7 +120,49 @@ final class TestingAm {
     };
     GpuTypes types = node -> node.getHost().startsWith("v100") ? "v100" : "t4";
     protocol = new RoundProtocol(spec, ATTEMPT.getApplicationId().toString(), "/work/job",
-        new TaskLaunch(spec, Map.of(), null), asks, launcher, sync, checkpoint, types);
+        new TaskLaunch(spec, Map.of(), null, "", warm ? Map.of("HARE_RUNNER_HOST", "am",
+            "HARE_RUNNER_PORT", "1", "HARE_RUNNER_SECRET", "s") : Map.of()),
+        asks, launcher, sync, checkpoint, types);
+  }
+
+  static long gpus(Container c) {
+    return c.getResource().getResourceValue(ResourceInformation.GPU_URI);
+  }
+
+  static ContainerId id(long container) {
+    return ContainerId.newContainerId(ATTEMPT, container);
+  }
+
+  private Container container(String host, long gpus) {
+    Resource r = Resource.newInstance(2048, 1);
+    r.setResourceValue(ResourceInformation.GPU_URI, gpus);
+    return Container.newInstance(id(nextContainer++), NodeId.newInstance(host, 8041),
+        host + ":8042", r, TaskLaunch.PRIORITY, null);
+  }
+
+  /** A standby container on {@code host}, as the scheduler pre-launches one: no GPU, no ask. */
+  Container standby(String host) {
+    Container c = container(host, 0);
+    c.setAllocationRequestId(0);
+    protocol.onContainersAllocated(List.of(c));
+    return c;
+  }
+
+  /**
+   * The scheduler promotes {@code standby}: the same container with one GPU, a new version,
+   * under the allocation request id of the ask it consumed.
+   */
+  Container promote(Container standby, long allocationRequestId) {
+    Resource r = Resource.newInstance(standby.getResource().getMemorySize(),
+        standby.getResource().getVirtualCores());
+    r.setResourceValue(ResourceInformation.GPU_URI, 1);
+    Container c = Container.newInstance(standby.getId(), standby.getNodeId(),
+        standby.getNodeHttpAddress(), r, standby.getPriority(), null);
+    c.setVersion(standby.getVersion() + 1);
+    c.setAllocationRequestId(allocationRequestId);
+    protocol.onContainersUpdated(List.of(
+        UpdatedContainer.newInstance(ContainerUpdateType.INCREASE_RESOURCE, c)));
+    return c;
   }
 
   /**
@@ -112,10 +172,7 @@ final class TestingAm {
   List<Container> allocate(String host, int n) {
     List<Container> out = new ArrayList<>();
     for (int i = 0; i < n; i++) {
-      ContainerId id = ContainerId.newContainerId(ATTEMPT, nextContainer++);
-      Resource r = Resource.newInstance(2048, 1);
-      Container c = Container.newInstance(id, NodeId.newInstance(host, 8041), host + ":8042", r,
-          TaskLaunch.PRIORITY, null);
+      Container c = container(host, 1);
       c.setAllocationRequestId(i < asked.size() ? asked.get(i) : 0);
       out.add(c);
     }
@@ -124,7 +181,7 @@ final class TestingAm {
   }
 
   void complete(long container, int exit) {
-    ContainerId id = ContainerId.newContainerId(ATTEMPT, container);
+    ContainerId id = id(container);
     protocol.onContainersCompleted(List.of(ContainerStatus.newInstance(id,
         ContainerState.COMPLETE, exit == 0 ? "" : "task said no", exit)));
   }

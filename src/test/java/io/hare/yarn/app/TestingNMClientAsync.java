@@ -11,7 +11,7 @@ import org.apache.hadoop.yarn.client.api.async.NMClientAsync;
 
 /**
  * A scripted {@code NMClientAsync}: starts nothing, records "start N" in the shared log with the
- * launch context, and lets the test answer as the NodeManager would ({@link #started},
+ * launch context (and "update N" for a new container resource), and lets the test answer as the NodeManager would ({@link #started},
  * {@link #startFailed}). The other operations are not used by the Hare AM and throw.
  */
 final class TestingNMClientAsync extends NMClientAsync {
@@ -46,7 +46,7 @@ final class TestingNMClientAsync extends NMClientAsync {
 
   @Override
   public void updateContainerResourceAsync(Container container) {
-    throw new UnsupportedOperationException();
+    calls.add("update " + container.getId().getContainerId());
   }
 
   @Override
