@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hare.bench.SwitchGaps;
 import io.hare.bench.SwitchingBench;
 import io.hare.core.BadInputException;
+import io.hare.core.SchedulerKeys;
 import io.hare.yarn.app.AppKeys;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -103,7 +104,10 @@ public final class BenchSwitchingCommand implements Callable<Integer> {
     SwitchingBench.Result hare;
     SwitchingBench.Result stock = null;
     try {
-      hare = bench.run("hare", Map.of(), Map.of(), dir.resolve("hare").toFile());
+      // the tasks' time, as a profile tells it for a known model: the scheduler launches a
+      // standby for the next job when a task is about to end by this estimate
+      hare = bench.run("hare", Map.of(SchedulerKeys.PROFILES_DEFAULT_COMPUTE_MS,
+          Long.toString(Math.round(taskSeconds * 1000))), Map.of(), dir.resolve("hare").toFile());
       if (!skipStock) {
         // stock YARN: a container per task, as an AM without Hare's task runner does it
         stock = bench.run("capacity", SwitchingBench.capacityScheduler(),

@@ -94,6 +94,15 @@ public final class AppKeys {
   public static final String AM_HEARTBEAT_INTERVAL_MS = PREFIX + "am.heartbeat-interval-ms";
   public static final int DEFAULT_AM_HEARTBEAT_INTERVAL_MS = 1000;
 
+  /**
+   * How often the AM heartbeats while a standby container waits for its GPU: the scheduler's
+   * promotion reaches the AM only with a heartbeat, so this bounds what a switch to this job's
+   * task costs. Only AMs with a waiting standby (a GPU about to free for them) poll this fast.
+   */
+  public static final String AM_STANDBY_HEARTBEAT_INTERVAL_MS =
+      PREFIX + "am.standby-heartbeat-interval-ms";
+  public static final int DEFAULT_AM_STANDBY_HEARTBEAT_INTERVAL_MS = 20;
+
   /** Extra JVM options of the AM, space-separated; the heap comes from am.memory-mb. */
   public static final String AM_JAVA_OPTS = PREFIX + "am.java-opts";
   public static final String DEFAULT_AM_JAVA_OPTS = "";

@@ -23,4 +23,10 @@ public interface ContainerAsks {
    * "decreases" the container to its own size as that report and never resizes it.
    */
   void reportTaskStarted(Container c);
+
+  /**
+   * Whether a standby container of the job waits for its GPU: the AM then heartbeats at its
+   * standby interval, since the scheduler's promotion reaches it only with a heartbeat.
+   */
+  default void awaitingGpu(boolean waiting) {}
 }

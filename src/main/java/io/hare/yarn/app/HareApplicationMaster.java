@@ -178,6 +178,11 @@ public final class HareApplicationMaster {
           }
 
           @Override
+          public void awaitingGpu(boolean waiting) {
+            rm.setHeartbeatInterval(waiting ? spec.amStandbyHeartbeatMs() : spec.amHeartbeatMs());
+          }
+
+          @Override
           public void reportTaskStarted(Container c) {
             rm.requestContainerUpdate(c, UpdateContainerRequest.newInstance(c.getVersion(),
                 c.getId(), ContainerUpdateType.DECREASE_RESOURCE, c.getResource(), null));

@@ -22,7 +22,7 @@ import org.apache.hadoop.conf.Configuration;
 public record HareJobSpec(String name, int rounds, int tasksPerRound, String taskCommand,
     double weight, String model, String queue, String stagingDir, int taskMemoryMb,
     int taskVcores, int taskGpus, int taskMaxAttempts, boolean taskReuse, String syncCommand, int amMemoryMb,
-    int amMaxAttempts, int amHeartbeatMs, String amJavaOpts, String amJar, List<String> files, List<String> archives,
+    int amMaxAttempts, int amHeartbeatMs, int amStandbyHeartbeatMs, String amJavaOpts, String amJar, List<String> files, List<String> archives,
     Map<String, String> env) {
 
   public HareJobSpec {
@@ -62,6 +62,7 @@ public record HareJobSpec(String name, int rounds, int tasksPerRound, String tas
     c.setInt(AppKeys.AM_MEMORY_MB, amMemoryMb);
     c.setInt(AppKeys.AM_MAX_ATTEMPTS, amMaxAttempts);
     c.setInt(AppKeys.AM_HEARTBEAT_INTERVAL_MS, amHeartbeatMs);
+    c.setInt(AppKeys.AM_STANDBY_HEARTBEAT_INTERVAL_MS, amStandbyHeartbeatMs);
     c.set(AppKeys.AM_JAVA_OPTS, amJavaOpts);
     c.set(AppKeys.AM_JAR, amJar);
     c.set(AppKeys.FILES, String.join(",", files));
@@ -74,6 +75,6 @@ public record HareJobSpec(String name, int rounds, int tasksPerRound, String tas
   public HareJobSpec withResources(String jar, List<String> newFiles, List<String> newArchives) {
     return new HareJobSpec(name, rounds, tasksPerRound, taskCommand, weight, model, queue,
         stagingDir, taskMemoryMb, taskVcores, taskGpus, taskMaxAttempts, taskReuse, syncCommand,
-        amMemoryMb, amMaxAttempts, amHeartbeatMs, amJavaOpts, jar, newFiles, newArchives, env);
+        amMemoryMb, amMaxAttempts, amHeartbeatMs, amStandbyHeartbeatMs, amJavaOpts, jar, newFiles, newArchives, env);
   }
 }

@@ -105,6 +105,13 @@ public final class JobSpecValidator {
       bad(AppKeys.AM_HEARTBEAT_INTERVAL_MS, conf.getTrimmed(AppKeys.AM_HEARTBEAT_INTERVAL_MS),
           HEARTBEAT_RANGE);
     }
+    int standbyHeartbeat = integer(AppKeys.AM_STANDBY_HEARTBEAT_INTERVAL_MS,
+        AppKeys.DEFAULT_AM_STANDBY_HEARTBEAT_INTERVAL_MS, HEARTBEAT_RANGE);
+    if (standbyHeartbeat != Integer.MIN_VALUE && (standbyHeartbeat < MIN_AM_HEARTBEAT_MS
+        || standbyHeartbeat > MAX_AM_HEARTBEAT_MS)) {
+      bad(AppKeys.AM_STANDBY_HEARTBEAT_INTERVAL_MS,
+          conf.getTrimmed(AppKeys.AM_STANDBY_HEARTBEAT_INTERVAL_MS), HEARTBEAT_RANGE);
+    }
     String javaOpts = text(AppKeys.AM_JAVA_OPTS, AppKeys.DEFAULT_AM_JAVA_OPTS);
     for (String opt : javaOpts.split("\\s+")) {
       if (opt.startsWith("-Xmx") || !opt.isEmpty() && !JAVA_OPT.matcher(opt).matches()) {
@@ -125,8 +132,8 @@ public final class JobSpecValidator {
       throw new ConfigException(problems);
     }
     return new HareJobSpec(name, rounds, k, command, weight, model, queue, staging, memory,
-        vcores, gpus, attempts, reuse, sync, amMemory, amAttempts, heartbeat, javaOpts, jar, files,
-        archives, env);
+        vcores, gpus, attempts, reuse, sync, amMemory, amAttempts, heartbeat, standbyHeartbeat,
+        javaOpts, jar, files, archives, env);
   }
 
   private Map<String, String> unknownKeysAndEnv() {

@@ -84,6 +84,8 @@ public final class RoundProtocol {
   private final Set<ContainerId> retiring = new HashSet<>();
   private final Standbys standbys = new Standbys();
   private final CountDownLatch ended = new CountDownLatch(1);
+  /** What the AM's heartbeat was last told: a standby waits for its GPU. */
+  private boolean awaitingGpu;
   private RoundTasks tasks;
   private int roundsDone;
   private JobOutcome outcome;
@@ -144,6 +146,7 @@ public final class RoundProtocol {
       launcher.startContainer(c, launch.context(
           TaskEnv.forTask(spec, jobId, workDir, a.round(), a.index(), type)));
     }
+    pollForStandbys();
   }
 
   public synchronized void onContainersCompleted(List<ContainerStatus> statuses) {
@@ -172,6 +175,7 @@ public final class RoundProtocol {
         failed(a, "exit code " + s.getExitStatus(), s.getDiagnostics());
       }
     }
+    pollForStandbys();
   }
 
   /**
@@ -267,6 +271,16 @@ public final class RoundProtocol {
       launcher.updateResource(c);
       standbys.promote(c.getId(), new RunnerServer.Next(a.round(), a.index()));
     }
+    pollForStandbys();
+  }
+
+  /** Tells the AM's heartbeat when a standby starts or stops waiting for its GPU. */
+  private void pollForStandbys() {
+    boolean waiting = outcome == null && standbys.anyIdle();
+    if (waiting != awaitingGpu) {
+      awaitingGpu = waiting;
+      asks.awaitingGpu(waiting);
+    }
   }
 
   /** The scheduler wants these containers back: they run no task after their current one. */
@@ -289,6 +303,7 @@ public final class RoundProtocol {
       LOG.info("{}: standby {} could not start ({}); releasing it", jobId, id, t.getMessage());
       asks.releaseAssignedContainer(id);
     }
+    pollForStandbys();
   }
 
   /**
@@ -442,6 +457,7 @@ public final class RoundProtocol {
     outstanding.clear();
     // a standby would hold its node's memory and vcores for a job that is over
     standbys.forgetIdle().forEach(asks::releaseAssignedContainer);
+    pollForStandbys();
     ended.countDown();
   }
 }

@@ -38,6 +38,11 @@ final class Standbys {
     answers.put(c.getId(), new CompletableFuture<>());
   }
 
+  /** Whether a standby waits for its GPU. */
+  boolean anyIdle() {
+    return !idle.isEmpty();
+  }
+
   boolean isIdle(ContainerId id) {
     return idle.containsKey(id);
   }

@@ -204,8 +204,11 @@ public class RoundProtocolTest {
         am.protocol.onRunnerReady(standby.getId()); // its runner connected before the GPU freed
     am.allocate("t4-b", 1); // container 2: task 0, ask 1
     assertEquals(List.of("start 1", "remove", "start 2"), am.take());
+    assertEquals("the AM polls fast while its standby waits", List.of(true), am.polling);
     am.promote(standby, 3);
     assertEquals(List.of("remove", "update 1 to 1 GPU"), am.take());
+    assertEquals("and at its interval again once it has its GPU", List.of(true, false),
+        am.polling);
     assertEquals("exactly the ask the scheduler consumed", List.of(2L), am.asked);
     assertEquals(Optional.of(new RunnerServer.Next(0, 1)), answer.getNow(null));
     // from now on a warm container: it runs task 2 next, under the last ask

@@ -37,6 +37,8 @@ final class TestingAm {
    * resource for the NodeManager), "sync R".
    */
   final List<String> calls = new ArrayList<>();
+  /** What the AM's heartbeat was told, in order: true while a standby waits for its GPU. */
+  final List<Boolean> polling = new ArrayList<>();
   /** Allocation request ids of the asks the AM has added and not removed, in order. */
   final List<Long> asked = new ArrayList<>();
   /** Environment of each started container, by container number. */
@@ -80,6 +82,11 @@ final class TestingAm {
       @Override
       public void reportTaskStarted(Container c) {
         calls.add("task started in " + c.getId().getContainerId());
+      }
+
+      @Override
+      public void awaitingGpu(boolean waiting) {
+        polling.add(waiting);
       }
     };
     ContainerLauncher launcher = new ContainerLauncher() {
