@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * workload of jobs whose tasks sleep a fixed time (so the two CPUs measure YARN's own costs, not
  * the tasks' work), submitted together through the real client and run by the real AM; then
  * the gaps between consecutive tasks on each GPU slot as the tasks recorded them
- * ({@link SwitchGaps}), up to the first job's end (when demand starts to fall).
+ * ({@link SwitchGaps}), from when every job has started a task (its AM is up) to the first job's
+ * end (when demand starts to fall).
  *
  * <p>Blocking; one run per JVM at a time (see {@link EmbeddedCluster}).
  */
@@ -120,7 +121,8 @@ public final class SwitchingBench {
           failed++;
         }
       }
-      return new Result(name, SwitchGaps.of(attempts, firstEnd), attempts.size(), failed);
+      return new Result(name, SwitchGaps.of(attempts, SwitchGaps.allStartedMs(attempts),
+          firstEnd), attempts.size(), failed);
     }
   }
 
