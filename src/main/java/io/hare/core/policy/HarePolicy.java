@@ -366,7 +366,21 @@ public final class HarePolicy implements SchedulingPolicy {
     if (!unranked.isEmpty()) {
       rankArrivals(cluster);
     }
-    return dispatcher.firstInLine(cluster, type, aging.overdue(cluster, nowMs), FIRST_SCAN);
+    return dispatcher.firstInLine(cluster, type, aging.overdue(cluster, nowMs), FIRST_SCAN,
+        null);
+  }
+
+  @Override
+  public Optional<String> nextInLine(ClusterView cluster, GpuType type, String after,
+      long nowMs) {
+    if (dispatcher == null) {
+      return Optional.empty();
+    }
+    if (!unranked.isEmpty()) {
+      rankArrivals(cluster);
+    }
+    return dispatcher.firstInLine(cluster, type, aging.overdue(cluster, nowMs), FIRST_SCAN,
+        after);
   }
 
   /** Smith keys for jobs that arrived since the last plan, comparable with the plan's. */

@@ -156,19 +156,20 @@ final class PriorityDispatcher {
    * The job {@link #assign} would serve first on a GPU of {@code type}: the first overdue job
    * that can run there, else the best-ranked ready job whose affinity allows it. Looks at most
    * {@code maxScan} ranked jobs; none found there reads as "another job", so a long queue of
-   * jobs that cannot use the type never keeps a GPU warm by default.
+   * jobs that cannot use the type never keeps a GPU warm by default. Job {@code except} (null
+   * for none) is passed over, as if it had no ready task.
    */
   Optional<String> firstInLine(ClusterView cluster, GpuType type, List<JobView> overdue,
-      int maxScan) {
+      int maxScan, String except) {
     for (JobView job : overdue) {
-      if (job.readyTasks() > 0 && job.times(type) != null) {
+      if (job.readyTasks() > 0 && job.times(type) != null && !job.id().equals(except)) {
         return Optional.of(job.id());
       }
     }
     int seen = 0;
     for (Key key : index) {
       JobView job = cluster.job(key.id());
-      if (job == null || job.readyTasks() == 0) {
+      if (job == null || job.readyTasks() == 0 || job.id().equals(except)) {
         continue;
       }
       Set<GpuType> allowed = affinity.get(job.id());

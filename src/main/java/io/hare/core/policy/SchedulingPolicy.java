@@ -97,6 +97,17 @@ public interface SchedulingPolicy {
   }
 
   /**
+   * The job that would be first in line for a GPU of {@code type} if job {@code after} had no
+   * ready task left: who gets such a GPU once {@code after}'s ready tasks are taken. A host uses
+   * it to prepare the next job's start (YARN's standby containers). Empty when the policy does
+   * not say; called like {@link #firstInLine}.
+   */
+  default Optional<String> nextInLine(ClusterView cluster, GpuType type, String after,
+      long nowMs) {
+    return Optional.empty();
+  }
+
+  /**
    * Decides what starts now on the free GPUs offered.
    *
    * @param freeGpus GPUs free now that the host offers, in a fixed order; may be empty

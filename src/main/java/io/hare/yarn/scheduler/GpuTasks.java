@@ -275,7 +275,9 @@ final class GpuTasks {
    * fell below its standbys, the job or attempt ended, or it waited past the limit), and new
    * standbys for the node's busy GPUs whose task is expected to end within the lead time and
    * whose job is not first in line for the type (its container will retire): one for each such
-   * GPU not yet covered, for the job first in line, while it has more asks than standbys.
+   * GPU not yet covered by a standby of the job first in line there, for that job, while it has
+   * more asks than standbys. A node holds at most twice as many standbys as it has GPUs: those
+   * for the jobs first in line now, and some for jobs that were (the policy may come back).
    */
   Prelaunch prelaunch(Function<ApplicationId, HareAppAttempt> attempts, FiCaSchedulerNode node,
       long nowMs) {
@@ -296,42 +298,69 @@ final class GpuTasks {
     if (!standbys.enabled()) {
       return new Prelaunch(made, unneeded);
     }
-    int covered = here.size() - unneeded.size();
+    // the standbys that stay, by job: each covers one GPU its job is first in line for
+    Map<ApplicationId, Integer> covering = new HashMap<>();
+    for (Standbys.Standby s : here) {
+      if (!unneeded.contains(s.container())) {
+        covering.merge(s.app(), 1, Integer::sum);
+      }
+    }
+    int room = 2 * inventory.on(id).size() - (here.size() - unneeded.size());
     int free = 0;
     for (YarnGpu g : inventory.on(id)) {
       if (!g.taken()) {
         free++;
       }
     }
+    // the node's busy GPUs whose task ends soon, soonest first: a job first in line continues
+    // on as many of them as it has ready tasks; the others go to whoever comes next
+    List<YarnGpu> ending = new ArrayList<>();
     for (YarnGpu g : inventory.on(id)) {
       Running r = onGpu.get(g);
-      String next = r == null ? null : host.firstInLine(g.type());
-      YarnJob b = next == null || next.equals(r.job().id()) ? null : host.activeJob(next);
-      if (b == null || !b.takesStandbys() || !endsSoon(r, g, nowMs)) {
+      if (r != null && expectedEndMs(r, g) - standbys.leadMs() <= nowMs) {
+        ending.add(g);
+      }
+    }
+    ending.sort(java.util.Comparator.comparingLong(g -> expectedEndMs(onGpu.get(g), g)));
+    Map<YarnJob, Integer> continuing = new HashMap<>();
+    for (YarnGpu g : ending) {
+      YarnJob running = onGpu.get(g).job();
+      String next = host.firstInLine(g.type());
+      if (running.id().equals(next)) {
+        int before = continuing.getOrDefault(running, 0);
+        if (before < running.ready) {
+          continuing.put(running, before + 1); // it runs one of its ready tasks here next
+          continue;
+        }
+        next = host.secondInLine(g.type());
+      }
+      YarnJob b = next == null || next.equals(running.id()) ? null : host.activeJob(next);
+      if (b == null || !b.takesStandbys()) {
         continue;
       }
-      if (covered > 0) {
-        covered--; // a standby already waits for this GPU
+      if (covering.getOrDefault(b.appId(), 0) > 0) {
+        covering.merge(b.appId(), -1, Integer::sum); // b's standby here waits for this GPU
         continue;
       }
       HareAppAttempt a = attempts.apply(b.appId());
-      if (a == null || a.isStopped() || b.ready <= standbys.of(b.appId())) {
+      if (room <= 0 || a == null || a.isStopped() || b.ready <= standbys.of(b.appId())) {
         continue;
       }
       RMContainer c = placer.placeStandby(a, node, free);
       if (c != null) {
         standbys.add(new Standbys.Standby(c, b.appId(), id, nowMs));
         made.add(c);
+        room--;
         LOG.debug("standby {} of {} on {} for {}", c.getContainerId(), b, id, g);
       }
     }
     return new Prelaunch(made, unneeded);
   }
 
-  /** Whether the task on {@code g} is expected to end within the standby lead time. */
-  private boolean endsSoon(Running r, YarnGpu g, long nowMs) {
+  /** When the task on {@code g} should end by its job's estimate; never if unknown. */
+  private static long expectedEndMs(Running r, YarnGpu g) {
     TaskTimes t = r.job().times(g.type());
-    return t != null && r.startMs() + (long) t.computeMs() - standbys.leadMs() <= nowMs;
+    return t == null ? Long.MAX_VALUE : r.startMs() + (long) t.computeMs();
   }
 
   private RMContainer placeGpuTask(HareAppAttempt attempt, FiCaSchedulerNode node) {

@@ -79,6 +79,8 @@ final class PolicyHost implements ClusterView {
   private boolean consulted;
   /** First in line per type for warm GPUs, or null when the policy keeps none. */
   private volatile Map<GpuType, String> warmFirst;
+  /** Who comes after the first in line, by GPU type ({@link #secondInLine}); null: none. */
+  private volatile Map<GpuType, String> warmSecond;
   private boolean replanStarted;
   private long lastReplanMs = Long.MIN_VALUE;
   private boolean countsStale = true;
@@ -284,13 +286,20 @@ final class PolicyHost implements ClusterView {
   private void publishFirstInLine(long nowMs) {
     if (!policy.keepsWarmGpus()) {
       warmFirst = null;
+      warmSecond = null;
       return;
     }
     Map<GpuType, String> first = new HashMap<>();
+    Map<GpuType, String> second = new HashMap<>();
     for (GpuType t : gpuTypes()) {
       policy.firstInLine(this, t, nowMs).ifPresent(id -> first.put(t, id));
+      String f = first.get(t);
+      if (f != null && !f.isEmpty()) {
+        policy.nextInLine(this, t, f, nowMs).ifPresent(id -> second.put(t, id));
+      }
     }
     warmFirst = first;
+    warmSecond = second;
   }
 
   /**
@@ -315,6 +324,16 @@ final class PolicyHost implements ClusterView {
   String firstInLine(GpuType type) {
     Map<GpuType, String> first = warmFirst;
     String j = first == null ? null : first.get(type);
+    return j == null || j.isEmpty() ? null : j;
+  }
+
+  /**
+   * The job the policy's last answer puts in line for a GPU of {@code type} after the first
+   * one's ready tasks are taken ({@link SchedulingPolicy#nextInLine}); null when none.
+   */
+  String secondInLine(GpuType type) {
+    Map<GpuType, String> second = warmSecond;
+    String j = second == null ? null : second.get(type);
     return j == null || j.isEmpty() ? null : j;
   }
 

@@ -1,6 +1,7 @@
 package io.hare.yarn.scheduler;
 
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,6 +32,9 @@ final class Standbys {
 
   /** A standby container of {@code app} on {@code node}, made at {@code sinceMs}. */
   record Standby(RMContainer container, ApplicationId app, NodeId node, long sinceMs) {}
+
+  private static final EnumSet<RMContainerState> LIVE = EnumSet.of(RMContainerState.ALLOCATED,
+      RMContainerState.ACQUIRED, RMContainerState.RUNNING);
 
   private final boolean enabled;
   private final long leadMs;
@@ -86,8 +90,9 @@ final class Standbys {
   }
 
   /**
-   * A standby of {@code app} on {@code node} whose container runs (the AM can be told at once),
-   * taken out of the books for promotion; null if none.
+   * A live standby of {@code app} on {@code node}, taken out of the books for promotion; null if
+   * none. Its container may still be starting: promoted, its runner gets the task as soon as it
+   * is up, still sooner than a new container's would.
    */
   Standby take(ApplicationId app, NodeId node) {
     List<Standby> l = byNode.get(node);
@@ -95,7 +100,7 @@ final class Standbys {
       return null;
     }
     for (Standby s : l) {
-      if (s.app().equals(app) && s.container().getState() == RMContainerState.RUNNING) {
+      if (s.app().equals(app) && LIVE.contains(s.container().getState())) {
         forget(s.container().getContainerId());
         return s;
       }

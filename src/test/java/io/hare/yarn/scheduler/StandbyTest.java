@@ -119,6 +119,58 @@ public class StandbyTest {
   }
 
   @Test(timeout = 60_000)
+  public void aJobThatBecomesFirstInLineGetsItsOwnStandbyAndTheGpu() throws Exception {
+    busyGpu(conf(86_400_000L));
+    // light and long, then heavy and short: the heavier job goes first once it asks
+    MockAM b = h.launch(h.submit("hare.weight=1", "hare.rounds=20", "hare.tasks-per-round=1",
+        "hare.standby=true"), nm);
+    ask(b, 1);
+    Container bStandby = h.heartbeatAndPull(b, nm).get(0);
+    running(b, bStandby);
+    MockAM c = h.launch(h.submit("hare.weight=8", "hare.rounds=1", "hare.tasks-per-round=1",
+        "hare.standby=true"), nm);
+    ask(c, 1);
+    List<Container> got = h.heartbeatAndPull(c, nm);
+    assertEquals("b's standby does not cover the GPU c is first in line for", 1, got.size());
+    Container cStandby = got.get(0);
+    running(c, cStandby);
+    assertEquals(2, h.scheduler().standbys());
+
+    h.finish(nm, aTask);
+    List<UpdatedContainer> promoted = c.allocate(List.of(), List.of()).getUpdatedContainers();
+    assertEquals(1, promoted.size());
+    assertEquals(cStandby.getId(), promoted.get(0).getContainer().getId());
+    assertTrue("b's standby waits on", b.allocate(List.of(), List.of())
+        .getUpdatedContainers().isEmpty());
+    assertEquals(1, h.scheduler().standbys());
+    assertEquals(0, unallocatedGpus());
+  }
+
+  @Test(timeout = 60_000)
+  public void theJobFirstInLineKeepsOnlyTheGpusItHasTasksForTheNextGetsTheRest()
+      throws Exception {
+    h = HareRm.start(conf(86_400_000L));
+    nm = h.node("h1:1234", 2);
+    MockAM a = h.launch(h.submit("hare.weight=8", "hare.rounds=1", "hare.tasks-per-round=3"),
+        nm);
+    HareRm.askGpuTasks(a, 3);
+    for (Container c : h.heartbeatAndPull(a, nm)) {
+      running(a, c);
+    }
+    // a is first in line with one task left: one of its GPUs runs it next, the other frees
+    MockAM b = h.launch(h.submit("hare.weight=1", "hare.rounds=20", "hare.tasks-per-round=2",
+        "hare.standby=true"), nm);
+    b.allocate(List.of(ResourceRequest.newBuilder().priority(Priority.newInstance(1))
+        .resourceName(ResourceRequest.ANY).capability(HareRm.resource(1024, 1, 1))
+        .numContainers(2).allocationRequestId(ASK_ID).build()), List.of());
+    nm.nodeHeartbeat(true);
+    h.rm.drainEvents();
+    List<Container> got = h.heartbeatAndPull(b, nm);
+    assertEquals("one standby, for the GPU a will not keep", 1, got.size());
+    assertEquals(0, HareRm.gpus(got.get(0)));
+  }
+
+  @Test(timeout = 60_000)
   public void aStandbyItsJobNoLongerNeedsIsKilled() throws Exception {
     busyGpu(conf(86_400_000L));
     MockAM b = h.launch(h.submit("hare.standby=true"), nm);
