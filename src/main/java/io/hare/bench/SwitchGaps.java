@@ -12,8 +12,8 @@ import java.util.Map;
  * The switches of a run, from the task processes' own records ({@link TaskEvents}): on each GPU
  * slot of each node, the gap from one task's end to the next task's start, and whether the next
  * task was of the same job. Only gaps inside the busy window count: from {@code windowStartMs}
- * (e.g. when every job has started a task: before, a GPU may sit idle while ApplicationMasters
- * start) to {@code windowEndMs} (when demand starts to fall, e.g. the first job finishing), so a
+ * (e.g. when every job's AM has registered and asked: before, a GPU may sit idle while
+ * ApplicationMasters start) to {@code windowEndMs} (when demand starts to fall, e.g. the first job finishing), so a
  * GPU idle because no task was there yet, or left, is not called a switch.
  *
  * @param sameJob gaps between two tasks of one job, ms
@@ -56,20 +56,6 @@ public record SwitchGaps(List<Long> sameJob, List<Long> crossJob, long taskMs) {
       }
     }
     return new SwitchGaps(same, cross, busy);
-  }
-
-  /**
-   * When every job of {@code attempts} had started a task: the latest of the jobs' first
-   * successful task starts (Long.MIN_VALUE without attempts).
-   */
-  public static long allStartedMs(List<TaskEvents.Attempt> attempts) {
-    Map<String, Long> first = new HashMap<>();
-    for (TaskEvents.Attempt a : attempts) {
-      if (a.succeeded()) {
-        first.merge(a.appId(), a.startMs(), Math::min);
-      }
-    }
-    return first.values().stream().mapToLong(Long::longValue).max().orElse(Long.MIN_VALUE);
   }
 
   public List<Long> all() {

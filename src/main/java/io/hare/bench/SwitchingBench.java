@@ -13,8 +13,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.ApplicationReport;
@@ -28,8 +30,9 @@ import org.slf4j.LoggerFactory;
  * workload of jobs whose tasks sleep a fixed time (so the two CPUs measure YARN's own costs, not
  * the tasks' work), submitted together through the real client and run by the real AM; then
  * the gaps between consecutive tasks on each GPU slot as the tasks recorded them
- * ({@link SwitchGaps}), from when every job has started a task (its AM is up) to the first job's
- * end (when demand starts to fall).
+ * ({@link SwitchGaps}), from when every job's AM has registered (and asked for its round: from
+ * then on the jobs' tasks outnumber the GPUs) to the first job's end (when demand starts to
+ * fall).
  *
  * <p>Blocking; one run per JVM at a time (see {@link EmbeddedCluster}).
  */
@@ -106,7 +109,7 @@ public final class SwitchingBench {
         ids.add(new JobSubmitter(apps, cluster.conf()).submit(JobSpecValidator.read(spec(j, e,
             new File(dir, "staging"), jobSettings))));
       }
-      long firstEnd = await(apps, ids);
+      long[] window = await(apps, ids);
       // what the scheduler did, for whoever wants to see where a gap went (Hare only)
       new com.fasterxml.jackson.databind.ObjectMapper().writeValue(new File(dir,
           "journal.json"), cluster.journal().entries());
@@ -121,8 +124,8 @@ public final class SwitchingBench {
           failed++;
         }
       }
-      return new Result(name, SwitchGaps.of(attempts, SwitchGaps.allStartedMs(attempts),
-          firstEnd), attempts.size(), failed);
+      return new Result(name, SwitchGaps.of(attempts, window[0], window[1]), attempts.size(),
+          failed);
     }
   }
 
@@ -147,21 +150,35 @@ public final class SwitchingBench {
     return c;
   }
 
-  /** Waits for every job; returns the first job's finish time. */
-  private long await(YarnApps apps, List<ApplicationId> ids) throws Exception {
+  /**
+   * Waits for every job; returns the busy window: when the RM was first seen to have every job's
+   * AM registered (RUNNING, after which each AM asks its round at once, so demand exceeds the
+   * GPUs), and the first job's finish time.
+   */
+  private long[] await(YarnApps apps, List<ApplicationId> ids) throws Exception {
     long deadline = System.currentTimeMillis() + w.timeoutMs();
+    Set<ApplicationId> registered = new HashSet<>();
+    long allRegistered = Long.MAX_VALUE;
     while (true) {
       long firstEnd = Long.MAX_VALUE;
       int done = 0;
+      long now = System.currentTimeMillis();
       for (ApplicationId id : ids) {
         ApplicationReport r = apps.report(id);
+        if (r.getYarnApplicationState() == YarnApplicationState.RUNNING
+            || ENDED.contains(r.getYarnApplicationState())) {
+          registered.add(id);
+        }
         if (ENDED.contains(r.getYarnApplicationState())) {
           done++;
           firstEnd = Math.min(firstEnd, r.getFinishTime());
         }
       }
+      if (registered.size() == ids.size() && allRegistered == Long.MAX_VALUE) {
+        allRegistered = now;
+      }
       if (done == ids.size()) {
-        return firstEnd;
+        return new long[] {allRegistered, firstEnd};
       }
       if (System.currentTimeMillis() > deadline) {
         for (ApplicationId id : ids) {

@@ -44,8 +44,9 @@ public final class BenchSwitchingCommand implements Callable<Integer> {
       description = "Jobs submitted together (${DEFAULT-VALUE}).")
   int jobs;
 
-  @Option(names = "--rounds", defaultValue = "4", paramLabel = "R",
-      description = "Rounds per job (${DEFAULT-VALUE}).")
+  @Option(names = "--rounds", defaultValue = "8", paramLabel = "R",
+      description = "Rounds per job (${DEFAULT-VALUE}). Switches count from when every job has"
+          + " started a task to the first job's end: more rounds, a longer window.")
   int rounds;
 
   @Option(names = "--tasks-per-round", defaultValue = "8", split = ",",

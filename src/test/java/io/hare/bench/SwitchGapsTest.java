@@ -31,14 +31,13 @@ public class SwitchGapsTest {
   }
 
   @Test(timeout = 5_000)
-  public void theWindowOpensWhenEveryJobHasStartedATask() {
+  public void aGapBeforeTheWindowOpensIsNoSwitch() {
     List<TaskEvents.Attempt> tasks = List.of(
-        // a's gap ends before b started a task: idle while b's AM started, not a switch
+        // a's first gap starts before the window: idle while b's AM started, not a switch
         task("a", "n1", 0, 1000), task("a", "n1", 1900, 3000),
         task("b", "n1", 3020, 4000),
         task("b", "n2", 2000, 2500));
-    assertEquals(2000, SwitchGaps.allStartedMs(tasks));
-    SwitchGaps g = SwitchGaps.of(tasks, SwitchGaps.allStartedMs(tasks), 10_000);
+    SwitchGaps g = SwitchGaps.of(tasks, 1500, 10_000);
     assertEquals(List.of(), g.sameJob());
     assertEquals(List.of(20L), g.crossJob());
   }
