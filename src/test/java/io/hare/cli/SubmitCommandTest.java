@@ -129,8 +129,9 @@ public class SubmitCommandTest {
     assertEquals("mnist", c.getApplicationName());
     assertEquals("research", c.getQueue());
     assertEquals("HARE", c.getApplicationType());
-    assertEquals(Map.of("hare.weight=2.0", 0, "hare.rounds=6", 0, "hare.tasks-per-round=2", 0,
-        "hare.model=resnet50", 0).keySet(), c.getApplicationTags());
+    assertEquals("task reuse on: the AM takes standby containers", Map.of("hare.weight=2.0", 0,
+        "hare.rounds=6", 0, "hare.tasks-per-round=2", 0, "hare.model=resnet50", 0,
+        "hare.standby=true", 0).keySet(), c.getApplicationTags());
     assertEquals(Resource.newInstance(1024, 1), c.getResource());
     assertEquals(2, c.getMaxAppAttempts());
     ContainerLaunchContext am = c.getAMContainerSpec();
