@@ -5,6 +5,7 @@ import io.hare.core.GpuType;
 import io.hare.core.TaskTimes;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.HashMap;
 import java.util.List;
@@ -321,7 +322,7 @@ final class GpuTasks {
         ending.add(g);
       }
     }
-    ending.sort(java.util.Comparator.comparingLong(g -> expectedEndMs(onGpu.get(g), g)));
+    ending.sort(Comparator.comparingLong(g -> expectedEndMs(onGpu.get(g), g)));
     Map<YarnJob, Integer> continuing = new HashMap<>();
     for (YarnGpu g : ending) {
       YarnJob running = onGpu.get(g).job();
