@@ -105,10 +105,12 @@ public final class BenchSwitchingCommand implements Callable<Integer> {
     SwitchingBench.Result hare;
     SwitchingBench.Result stock = null;
     try {
-      // the tasks' time, as a profile tells it for a known model: the scheduler launches a
-      // standby for the next job when a task is about to end by this estimate
-      hare = bench.run("hare", Map.of(SchedulerKeys.PROFILES_DEFAULT_COMPUTE_MS,
-          Long.toString(Math.round(taskSeconds * 1000))), Map.of(), dir.resolve("hare").toFile());
+      // standby containers on (off by default), and the tasks' time, as a profile tells it for
+      // a known model: the scheduler launches the next job's standby when a task is about to
+      // end by this estimate
+      hare = bench.run("hare", Map.of(SchedulerKeys.STANDBY_ENABLED, "true",
+          SchedulerKeys.PROFILES_DEFAULT_COMPUTE_MS, Long.toString(Math.round(taskSeconds * 1000))),
+          Map.of(), dir.resolve("hare").toFile());
       if (!skipStock) {
         // stock YARN: a container per task, as an AM without Hare's task runner does it
         stock = bench.run("capacity", SwitchingBench.capacityScheduler(),

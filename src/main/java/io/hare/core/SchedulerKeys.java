@@ -163,10 +163,11 @@ public final class SchedulerKeys {
    * AM takes them ({@code hare.standby=true}); when the GPU frees and goes to that job, the
    * standby is given the GPU (a container resource increase) instead of a new container being
    * launched. Needs NodeManagers that do not isolate GPU devices per container (YARN's GPU
-   * plugin assigns devices only at launch).
+   * plugin assigns devices only at launch), hence off by default; see docs/performance.md for
+   * what it gains and costs.
    */
   public static final String STANDBY_ENABLED = PREFIX + "standby.enabled";
-  public static final boolean DEFAULT_STANDBY_ENABLED = true;
+  public static final boolean DEFAULT_STANDBY_ENABLED = false;
 
   /** How long before a busy GPU's task is expected to end its standby may be launched. */
   public static final String STANDBY_LEAD_MS = PREFIX + "standby.lead-ms";

@@ -41,9 +41,10 @@ public class StandbyTest {
     }
   }
 
-  /** Any running task is "about to end" with a lead of a day. */
+  /** Standbys on (off by default); any running task is "about to end" with a lead of a day. */
   private static YarnConfiguration conf(long leadMs) {
     YarnConfiguration conf = HareRm.conf();
+    conf.setBoolean(SchedulerKeys.STANDBY_ENABLED, true);
     conf.setLong(SchedulerKeys.STANDBY_LEAD_MS, leadMs);
     return conf;
   }
