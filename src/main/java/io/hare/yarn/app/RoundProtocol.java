@@ -128,18 +128,14 @@ public final class RoundProtocol {
         standby(c); // beyond the asks: it satisfies none
         continue;
       }
-      ContainerRequest satisfied = takeAsk(c.getAllocationRequestId());
-      Optional<Integer> index = outcome == null && satisfied != null ? tasks.nextWaiting()
-          : Optional.empty();
-      if (index.isEmpty()) {
+      Optional<RoundTasks.Attempt> bound = bindNextTask(c);
+      if (bound.isEmpty()) {
         LOG.info("{}: releasing surplus container {} (allocation request {})", jobId, c.getId(),
             c.getAllocationRequestId());
         asks.releaseAssignedContainer(c.getId());
         continue;
       }
-      asks.removeContainerRequest(satisfied);
-      RoundTasks.Attempt a = tasks.assign(index.get(), c);
-      running.put(c.getId(), a);
+      RoundTasks.Attempt a = bound.get();
       String type = gpuTypes.typeOf(c.getNodeId());
       LOG.info("{}: round {} task {} attempt {} on {} ({} GPU {})", jobId, a.round(), a.index(),
           a.number(), c.getId(), c.getNodeId(), type.isEmpty() ? "unknown" : type);
@@ -251,19 +247,15 @@ public final class RoundProtocol {
             c.getId(), c.getResource());
         continue;
       }
-      ContainerRequest satisfied = takeAsk(c.getAllocationRequestId());
-      Optional<Integer> index = outcome == null && satisfied != null ? tasks.nextWaiting()
-          : Optional.empty();
-      if (index.isEmpty()) {
+      Optional<RoundTasks.Attempt> bound = bindNextTask(c);
+      if (bound.isEmpty()) {
         LOG.info("{}: releasing promoted standby {} (allocation request {}): no task waits",
             jobId, c.getId(), c.getAllocationRequestId());
         standbys.forget(c.getId());
         asks.releaseAssignedContainer(c.getId());
         continue;
       }
-      asks.removeContainerRequest(satisfied);
-      RoundTasks.Attempt a = tasks.assign(index.get(), c);
-      running.put(c.getId(), a);
+      RoundTasks.Attempt a = bound.get();
       String type = gpuTypes.typeOf(c.getNodeId());
       LOG.info("{}: round {} task {} attempt {} promoted standby container {} ({} GPU {})",
           jobId, a.round(), a.index(), a.number(), c.getId(), c.getNodeId(),
@@ -272,6 +264,24 @@ public final class RoundProtocol {
       standbys.promote(c.getId(), new RunnerServer.Next(a.round(), a.index()));
     }
     pollForStandbys();
+  }
+
+  /**
+   * Gives GPU container {@code c} the round's next waiting task under the ask it satisfied (by
+   * its allocation request id, else the oldest), withdrawing that ask; empty, with nothing
+   * changed but the ask taken from the table, when no ask or task is left or the job ended.
+   */
+  private Optional<RoundTasks.Attempt> bindNextTask(Container c) {
+    ContainerRequest satisfied = takeAsk(c.getAllocationRequestId());
+    Optional<Integer> index = outcome == null && satisfied != null ? tasks.nextWaiting()
+        : Optional.empty();
+    if (index.isEmpty()) {
+      return Optional.empty();
+    }
+    asks.removeContainerRequest(satisfied);
+    RoundTasks.Attempt a = tasks.assign(index.get(), c);
+    running.put(c.getId(), a);
+    return Optional.of(a);
   }
 
   /** Tells the AM's heartbeat when a standby starts or stops waiting for its GPU. */

@@ -70,28 +70,34 @@ final class ContainerPlacer {
    *     blacklisted for the attempt
    */
   RMContainer placeStandby(HareAppAttempt attempt, FiCaSchedulerNode node, int freeGpus) {
+    SchedulerRequestKey key = firstGpuAsk(attempt);
+    if (key == null) {
+      return null;
+    }
+    Resource size = Resources.clone(attempt.pending(key).getPerAllocationResource());
+    size.setResourceValue(ResourceInformation.GPU_URI, 0);
+    if (!Resources.fitsIn(Resources.multiply(size, freeGpus + 1), node.getUnallocatedResource())
+        || SchedulerAppUtils.isPlaceBlacklisted(attempt, node, LOG)) {
+      return null;
+    }
+    ContainerId id = BuilderUtils.newContainerId(attempt.getApplicationAttemptId(),
+        attempt.getNewContainerId());
+    Container c = BuilderUtils.newContainer(id, node.getNodeID(),
+        node.getRMNode().getHttpAddress(), size, key.getPriority(), null, 0);
+    RMContainer rmContainer = attempt.underWriteLock(() -> attempt.allocateStandby(node, key, c));
+    if (rmContainer != null) {
+      node.allocateContainer(rmContainer);
+    }
+    return rmContainer;
+  }
+
+  /** The attempt's first GPU ask with containers outstanding (by YARN's key order), or null. */
+  static SchedulerRequestKey firstGpuAsk(HareAppAttempt attempt) {
     for (SchedulerRequestKey key : new ArrayList<>(attempt.getSchedulerKeys())) {
       PendingAsk ask = attempt.pending(key);
-      if (ask.getCount() <= 0 || !isGpuAsk(ask.getPerAllocationResource())) {
-        continue;
+      if (ask.getCount() > 0 && isGpuAsk(ask.getPerAllocationResource())) {
+        return key;
       }
-      Resource size = Resources.clone(ask.getPerAllocationResource());
-      size.setResourceValue(ResourceInformation.GPU_URI, 0);
-      if (!Resources.fitsIn(Resources.multiply(size, freeGpus + 1),
-          node.getUnallocatedResource())
-          || SchedulerAppUtils.isPlaceBlacklisted(attempt, node, LOG)) {
-        return null;
-      }
-      ContainerId id = BuilderUtils.newContainerId(attempt.getApplicationAttemptId(),
-          attempt.getNewContainerId());
-      Container c = BuilderUtils.newContainer(id, node.getNodeID(),
-          node.getRMNode().getHttpAddress(), size, key.getPriority(), null, 0);
-      RMContainer rmContainer = attempt.underWriteLock(() -> attempt.allocateStandby(node, key,
-          c));
-      if (rmContainer != null) {
-        node.allocateContainer(rmContainer);
-      }
-      return rmContainer;
     }
     return null;
   }

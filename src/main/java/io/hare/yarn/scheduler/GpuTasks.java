@@ -242,33 +242,23 @@ final class GpuTasks {
    */
   private RMContainer promoteStandby(HareAppAttempt attempt, YarnJob job,
       FiCaSchedulerNode node) {
-    Standbys.Standby s = standbys.take(job.appId(), node.getNodeID());
-    if (s == null) {
-      return null;
+    Standbys.Standby s = standbys.find(job.appId(), node.getNodeID());
+    SchedulerRequestKey key = s == null ? null : ContainerPlacer.firstGpuAsk(attempt);
+    if (key == null) {
+      return null; // none here, or no ask left: a standby waits on, and ends if not needed
     }
     RMContainer c = s.container();
-    for (SchedulerRequestKey key : new ArrayList<>(attempt.getSchedulerKeys())) {
-      PendingAsk ask = attempt.pending(key);
-      Resource full = ask.getPerAllocationResource();
-      if (ask.getCount() <= 0 || !ContainerPlacer.isGpuAsk(full)) {
-        continue;
-      }
-      Resource delta = Resources.componentwiseMax(
-          Resources.subtract(full, c.getAllocatedResource()), Resources.none());
-      if (!Resources.fitsIn(delta, node.getUnallocatedResource())) {
-        break;
-      }
-      Resource before = Resources.clone(c.getAllocatedResource());
-      if (attempt.underWriteLock(() -> attempt.promote(c, node,
-          key, Resources.componentwiseMax(full, before)))) {
-        Resources.addTo(growth, Resources.subtract(c.getAllocatedResource(), before));
-        LOG.debug("standby {} of {} promoted on {}", c.getContainerId(), job, node.getNodeID());
-        return c;
-      }
-      break;
+    Resource before = Resources.clone(c.getAllocatedResource());
+    Resource full = Resources.componentwiseMax(attempt.pending(key).getPerAllocationResource(),
+        before);
+    if (!Resources.fitsIn(Resources.subtract(full, before), node.getUnallocatedResource())
+        || !attempt.underWriteLock(() -> attempt.promote(c, node, key, full))) {
+      return null;
     }
-    standbys.add(s); // not promoted: it waits on, and ends if no longer needed
-    return null;
+    standbys.forget(c.getContainerId());
+    Resources.addTo(growth, Resources.subtract(c.getAllocatedResource(), before));
+    LOG.debug("standby {} of {} promoted on {}", c.getContainerId(), job, node.getNodeID());
+    return c;
   }
 
   /**
@@ -315,14 +305,17 @@ final class GpuTasks {
     }
     // the node's busy GPUs whose task ends soon, soonest first: a job first in line continues
     // on as many of them as it has ready tasks; the others go to whoever comes next
+    Map<YarnGpu, Long> endsAt = new HashMap<>(); // each estimate looked up once
     List<YarnGpu> ending = new ArrayList<>();
     for (YarnGpu g : inventory.on(id)) {
       Running r = onGpu.get(g);
-      if (r != null && expectedEndMs(r, g) - standbys.leadMs() <= nowMs) {
+      long end = r == null ? Long.MAX_VALUE : expectedEndMs(r, g);
+      if (end - standbys.leadMs() <= nowMs) {
+        endsAt.put(g, end);
         ending.add(g);
       }
     }
-    ending.sort(Comparator.comparingLong(g -> expectedEndMs(onGpu.get(g), g)));
+    ending.sort(Comparator.comparingLong(endsAt::get));
     Map<YarnJob, Integer> continuing = new HashMap<>();
     for (YarnGpu g : ending) {
       YarnJob running = onGpu.get(g).job();

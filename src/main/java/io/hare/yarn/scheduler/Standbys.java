@@ -90,18 +90,17 @@ final class Standbys {
   }
 
   /**
-   * A live standby of {@code app} on {@code node}, taken out of the books for promotion; null if
-   * none. Its container may still be starting: promoted, its runner gets the task as soon as it
-   * is up, still sooner than a new container's would.
+   * A live standby of {@code app} on {@code node} to promote ({@link #forget} it once promoted);
+   * null if none. Its container may still be starting: promoted, its runner gets the task as
+   * soon as it is up, still sooner than a new container's would.
    */
-  Standby take(ApplicationId app, NodeId node) {
+  Standby find(ApplicationId app, NodeId node) {
     List<Standby> l = byNode.get(node);
     if (l == null) {
       return null;
     }
     for (Standby s : l) {
       if (s.app().equals(app) && LIVE.contains(s.container().getState())) {
-        forget(s.container().getContainerId());
         return s;
       }
     }
