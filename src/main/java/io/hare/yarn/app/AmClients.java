@@ -13,15 +13,26 @@ public interface AmClients {
 
   /**
    * The real clients: {@code AMRMClientAsync}, heartbeating every {@code heartbeatMs} (asks,
-   * releases and progress go out with it), and {@code NMClientAsync}, which leaves the task
+   * releases and progress go out with it) or sooner when hurried, and {@code NMClientAsync}, which leaves the task
    * containers to YARN when the AM stops.
    */
   static AmClients yarn(int heartbeatMs) {
     return new AmClients() {
+      private volatile HurriableAmrmClient client;
+
       @Override
       public AMRMClientAsync<ContainerRequest> resourceManager(
           AMRMClientAsync.AbstractCallbackHandler handler) {
-        return AMRMClientAsync.createAMRMClientAsync(heartbeatMs, handler);
+        client = new HurriableAmrmClient(heartbeatMs);
+        return client.async(handler);
+      }
+
+      @Override
+      public void hurry() {
+        HurriableAmrmClient c = client;
+        if (c != null) {
+          c.hurry();
+        }
       }
 
       @Override
@@ -38,6 +49,12 @@ public interface AmClients {
   }
 
   AMRMClientAsync<ContainerRequest> resourceManager(AMRMClientAsync.AbstractCallbackHandler handler);
+
+  /**
+   * Makes the ResourceManager client send its next heartbeat now rather than at the end of its
+   * interval (the real one can, {@link HurriableAmrmClient}); a double may do nothing.
+   */
+  default void hurry() {}
 
   NMClientAsync nodeManagers(NMClientAsync.AbstractCallbackHandler handler);
 }

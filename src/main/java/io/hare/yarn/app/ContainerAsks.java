@@ -5,7 +5,7 @@ import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.client.api.AMRMClient.ContainerRequest;
 
 /**
- * The ResourceManager side of the round protocol: the three calls of {@code AMRMClientAsync} it
+ * The ResourceManager side of the round protocol: the calls of {@code AMRMClientAsync} it
  * needs. Calls must not block (AMRMClientAsync only queues them for its next heartbeat).
  */
 public interface ContainerAsks {
@@ -23,6 +23,14 @@ public interface ContainerAsks {
    * "decreases" the container to its own size as that report and never resizes it.
    */
   void reportTaskStarted(Container c);
+
+  /**
+   * Asks the scheduler to park the warm container {@code c}, whose task has just ended
+   * successfully: a container update that decreases it to its size without the GPU. The Hare
+   * scheduler counts the task's end, frees the GPU and keeps the container as a standby of the
+   * job (or kills it, if it cannot).
+   */
+  void reportParked(Container c);
 
   /**
    * Whether a standby container of the job waits for its GPU: the AM then heartbeats at its

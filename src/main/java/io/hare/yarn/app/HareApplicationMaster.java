@@ -27,6 +27,8 @@ import org.apache.hadoop.yarn.api.records.ContainerUpdateType;
 import org.apache.hadoop.yarn.api.records.FinalApplicationStatus;
 import org.apache.hadoop.yarn.api.records.LocalResource;
 import org.apache.hadoop.yarn.api.records.LocalResourceType;
+import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.api.records.ResourceInformation;
 import org.apache.hadoop.yarn.api.records.UpdateContainerRequest;
 import org.apache.hadoop.yarn.client.api.AMRMClient.ContainerRequest;
 import org.apache.hadoop.yarn.client.api.YarnClient;
@@ -34,6 +36,7 @@ import org.apache.hadoop.yarn.client.api.async.AMRMClientAsync;
 import org.apache.hadoop.yarn.client.api.async.NMClientAsync;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.security.AMRMTokenIdentifier;
+import org.apache.hadoop.yarn.util.resource.Resources;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -186,6 +189,15 @@ public final class HareApplicationMaster {
           public void reportTaskStarted(Container c) {
             rm.requestContainerUpdate(c, UpdateContainerRequest.newInstance(c.getVersion(),
                 c.getId(), ContainerUpdateType.DECREASE_RESOURCE, c.getResource(), null));
+          }
+
+          @Override
+          public void reportParked(Container c) {
+            Resource small = Resources.clone(c.getResource());
+            small.setResourceValue(ResourceInformation.GPU_URI, 0);
+            rm.requestContainerUpdate(c, UpdateContainerRequest.newInstance(c.getVersion(),
+                c.getId(), ContainerUpdateType.DECREASE_RESOURCE, small, null));
+            clients.hurry(); // the GPU idles until the scheduler hears of it
           }
         },
         new ContainerLauncher() {

@@ -197,15 +197,15 @@ public final class RoundProtocol {
       return Optional.empty();
     }
     tasks.done(a.index());
+    boolean lastRound = tasks.round() + 1 >= spec.rounds();
     if (tasks.allDone()) {
-      retiring.add(id);
+      Optional<RunnerServer.Next> after = retireOrPark(a.container(), !lastRound);
       barrier();
-      return Optional.empty();
+      return after;
     }
     Optional<Integer> next = tasks.nextWaiting();
     if (next.isEmpty() || revoked.contains(id) || outstanding.isEmpty()) {
-      retiring.add(id);
-      return Optional.empty();
+      return retireOrPark(a.container(), next.isPresent() || !lastRound);
     }
     // the oldest ask stands for the task: any ask of the round is as good as another
     ContainerRequest taken = outstanding.remove(outstanding.keySet().iterator().next());
@@ -216,6 +216,27 @@ public final class RoundProtocol {
     LOG.info("{}: round {} task {} attempt {} follows in warm container {}", jobId, n.round(),
         n.index(), n.number(), id);
     return Optional.of(new RunnerServer.Next(n.round(), n.index()));
+  }
+
+  /**
+   * A warm container with no next task now: parked as a standby if the job has tasks to come
+   * ({@code more}: another round, or tasks of this one still waiting) and the scheduler makes
+   * standbys ({@link Standbys#seen}); else it retires. Parked, its GPU goes back to the
+   * scheduler (a decrease to no GPU, {@link ContainerAsks#reportParked}) and its runner waits,
+   * so that the job's next task there needs no container launch.
+   */
+  private Optional<RunnerServer.Next> retireOrPark(Container c, boolean more) {
+    revoked.remove(c.getId());
+    if (!more || !standbys.seen() || outcome != null) {
+      retiring.add(c.getId());
+      return Optional.empty();
+    }
+    standbys.park(c);
+    asks.reportParked(c);
+    LOG.info("{}: container {} parked after its task: it waits for the job's next task", jobId,
+        c.getId());
+    pollForStandbys();
+    return Optional.of(RunnerServer.Next.PARK);
   }
 
   /**
@@ -238,6 +259,11 @@ public final class RoundProtocol {
   public synchronized void onContainersUpdated(List<UpdatedContainer> updates) {
     for (UpdatedContainer u : updates) {
       Container c = u.getContainer();
+      if (u.getUpdateType() == ContainerUpdateType.DECREASE_RESOURCE && gpus(c) == 0
+          && standbys.isIdle(c.getId())) {
+        launcher.updateResource(c); // parked: the NodeManager's view too, e.g. for recovery
+        continue;
+      }
       if (u.getUpdateType() != ContainerUpdateType.INCREASE_RESOURCE
           || !standbys.isIdle(c.getId())) {
         continue;

@@ -30,9 +30,12 @@ import org.slf4j.LoggerFactory;
  * <pre>
  * runner: hello CONTAINER_ID SECRET        once, after the container's first task (a standby's
  *                                          at once)
- * runner: ready                            a standby, once, right after hello: it ran nothing
+ * runner: ready                            a standby, right after hello (it ran nothing), or
+ *                                          after park
  * runner: done EXIT_CODE                   after each task
  * AM:     run ROUND INDEX                  run that task of the job next, in this container
+ * AM:     park                             no next task yet: the container becomes a standby
+ *                                          (its GPU goes back to the scheduler); say ready
  * AM:     exit                             no next task: exit 0 (the AM has every result)
  * </pre>
  * The AM answers {@code ready} only when it has a task for the standby (the scheduler gave the
@@ -52,12 +55,18 @@ final class RunnerServer implements AutoCloseable {
   /** A runner that says nothing for this long after connecting is dropped. */
   private static final int HELLO_TIMEOUT_MS = 30_000;
 
-  /** The next task of a runner: {@code round} and {@code index}. */
-  record Next(int round, int index) {}
+  /** The next task of a runner: {@code round} and {@code index}; or {@link #PARK}. */
+  record Next(int round, int index) {
+    /** Not a task: the runner is to wait as a standby (its container is being parked). */
+    static final Next PARK = new Next(-1, -1);
+  }
 
   /** What the AM does with a runner's report. */
   interface Handler {
-    /** The task that ran in {@code container} exited; the next one to run there, if any. */
+    /**
+     * The task that ran in {@code container} exited; the next one to run there, {@link
+     * Next#PARK} to wait as a standby, or empty to exit.
+     */
     Optional<Next> taskEnded(ContainerId container, int exitCode);
 
     /**
@@ -135,19 +144,18 @@ final class RunnerServer implements AutoCloseable {
         return;
       }
       s.setSoTimeout(0); // a task may run for hours before its runner reports
-      String line = in.readLine();
-      if ("ready".equals(line)) {
-        // this thread goes on reading, so that a connection ending while the standby waits is
-        // seen at once (and its future cancelled); the answer is written when it comes
-        standby = handler.standby(container);
-        standby.whenCompleteAsync((next, e) -> {
-          if (e == null) {
-            answerStandby(s, out, container, next);
-          }
-        }, answers);
-        line = in.readLine();
-      }
-      for (; line != null; line = in.readLine()) {
+      for (String line = in.readLine(); line != null; line = in.readLine()) {
+        if ("ready".equals(line)) {
+          // this thread goes on reading, so that a connection ending while the standby waits is
+          // seen at once (and its future cancelled); the answer is written when it comes
+          standby = handler.standby(container);
+          standby.whenCompleteAsync((next, e) -> {
+            if (e == null) {
+              answerStandby(s, out, container, next);
+            }
+          }, answers);
+          continue;
+        }
         Integer code = exitCode(line);
         if (code == null) {
           LOG.warn("task runner of {}: unexpected '{}'; closing", container, line);
@@ -191,7 +199,8 @@ final class RunnerServer implements AutoCloseable {
   /** One answer line; the standby's answer and the reading thread's may come from two threads. */
   private static void write(Writer out, Optional<Next> next) throws IOException {
     synchronized (out) {
-      out.write(next.map(n -> "run " + n.round() + " " + n.index()).orElse("exit") + "\n");
+      out.write(next.map(n -> n.equals(Next.PARK) ? "park" : "run " + n.round() + " "
+          + n.index()).orElse("exit") + "\n");
       out.flush();
     }
   }

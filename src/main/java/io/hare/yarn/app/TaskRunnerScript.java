@@ -11,7 +11,8 @@ package io.hare.yarn.app;
  * <p>A standby container ({@value #STANDBY} set and not empty: the scheduler pre-launched it,
  * without its GPU, for the job next in line for one) runs no first task: it connects at once,
  * says {@code ready} instead of {@code done}, and waits for the AM to hand it a task once the
- * scheduler has given it the GPU. Its tasks do not see {@value #STANDBY}.
+ * scheduler has given it the GPU. Its tasks do not see {@value #STANDBY}. A runner told
+ * {@code park} after a task becomes such a standby: it says {@code ready} and waits.
  *
  * <p>Exit status: the first task's own when no runner server can be reached (a plain one-task
  * container, so nothing depends on bash's {@code /dev/tcp}); for a standby, 0 then (it ran
@@ -40,6 +41,7 @@ final class TaskRunnerScript {
         + "printf 'hello %s %s\\n' \"$CONTAINER_ID\" \"$HARE_RUNNER_SECRET\" >&3 || exit $rc; "
         + "while printf '%s\\n' \"$say\" >&3; do "
         + "IFS=' ' read -r verb round index <&3 || exit " + LOST + "; "
+        + "if [ \"$verb\" = park ]; then say=ready; continue; fi; "
         + "[ \"$verb\" = run ] || exit 0; "
         + "case \"$round$index\" in ''|*[!0-9]*) exit " + LOST + ";; esac; "
         + "export HARE_ROUND=\"$round\" HARE_TASK_INDEX=\"$index\"; "

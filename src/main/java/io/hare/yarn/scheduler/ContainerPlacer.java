@@ -5,7 +5,6 @@ import java.util.List;
 import org.apache.hadoop.yarn.api.records.Container;
 import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.api.records.Resource;
-import org.apache.hadoop.yarn.api.records.ResourceInformation;
 import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.NodeType;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerAppUtils;
@@ -61,8 +60,8 @@ final class ContainerPlacer {
   }
 
   /**
-   * A standby container ({@link Standbys}) for {@code attempt} on {@code node}: the size of its
-   * first GPU ask without the GPU, taking no ask, with allocation request id 0 (no task ask uses
+   * A standby container ({@link Standbys}) for {@code attempt} on {@code node}: its first GPU
+   * ask's memory ({@link Gpus#standby}: no GPU, no vcores), taking no ask, with allocation request id 0 (no task ask uses
    * it). It is made only if the node keeps room for a task on each of its {@code freeGpus} free
    * GPUs besides: a standby must not keep another job's task off a free GPU.
    *
@@ -74,9 +73,10 @@ final class ContainerPlacer {
     if (key == null) {
       return null;
     }
-    Resource size = Resources.clone(attempt.pending(key).getPerAllocationResource());
-    size.setResourceValue(ResourceInformation.GPU_URI, 0);
-    if (!Resources.fitsIn(Resources.multiply(size, freeGpus + 1), node.getUnallocatedResource())
+    Resource task = attempt.pending(key).getPerAllocationResource();
+    Resource size = Gpus.standby(task);
+    if (!Resources.fitsIn(Resources.add(size, Resources.multiply(Gpus.without(task), freeGpus)),
+        node.getUnallocatedResource())
         || SchedulerAppUtils.isPlaceBlacklisted(attempt, node, LOG)) {
       return null;
     }

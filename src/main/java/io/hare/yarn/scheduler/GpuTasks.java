@@ -57,11 +57,16 @@ final class GpuTasks {
   /** The running task of each busy GPU (identity: a GPU object is one slot of one node). */
   private final Map<YarnGpu, Running> onGpu = new HashMap<>();
   private final Standbys standbys;
-  /** Resources that promotions added to live containers since {@link #takeGrowth}. */
+  /** Resources promotions added to (and parkings took from) live containers since
+   * {@link #takeGrowth}. */
   private final Resource growth = Resources.createResource(0, 0);
   private final Set<ApplicationId> asksChanged = ConcurrentHashMap.newKeySet();
   /** Warm containers whose AM reported that their next task started. */
   private final Set<ContainerId> continued = ConcurrentHashMap.newKeySet();
+  /** Warm containers whose AM reported that their task ended and asked to park them. */
+  private final Set<ContainerId> parking = ConcurrentHashMap.newKeySet();
+  /** Containers whose parking was refused: killed at the next {@link #prelaunch}. */
+  private final List<RMContainer> refused = new ArrayList<>();
   /** Job and GPU type of each running task container, for AM RPC threads. */
   private final Map<ContainerId, Warm> warm = new ConcurrentHashMap<>();
 
@@ -90,7 +95,10 @@ final class GpuTasks {
     return standbys.size();
   }
 
-  /** Resources promotions added to live containers since the last call (then zero). */
+  /**
+   * Resources promotions added to live containers, less those parkings took back, since the
+   * last call (then zero).
+   */
   Resource takeGrowth() {
     Resource g = Resources.clone(growth);
     Resources.subtractFrom(growth, g);
@@ -125,6 +133,17 @@ final class GpuTasks {
   void continued(ContainerId id) {
     if (warm.containsKey(id)) {
       continued.add(id);
+    }
+  }
+
+  /**
+   * The AM of a running GPU task container reports that its task ended and asks to keep the
+   * container, without its GPU, as a standby for the job's next tasks ({@link Standbys}); done
+   * at the next pass. Any thread.
+   */
+  void parking(ContainerId id) {
+    if (warm.containsKey(id)) {
+      parking.add(id);
     }
   }
 
@@ -169,6 +188,12 @@ final class GpuTasks {
             l.taskStarted(r.job().appId(), id, r.gpu().nodeId(), r.gpu().type().name(), nowMs);
           }
         }
+      }
+    }
+    if (!parking.isEmpty()) {
+      for (ContainerId id : new ArrayList<>(parking)) {
+        parking.remove(id);
+        park(id, attempts, nodes, nowMs);
       }
     }
     if (!asksChanged.isEmpty()) {
@@ -237,6 +262,59 @@ final class GpuTasks {
   }
 
   /**
+   * The task of warm container {@code id} ended well and its AM asked to park the container:
+   * the task's end is counted as a container's end would be and its GPU freed; the container
+   * becomes a standby of its job on its node ({@link Gpus#standby}: it keeps its memory), if
+   * standbys are on and the node keeps memory and vcores for a task on each free GPU besides.
+   * Otherwise it is killed at the next {@link #prelaunch}; it runs nothing, nothing is lost.
+   */
+  private void park(ContainerId id, Function<ApplicationId, HareAppAttempt> attempts,
+      Function<NodeId, FiCaSchedulerNode> nodes, long nowMs) {
+    Running r = running.get(id);
+    if (r == null) {
+      return; // it ended meanwhile
+    }
+    HareAppAttempt a = attempts.apply(r.job().appId());
+    RMContainer c = a == null ? null : a.getRMContainer(id);
+    if (c == null) {
+      return; // its end is on the way, and counts the task
+    }
+    running.remove(id);
+    warm.remove(id);
+    onGpu.remove(r.gpu(), r);
+    host.taskEnded(r.job(), r.gpu(), nowMs, true, Math.max(1, nowMs - r.startMs()),
+        r.measured());
+    for (TaskListener l : listeners) {
+      l.taskEnded(r.job().appId(), id, true, nowMs);
+    }
+    FiCaSchedulerNode node = nodes.apply(r.gpu().nodeId());
+    Resource before = Resources.clone(c.getAllocatedResource());
+    Resource small = Gpus.standby(before);
+    if (!standbys.enabled() || node == null || a.isStopped()
+        || !Resources.fitsIn(Resources.multiply(Gpus.without(before), freeGpus(node.getNodeID())),
+            Resources.add(node.getUnallocatedResource(), Resources.subtract(before, small)))
+        || !a.underWriteLock(() -> a.park(c, node, small))) {
+      refused.add(c);
+      LOG.debug("container {} of {} not parked; it ends", id, r.job());
+      return;
+    }
+    standbys.add(new Standbys.Standby(c, r.job().appId(), node.getNodeID(), nowMs));
+    Resources.subtractFrom(growth, Resources.subtract(before, small));
+    LOG.debug("container {} of {} parked on {}", id, r.job(), node.getNodeID());
+  }
+
+  /** GPUs of {@code node} free now. */
+  private int freeGpus(NodeId node) {
+    int free = 0;
+    for (YarnGpu g : inventory.on(node)) {
+      if (!g.taken()) {
+        free++;
+      }
+    }
+    return free;
+  }
+
+  /**
    * Gives a running standby of {@code job} on {@code node} its task's GPU; null if the job has
    * none there or it cannot be promoted (the standby then ends as unneeded later).
    */
@@ -273,14 +351,18 @@ final class GpuTasks {
   Prelaunch prelaunch(Function<ApplicationId, HareAppAttempt> attempts, FiCaSchedulerNode node,
       long nowMs) {
     NodeId id = node.getNodeID();
-    List<RMContainer> unneeded = new ArrayList<>();
+    List<RMContainer> unneeded = new ArrayList<>(refused);
+    refused.clear();
     List<Standbys.Standby> here = standbys.onNode(id);
     for (Standbys.Standby s : here) {
       YarnJob j = jobs.get(s.app());
       HareAppAttempt a = attempts.apply(s.app());
+      // a job with no ready task but tasks to come is at a barrier: its standbys (parked
+      // containers, mostly) wait for its next round
       if (j == null || a == null || a.isStopped()
           || !a.getApplicationAttemptId().equals(s.container().getApplicationAttemptId())
-          || standbys.of(s.app()) > j.ready || nowMs - s.sinceMs() > standbys.maxWaitMs()) {
+          || standbys.of(s.app()) > j.ready && (j.ready > 0 || !j.tasksToCome())
+          || nowMs - s.sinceMs() > standbys.maxWaitMs()) {
         standbys.forget(s.container().getContainerId());
         unneeded.add(s.container());
       }
@@ -297,12 +379,7 @@ final class GpuTasks {
       }
     }
     int room = 2 * inventory.on(id).size() - (here.size() - unneeded.size());
-    int free = 0;
-    for (YarnGpu g : inventory.on(id)) {
-      if (!g.taken()) {
-        free++;
-      }
-    }
+    int free = freeGpus(id);
     // the node's busy GPUs whose task ends soon, soonest first: a job first in line continues
     // on as many of them as it has ready tasks; the others go to whoever comes next
     Map<YarnGpu, Long> endsAt = new HashMap<>(); // each estimate looked up once

@@ -3,6 +3,7 @@ package io.hare.yarn.scheduler;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.api.records.ResourceInformation;
 import org.apache.hadoop.yarn.exceptions.ResourceNotFoundException;
+import org.apache.hadoop.yarn.util.resource.Resources;
 
 /** The {@code yarn.io/gpu} count of a resource; 0 when the cluster declares no GPU type. */
 final class Gpus {
@@ -18,5 +19,24 @@ final class Gpus {
     } catch (ResourceNotFoundException e) {
       return 0;
     }
+  }
+
+  /** A copy of {@code r} with no GPUs. */
+  static Resource without(Resource r) {
+    Resource out = Resources.clone(r);
+    if (of(r) > 0) {
+      out.setResourceValue(ResourceInformation.GPU_URI, 0);
+    }
+    return out;
+  }
+
+  /**
+   * The size of a standby of a task of size {@code r}: its memory, so that the task can start in
+   * it at once, but no GPU and no vcores (it idles; both come with its promotion).
+   */
+  static Resource standby(Resource r) {
+    Resource out = without(r);
+    out.setVirtualCores(0);
+    return out;
   }
 }

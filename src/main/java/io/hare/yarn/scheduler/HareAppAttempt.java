@@ -77,6 +77,8 @@ final class HareAppAttempt extends FifoAppAttemptBase {
 
   /** Standby containers given their GPU since the AM last pulled, as resource increases. */
   private final List<Container> promoted = new ArrayList<>();
+  /** GPU task containers parked as standbys since the AM last pulled, as resource decreases. */
+  private final List<Container> parked = new ArrayList<>();
 
   /**
    * A standby container ({@link Standbys}) on {@code node}: allocated as FifoAppAttempt's
@@ -124,20 +126,62 @@ final class HareAppAttempt extends FifoAppAttemptBase {
     appSchedulingInfo.allocate(NodeType.OFF_SWITCH, node, key, rc);
     attemptResourceUsage.incUsed(node.getPartition(), delta);
     node.deductUnallocatedResource(delta);
-    c.setVersion(c.getVersion() + 1);
     c.setAllocationRequestId(key.getAllocationRequestId());
-    c.setContainerToken(rmContext.getContainerTokenSecretManager().createContainerToken(
-        c.getId(), c.getVersion(), c.getNodeId(), getUser(), c.getResource(), c.getPriority(),
-        rc.getCreationTime(), null, rc.getNodeLabelExpression(), ContainerType.TASK,
-        c.getExecutionType(), c.getAllocationRequestId(), rc.getAllocationTags()));
+    reissue(rc);
     promoted.add(c);
     return true;
   }
 
+  /**
+   * Parks GPU task container {@code rc} on {@code node}: its task ended, its AM keeps it as a
+   * standby, so it gives back all but {@code small} (its memory, {@link Gpus#standby}). The inverse of
+   * {@link #promote}: queue metrics count it as a standby, the attempt and the node get the
+   * difference back, and the AM gets it at its next allocate as a resource decrease with a new
+   * token (version + 1). Under the write lock.
+   *
+   * @return false if the attempt stopped (nothing changed)
+   */
+  boolean park(RMContainer rc, FiCaSchedulerNode node, Resource small) {
+    if (isStopped()) {
+      return false;
+    }
+    Container c = rc.getContainer();
+    Resource before = Resources.clone(c.getResource());
+    Resource delta = Resources.subtract(before, small);
+    queue.getMetrics().releaseResources(node.getPartition(), getUser(), 1, before);
+    queue.getMetrics().allocateResources(node.getPartition(), getUser(), 1, small, false);
+    c.setResource(Resources.clone(small));
+    attemptResourceUsage.decUsed(node.getPartition(), delta);
+    // SchedulerNode's own "add back" is private: deducting the negative difference is the same
+    node.deductUnallocatedResource(Resources.subtract(small, before));
+    reissue(rc);
+    parked.add(c);
+    return true;
+  }
+
+  /** A new container token for {@code rc}'s changed container, one version up. */
+  private void reissue(RMContainer rc) {
+    Container c = rc.getContainer();
+    c.setVersion(c.getVersion() + 1);
+    c.setContainerToken(rmContext.getContainerTokenSecretManager().createContainerToken(
+        c.getId(), c.getVersion(), c.getNodeId(), getUser(), c.getResource(), c.getPriority(),
+        rc.getCreationTime(), null, rc.getNodeLabelExpression(), ContainerType.TASK,
+        c.getExecutionType(), c.getAllocationRequestId(), rc.getAllocationTags()));
+  }
+
   /** The standby containers promoted since the last call (for the AM's allocate response). */
   List<Container> pullPromoted() {
-    List<Container> out = new ArrayList<>(promoted);
-    promoted.clear();
+    return pull(promoted);
+  }
+
+  /** The containers parked since the last call (for the AM's allocate response). */
+  List<Container> pullParked() {
+    return pull(parked);
+  }
+
+  private static List<Container> pull(List<Container> changed) {
+    List<Container> out = new ArrayList<>(changed);
+    changed.clear();
     return out;
   }
 

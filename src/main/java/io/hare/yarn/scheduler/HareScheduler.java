@@ -272,7 +272,8 @@ public class HareScheduler extends FifoScheduler {
     // and the monitor inside it (FifoAppAttempt.allocate -> addToNewlyAllocatedContainers, on the
     // scheduler thread), so holding the monitor here while the pulls below wait for the write
     // lock deadlocked the RM under short heartbeats.
-    return attempt.underWriteLock(() -> {
+    boolean[] parking = new boolean[1];
+    Allocation out = attempt.underWriteLock(() -> {
       if (attempt.isStopped()) {
         return EMPTY_ALLOCATION;
       }
@@ -286,7 +287,7 @@ public class HareScheduler extends FifoScheduler {
         nonGpuAsks.asked(attemptId.getApplicationId(), ask);
       }
       attempt.updateBlacklist(blacklistAdditions, blacklistRemovals);
-      taskBoundaries(attempt, updateRequests);
+      parking[0] = taskBoundaries(attempt, updateRequests);
       gpuTasks.asksChanged(attemptId.getApplicationId());
       Resource headroom = Resources.subtract(getClusterResource(), used);
       attempt.setHeadroom(headroom);
@@ -294,29 +295,66 @@ public class HareScheduler extends FifoScheduler {
       // warm containers the policy wants back: a strict preemption contract, which the Hare AM
       // honours at the end of the container's current task (never preempting a running one)
       Set<ContainerId> back = gpuTasks.revoked(attempt.getLiveContainersMap().keySet());
+      List<Container> parked = attempt.pullParked();
       return new Allocation(handedOut, headroom, back.isEmpty() ? null : back, null, null,
-          attempt.pullUpdatedNMTokens(), promoted.isEmpty() ? null : promoted, null);
+          attempt.pullUpdatedNMTokens(), promoted.isEmpty() ? null : promoted,
+          parked.isEmpty() ? null : parked);
     });
+    if (parking[0]) {
+      passNow(); // a parked container's GPU goes to the next job now, not at a node heartbeat
+    }
+    return out;
+  }
+
+  /** A policy pass outside a node heartbeat (the scheduler's lock, after the attempt's). */
+  private synchronized void passNow() {
+    if (!rmContext.isWorkPreservingRecoveryEnabled()
+        || rmContext.isSchedulerReadyForAllocatingContainers()) {
+      gpuPass(getClock().getTime());
+      queue.getMetrics().setAvailableResourcesToQueue(Resources.subtract(getClusterResource(),
+          used));
+      updateHareMetrics();
+    }
+  }
+
+  /** The GPU side's pass: readiness brought up to date, the policy's containers made. */
+  private void gpuPass(long nowMs) {
+    for (RMContainer c : gpuTasks.schedule(this::currentAttempt, nodeTracker::getNode, nowMs)) {
+      Resources.addTo(used, c.getAllocatedResource());
+    }
+    Resources.addTo(used, gpuTasks.takeGrowth()); // standbys given their GPU, parked ones not
   }
 
   /**
-   * The Hare AM's report that a warm GPU container started its next task: a container update
-   * that "decreases" it to its own size (see {@code ContainerAsks#reportTaskStarted}). Hare
-   * never resizes containers; other updates are ignored, as before.
+   * The Hare AM's reports at a warm GPU container's task boundary, as container decreases (see
+   * {@code ContainerAsks}): to its own size, "it started its next task"; to a size without the
+   * GPU, "its task ended, park it as a standby" (taken only for the container's current
+   * version; the scheduler sizes the standby). Hare resizes containers no other way; other
+   * updates are ignored.
+   *
+   * @return whether a container is to be parked
    */
-  private void taskBoundaries(HareAppAttempt attempt, ContainerUpdates updates) {
+  private boolean taskBoundaries(HareAppAttempt attempt, ContainerUpdates updates) {
+    boolean parking = false;
     if (updates == null) {
-      return;
+      return parking;
     }
     for (UpdateContainerRequest u : updates.getDecreaseRequests()) {
       RMContainer c = attempt.getRMContainer(u.getContainerId());
-      if (c != null && Resources.equals(c.getAllocatedResource(), u.getCapability())) {
+      Resource now = c == null ? null : c.getAllocatedResource();
+      if (c != null && Resources.equals(now, u.getCapability())) {
         gpuTasks.continued(u.getContainerId());
+      } else if (c != null && Gpus.of(now) > 0 && u.getCapability() != null
+          && Gpus.of(u.getCapability()) == 0 && Resources.fitsIn(u.getCapability(), now)
+          && u.getContainerVersion() == c.getContainer().getVersion()) {
+        gpuTasks.parking(u.getContainerId());
+        parking = true;
       } else {
         LOG.debug("{}: container update {} ignored (Hare does not resize containers)",
             attempt.getApplicationAttemptId(), u);
       }
     }
+    return parking;
   }
 
   @Override
@@ -441,10 +479,7 @@ public class HareScheduler extends FifoScheduler {
       Resources.addTo(used, c.getAllocatedResource());
     }
     long now = getClock().getTime();
-    for (RMContainer c : gpuTasks.schedule(this::currentAttempt, nodeTracker::getNode, now)) {
-      Resources.addTo(used, c.getAllocatedResource());
-    }
-    Resources.addTo(used, gpuTasks.takeGrowth()); // standbys given their GPU
+    gpuPass(now);
     GpuTasks.Prelaunch p = gpuTasks.prelaunch(this::currentAttempt, node, now);
     for (RMContainer c : p.made()) {
       Resources.addTo(used, c.getAllocatedResource());

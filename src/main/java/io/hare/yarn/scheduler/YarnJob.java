@@ -94,6 +94,15 @@ final class YarnJob implements JobView {
     return rounds.isPresent() ? Math.min(r, rounds.getAsInt()) : r;
   }
 
+  /**
+   * Whether the job has tasks to come beyond those asked for, running or done, by the live
+   * counts: true when its rounds or k are not declared (more may come).
+   */
+  boolean tasksToCome() {
+    return rounds.isEmpty() || declaredK.isEmpty()
+        || (long) rounds.getAsInt() * declaredK.getAsInt() > tasksDone + running + ready;
+  }
+
   /** Sets the outstanding GPU asks; returns how many more there are than before. */
   int setReady(int outstanding) {
     int grew = outstanding - ready;

@@ -113,7 +113,7 @@ public class TaskRunnerScriptTest {
   }
 
   /** A handler whose standby runners wait until the test answers them. */
-  private static final class TestingStandbys implements RunnerServer.Handler {
+  private static class TestingStandbys implements RunnerServer.Handler {
     final List<String> reports = Collections.synchronizedList(new ArrayList<>());
     final BlockingQueue<CompletableFuture<Optional<RunnerServer.Next>>> waiting =
         new LinkedBlockingQueue<>();
@@ -154,6 +154,26 @@ public class TaskRunnerScriptTest {
     assertEquals("the task from the run line, without the standby flag", List.of("2/1/"),
         Files.readAllLines(log()));
     assertEquals(List.of(CONTAINER + " ready", CONTAINER + " 0"), h.reports);
+  }
+
+  @Test(timeout = 30_000)
+  public void aRunnerToldToParkSaysReadyAndRunsTheTaskItIsLaterHanded() throws Exception {
+    TestingStandbys h = new TestingStandbys() {
+      @Override
+      public Optional<RunnerServer.Next> taskEnded(ContainerId c, int code) {
+        reports.add(c + " " + code);
+        return reports.size() == 1 ? Optional.of(RunnerServer.Next.PARK) : Optional.empty();
+      }
+    };
+    try (RunnerServer s = new RunnerServer(h)) {
+      Process p = start(task(), s, s.secret(), false);
+      CompletableFuture<Optional<RunnerServer.Next>> parked = h.nextReady();
+      assertEquals("only its first task ran", List.of("0/0"), Files.readAllLines(log()));
+      parked.complete(Optional.of(new RunnerServer.Next(1, 3))); // the next round's task
+      assertEquals(0, exitStatus(p));
+    }
+    assertEquals(List.of("0/0", "1/3"), Files.readAllLines(log()));
+    assertEquals(List.of(CONTAINER + " 0", CONTAINER + " ready", CONTAINER + " 0"), h.reports);
   }
 
   @Test(timeout = 30_000)

@@ -34,7 +34,7 @@ final class TestingAm {
 
   /**
    * Every port call, in order: "add", "remove", "release N", "start N", "update N" (a new
-   * resource for the NodeManager), "sync R".
+   * resource for the NodeManager), "task started in N", "park N", "sync R".
    */
   final List<String> calls = new ArrayList<>();
   /** What the AM's heartbeat was told, in order: true while a standby waits for its GPU. */
@@ -82,6 +82,11 @@ final class TestingAm {
       @Override
       public void reportTaskStarted(Container c) {
         calls.add("task started in " + c.getId().getContainerId());
+      }
+
+      @Override
+      public void reportParked(Container c) {
+        calls.add("park " + c.getId().getContainerId());
       }
 
       @Override
@@ -160,16 +165,29 @@ final class TestingAm {
    * under the allocation request id of the ask it consumed.
    */
   Container promote(Container standby, long allocationRequestId) {
-    Resource r = Resource.newInstance(standby.getResource().getMemorySize(),
-        standby.getResource().getVirtualCores());
-    r.setResourceValue(ResourceInformation.GPU_URI, 1);
-    Container c = Container.newInstance(standby.getId(), standby.getNodeId(),
-        standby.getNodeHttpAddress(), r, standby.getPriority(), null);
-    c.setVersion(standby.getVersion() + 1);
-    c.setAllocationRequestId(allocationRequestId);
+    Container c = resized(standby, 1, allocationRequestId);
     protocol.onContainersUpdated(List.of(
         UpdatedContainer.newInstance(ContainerUpdateType.INCREASE_RESOURCE, c)));
     return c;
+  }
+
+  /** The scheduler parks {@code c}: the same container without its GPU, a new version. */
+  Container parked(Container c) {
+    Container p = resized(c, 0, c.getAllocationRequestId());
+    protocol.onContainersUpdated(List.of(
+        UpdatedContainer.newInstance(ContainerUpdateType.DECREASE_RESOURCE, p)));
+    return p;
+  }
+
+  private static Container resized(Container c, long gpus, long allocationRequestId) {
+    Resource r = Resource.newInstance(c.getResource().getMemorySize(),
+        c.getResource().getVirtualCores());
+    r.setResourceValue(ResourceInformation.GPU_URI, gpus);
+    Container out = Container.newInstance(c.getId(), c.getNodeId(), c.getNodeHttpAddress(), r,
+        c.getPriority(), null);
+    out.setVersion(c.getVersion() + 1);
+    out.setAllocationRequestId(allocationRequestId);
+    return out;
   }
 
   /**

@@ -94,6 +94,7 @@ public class StandbyTest {
     int version = standby.getVersion(); // MockAM shares the RM's record: read it now
     assertEquals("without the GPU", 0, HareRm.gpus(standby));
     assertEquals(1024, standby.getResource().getMemorySize());
+    assertEquals("nor vcores", 0, standby.getResource().getVirtualCores());
     assertEquals("no ask's id", 0, standby.getAllocationRequestId());
     assertEquals("it took no ask", 1, pendingGpuAsks(b));
     assertEquals(0, unallocatedGpus());
@@ -173,19 +174,35 @@ public class StandbyTest {
 
   @Test(timeout = 60_000)
   public void aStandbyItsJobNoLongerNeedsIsKilled() throws Exception {
-    busyGpu(conf(86_400_000L));
-    MockAM b = h.launch(h.submit("hare.standby=true"), nm);
+    h = HareRm.start(conf(86_400_000L));
+    nm = h.node("h1:1234", 1);
+    MockNM other = h.node("h2:1234", 1);
+    MockAM a = h.launch(h.submit("hare.rounds=1", "hare.tasks-per-round=2"), nm);
+    HareRm.askGpuTasks(a, 2);
+    List<Container> aTasks = h.heartbeatAndPull(a, nm, other);
+    assertEquals(2, aTasks.size());
+    for (Container c : aTasks) {
+      (c.getNodeId().equals(nm.getNodeId()) ? nm : other).nodeHeartbeat(
+          a.getApplicationAttemptId(), c.getId().getContainerId(), ContainerState.RUNNING);
+    }
+    h.rm.drainEvents();
+    MockAM b = h.launch(h.submit("hare.rounds=1", "hare.tasks-per-round=1",
+        "hare.standby=true"), nm);
     ask(b, 1);
     Container standby = h.heartbeatAndPull(b, nm).get(0);
     running(b, standby);
-    ask(b, 0); // the task went elsewhere
+    // b's one task goes to the GPU that frees first, on the other node: none of b's is to come
+    h.finish(other, aTasks.stream().filter(c -> c.getNodeId().equals(other.getNodeId()))
+        .findFirst().orElseThrow());
+    assertEquals(1, h.heartbeatAndPull(b, other).size());
+    ask(b, 0); // the AM withdraws the ask it got the container for
     nm.nodeHeartbeat(true);
     h.rm.drainEvents();
     List<ContainerStatus> ended = b.allocate(List.of(), List.of())
         .getCompletedContainersStatuses();
     assertEquals(1, ended.size());
     assertEquals(standby.getId(), ended.get(0).getContainerId());
-    assertEquals("a's task alone", 1, h.scheduler().runningGpuTasks());
+    assertEquals("a's task and b's", 2, h.scheduler().runningGpuTasks());
     assertEquals("no standby waits", 0, h.scheduler().standbys());
   }
 

@@ -1,0 +1,95 @@
+package io.hare.yarn.app;
+
+import java.io.IOException;
+import org.apache.hadoop.yarn.api.protocolrecords.AllocateResponse;
+import org.apache.hadoop.yarn.api.records.FinalApplicationStatus;
+import org.apache.hadoop.yarn.client.api.AMRMClient.ContainerRequest;
+import org.apache.hadoop.yarn.client.api.async.AMRMClientAsync;
+import org.apache.hadoop.yarn.client.api.async.impl.AMRMClientAsyncImpl;
+import org.apache.hadoop.yarn.client.api.impl.AMRMClientImpl;
+import org.apache.hadoop.yarn.exceptions.YarnException;
+
+/**
+ * The ApplicationMaster's AMRMClient, whose heartbeat can be hurried. {@code AMRMClientAsync}
+ * sleeps its whole interval between two allocate calls and cannot be woken, so a report the
+ * scheduler should see at once (a container parked: its GPU idles until the scheduler hears of
+ * it) would wait up to an interval. So the async client runs with a 1 ms interval around this
+ * client, which waits the real interval before each allocate call but the first, or less once
+ * {@link #hurry} is called or the interval is shortened.
+ *
+ * <p>Thread-safe: the async client's heartbeat thread calls {@link #allocate}; any thread may
+ * hurry or change the interval.
+ */
+final class HurriableAmrmClient extends AMRMClientImpl<ContainerRequest> {
+
+  private final Object lock = new Object();
+  private volatile long intervalMs;
+  private boolean hurried;
+  private boolean sentOne;
+
+  HurriableAmrmClient(long intervalMs) {
+    this.intervalMs = intervalMs;
+  }
+
+  /**
+   * The async client around this one: its heartbeat interval is this client's, and it hurries
+   * its last heartbeat when unregistering (which waits for a heartbeat in progress).
+   */
+  AMRMClientAsync<ContainerRequest> async(AMRMClientAsync.AbstractCallbackHandler handler) {
+    return new AMRMClientAsyncImpl<>(this, 1, handler) {
+      @Override
+      public void setHeartbeatInterval(int interval) {
+        setIntervalMs(interval);
+      }
+
+      @Override
+      public void unregisterApplicationMaster(FinalApplicationStatus status, String message,
+          String trackingUrl) throws YarnException, IOException {
+        hurry();
+        super.unregisterApplicationMaster(status, message, trackingUrl);
+      }
+    };
+  }
+
+  /** The time between two heartbeats from now on, the one being waited for included. */
+  void setIntervalMs(long ms) {
+    synchronized (lock) {
+      intervalMs = ms;
+      lock.notifyAll();
+    }
+  }
+
+  /** Sends the next heartbeat now (or, if one is in flight, right after it). */
+  void hurry() {
+    synchronized (lock) {
+      hurried = true;
+      lock.notifyAll();
+    }
+  }
+
+  @Override
+  public AllocateResponse allocate(float progressIndicator) throws YarnException, IOException {
+    awaitTurn();
+    return super.allocate(progressIndicator);
+  }
+
+  /** Waits for this heartbeat's turn: none for the first, else the interval or a hurry. */
+  void awaitTurn() {
+    long start = System.nanoTime();
+    synchronized (lock) {
+      try {
+        while (sentOne && !hurried) {
+          long left = intervalMs - (System.nanoTime() - start) / 1_000_000;
+          if (left <= 0) {
+            break;
+          }
+          lock.wait(left);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt(); // the client is stopping: go on and let it end
+      }
+      hurried = false;
+      sentOne = true;
+    }
+  }
+}

@@ -1,0 +1,141 @@
+package io.hare.yarn.scheduler;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import io.hare.core.SchedulerKeys;
+import java.util.List;
+import org.apache.hadoop.yarn.api.protocolrecords.AllocateResponse;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.Container;
+import org.apache.hadoop.yarn.api.records.ContainerState;
+import org.apache.hadoop.yarn.api.records.ContainerStatus;
+import org.apache.hadoop.yarn.api.records.ContainerUpdateType;
+import org.apache.hadoop.yarn.api.records.UpdateContainerRequest;
+import org.apache.hadoop.yarn.api.records.UpdatedContainer;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
+import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
+import org.junit.After;
+import org.junit.Test;
+
+/**
+ * Parked containers: the AM of a warm container whose task ended, with no next task for it now,
+ * decreases it to its size without the GPU; the scheduler counts the task's end, frees the GPU
+ * and keeps the container as a standby of its job, which its next round's first task on that node
+ * is promoted into. Without standbys, the container is killed instead; a request for more than
+ * the container has or for an old version changes nothing.
+ */
+public class ParkingTest {
+
+  private HareRm h;
+  private MockNM nm;
+  private MockAM a;
+  private ApplicationId app;
+  private Container task;
+  private int version;
+
+  @After
+  public void stop() {
+    if (h != null) {
+      h.close();
+    }
+  }
+
+  /** One node with one GPU, running the first of job a's two one-task rounds. */
+  private void running(boolean standbys) throws Exception {
+    YarnConfiguration conf = HareRm.conf();
+    conf.setBoolean(SchedulerKeys.STANDBY_ENABLED, standbys);
+    h = HareRm.start(conf);
+    nm = h.node("h1:1234", 1);
+    a = h.launch(h.submit("hare.rounds=2", "hare.tasks-per-round=1", "hare.standby=true"), nm);
+    app = a.getApplicationAttemptId().getApplicationId();
+    HareRm.askGpuTasks(a, 1);
+    task = h.heartbeatAndPull(a, nm).get(0);
+    version = task.getVersion(); // MockAM shares the RM's record: read it now
+    nm.nodeHeartbeat(a.getApplicationAttemptId(), task.getId().getContainerId(),
+        ContainerState.RUNNING);
+    h.rm.drainEvents();
+    HareRm.askGpuTasks(a, 0); // the round's one task has its container
+  }
+
+  private AllocateResponse park(long memoryMb, int atVersion) throws Exception {
+    AllocateResponse r = a.sendContainerUpdateRequest(List.of(UpdateContainerRequest.newInstance(
+        atVersion, task.getId(), ContainerUpdateType.DECREASE_RESOURCE,
+        HareRm.resource(memoryMb, 1, 0), null)));
+    nm.nodeHeartbeat(true);
+    h.rm.drainEvents();
+    return r;
+  }
+
+  private long unallocatedGpus() {
+    return h.scheduler().getSchedulerNode(nm.getNodeId()).getUnallocatedResource()
+        .getResourceValue(HareRm.GPU);
+  }
+
+  @Test(timeout = 60_000)
+  public void aParkedContainerGivesItsGpuBackAndRunsTheJobsNextRound() throws Exception {
+    running(true);
+    park(1024, version);
+    assertEquals("the task ended: its GPU is free", 1, unallocatedGpus());
+    assertEquals(0, h.scheduler().runningTasks(app));
+    assertEquals(1, h.scheduler().standbys());
+    AllocateResponse r = a.allocate(List.of(), List.of());
+    assertTrue("the container lives on", r.getCompletedContainersStatuses().isEmpty());
+    assertEquals(1, r.getUpdatedContainers().size());
+    UpdatedContainer parked = r.getUpdatedContainers().get(0);
+    assertEquals(ContainerUpdateType.DECREASE_RESOURCE, parked.getUpdateType());
+    assertEquals(task.getId(), parked.getContainer().getId());
+    assertEquals(0, HareRm.gpus(parked.getContainer()));
+    assertEquals("it keeps its memory", 1024,
+        parked.getContainer().getResource().getMemorySize());
+    assertEquals("not its vcores: it idles", 0,
+        parked.getContainer().getResource().getVirtualCores());
+    assertEquals(version + 1, parked.getContainer().getVersion());
+    int parkedVersion = parked.getContainer().getVersion();
+
+    nm.nodeHeartbeat(true); // between rounds: no ask, yet the standby is kept for the next
+    h.rm.drainEvents();
+    assertEquals(1, h.scheduler().standbys());
+
+    HareRm.askGpuTasks(a, 1); // round 2
+    nm.nodeHeartbeat(true);
+    h.rm.drainEvents();
+    r = a.allocate(List.of(), List.of());
+    assertEquals("no new container", 0, r.getAllocatedContainers().size());
+    assertEquals(1, r.getUpdatedContainers().size());
+    UpdatedContainer promoted = r.getUpdatedContainers().get(0);
+    assertEquals(ContainerUpdateType.INCREASE_RESOURCE, promoted.getUpdateType());
+    assertEquals(task.getId(), promoted.getContainer().getId());
+    assertEquals(1, HareRm.gpus(promoted.getContainer()));
+    assertEquals(parkedVersion + 1, promoted.getContainer().getVersion());
+    assertEquals(0, unallocatedGpus());
+    assertEquals(1, h.scheduler().runningTasks(app));
+    assertEquals(0, h.scheduler().standbys());
+  }
+
+  @Test(timeout = 60_000)
+  public void withoutStandbysAParkedContainerIsKilledAndItsGpuFreed() throws Exception {
+    running(false);
+    park(1024, version);
+    List<ContainerStatus> ended = a.allocate(List.of(), List.of())
+        .getCompletedContainersStatuses();
+    assertEquals(1, ended.size());
+    assertEquals(task.getId(), ended.get(0).getContainerId());
+    h.finish(nm, task); // YARN frees a launched container's node share once its NM says so
+    assertEquals(1, unallocatedGpus());
+    assertEquals(0, h.scheduler().runningGpuTasks());
+    assertEquals(0, h.scheduler().standbys());
+  }
+
+  @Test(timeout = 60_000)
+  public void aParkingRequestOfAnotherSizeOrAnOldVersionChangesNothing() throws Exception {
+    running(true);
+    park(1024, version + 1);
+    park(2048, version);
+    assertEquals(0, unallocatedGpus());
+    assertEquals(1, h.scheduler().runningTasks(app));
+    assertEquals(0, h.scheduler().standbys());
+    assertTrue(a.allocate(List.of(), List.of()).getUpdatedContainers().isEmpty());
+  }
+}
