@@ -159,7 +159,7 @@ public final class SchedulerKeys {
 
   /**
    * Whether the scheduler pre-launches: shortly before a busy GPU frees, the job first in line for
-   * its type gets a standby container on that node (the task's memory and vcores, no GPU) if its
+   * its type gets a standby container on that node (the task's memory; no vcores, no GPU) if its
    * AM takes them ({@code hare.standby=true}); when the GPU frees and goes to that job, the
    * standby is given the GPU (a container resource increase) instead of a new container being
    * launched. Needs NodeManagers that do not isolate GPU devices per container (YARN's GPU

@@ -42,6 +42,12 @@ public final class JobTags {
   public static final String STANDBY = PREFIX + "standby";
   public static final List<String> NAMES = List.of(WEIGHT, ROUNDS, TASKS_PER_ROUND, MODEL,
       STANDBY);
+  /**
+   * Not an application tag: the allocation tag the scheduler puts on the task containers of a
+   * job that takes standbys while standbys are on; the AM parks only such containers, which the
+   * scheduler then keeps as standbys ({@code ContainerAsks#reportParked}).
+   */
+  public static final String PARKABLE = PREFIX + "parkable";
 
   /** Largest weight a tag may carry at all (the admin cap is usually far lower). */
   public static final double MAX_WEIGHT = 1e6;

@@ -1,5 +1,6 @@
 package io.hare.yarn.app;
 
+import io.hare.yarn.JobTags;
 import java.io.IOException;
 import java.util.Collection;
 import java.util.HashMap;
@@ -56,6 +57,9 @@ import org.slf4j.LoggerFactory;
  * runner is told to run the task. The switch then costs a heartbeat and a line over a socket.
  * From then on it is a warm container like any other. The scheduler may kill a standby it
  * has not promoted at any time: that end is no task's. Standbys are released when the job ends.
+ * A warm container with no next task now (at the barrier, or asked back) while the job has tasks
+ * to come is parked rather than retired, if the scheduler tagged it parkable: it gives its GPU
+ * back and waits as a standby of the job ({@link #onRunnerTaskEnded}).
  *
  * <p>Thread-safe: every entry point is synchronized (the AMRM, NM and sync callbacks come from
  * different threads). Port calls are made under the lock and must not block.
@@ -220,14 +224,15 @@ public final class RoundProtocol {
 
   /**
    * A warm container with no next task now: parked as a standby if the job has tasks to come
-   * ({@code more}: another round, or tasks of this one still waiting) and the scheduler makes
-   * standbys ({@link Standbys#seen}); else it retires. Parked, its GPU goes back to the
-   * scheduler (a decrease to no GPU, {@link ContainerAsks#reportParked}) and its runner waits,
-   * so that the job's next task there needs no container launch.
+   * ({@code more}: another round, or tasks of this one still waiting) and the scheduler said it
+   * takes the container back parked (allocation tag {@link JobTags#PARKABLE}, standbys on);
+   * else it retires. Parked, its GPU goes back to the scheduler (a decrease to no GPU, {@link
+   * ContainerAsks#reportParked}) and its runner waits, so that the job's next task there needs
+   * no container launch.
    */
   private Optional<RunnerServer.Next> retireOrPark(Container c, boolean more) {
     revoked.remove(c.getId());
-    if (!more || !standbys.seen() || outcome != null) {
+    if (!more || !parkable(c) || outcome != null) {
       retiring.add(c.getId());
       return Optional.empty();
     }
@@ -393,6 +398,10 @@ public final class RoundProtocol {
     return r;
   }
 
+  private static boolean parkable(Container c) {
+    return c.getAllocationTags() != null && c.getAllocationTags().contains(JobTags.PARKABLE);
+  }
+
   /** The container's {@code yarn.io/gpu}; 0 when the cluster declares no GPU type. */
   private static long gpus(Container c) {
     try {
@@ -491,7 +500,7 @@ public final class RoundProtocol {
     // pending asks would keep YARN allocating for a job that is over
     outstanding.values().forEach(asks::removeContainerRequest);
     outstanding.clear();
-    // a standby would hold its node's memory and vcores for a job that is over
+    // a standby would hold its node's memory for a job that is over
     standbys.forgetIdle().forEach(asks::releaseAssignedContainer);
     pollForStandbys();
     ended.countDown();

@@ -32,12 +32,9 @@ final class Standbys {
    * exits 0 having run nothing).
    */
   private final Set<ContainerId> unreported = new HashSet<>();
-  /** Whether the scheduler ever gave the job a standby: then it parks containers too. */
-  private boolean seen;
 
   /** A standby the scheduler made. */
   void add(Container c) {
-    seen = true;
     waitForGpu(c);
   }
 
@@ -54,14 +51,6 @@ final class Standbys {
   private void waitForGpu(Container c) {
     idle.put(c.getId(), c);
     answers.put(c.getId(), new CompletableFuture<>());
-  }
-
-  /**
-   * Whether the scheduler makes standbys, by its having made one for the job: only such a
-   * scheduler takes a parked container (a decrease to no GPU) as a standby.
-   */
-  boolean seen() {
-    return seen;
   }
 
   /** Whether a standby waits for its GPU. */

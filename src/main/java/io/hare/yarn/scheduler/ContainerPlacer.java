@@ -1,7 +1,9 @@
 package io.hare.yarn.scheduler;
 
+import io.hare.yarn.JobTags;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import org.apache.hadoop.yarn.api.records.Container;
 import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.api.records.Resource;
@@ -32,12 +34,14 @@ final class ContainerPlacer {
   }
 
   /**
-   * One container for {@code key} of {@code attempt} on {@code node}.
+   * One container for {@code key} of {@code attempt} on {@code node}, with allocation tag
+   * {@link JobTags#PARKABLE} if {@code parkable}.
    *
    * @return the container, or null if it does not fit, the node is blacklisted for the attempt
    *     or the ask is gone
    */
-  RMContainer place(HareAppAttempt attempt, SchedulerRequestKey key, FiCaSchedulerNode node) {
+  RMContainer place(HareAppAttempt attempt, SchedulerRequestKey key, FiCaSchedulerNode node,
+      boolean parkable) {
     PendingAsk ask = attempt.pending(key);
     if (ask.getCount() <= 0) {
       return null;
@@ -52,6 +56,9 @@ final class ContainerPlacer {
     Container c = BuilderUtils.newContainer(id, node.getNodeID(),
         node.getRMNode().getHttpAddress(), size, key.getPriority(), null,
         key.getAllocationRequestId());
+    if (parkable) {
+      c.setAllocationTags(Set.of(JobTags.PARKABLE)); // RMContainer copies them when made
+    }
     RMContainer rmContainer = attempt.allocate(NodeType.OFF_SWITCH, node, key, c);
     if (rmContainer != null) {
       node.allocateContainer(rmContainer);
@@ -84,6 +91,7 @@ final class ContainerPlacer {
         attempt.getNewContainerId());
     Container c = BuilderUtils.newContainer(id, node.getNodeID(),
         node.getRMNode().getHttpAddress(), size, key.getPriority(), null, 0);
+    c.setAllocationTags(Set.of(JobTags.PARKABLE)); // promoted, it is a task container like others
     RMContainer rmContainer = attempt.underWriteLock(() -> attempt.allocateStandby(node, key, c));
     if (rmContainer != null) {
       node.allocateContainer(rmContainer);
@@ -128,7 +136,7 @@ final class ContainerPlacer {
           continue;
         }
         for (int i = ask.getCount(); i > 0; i--) {
-          RMContainer c = place(a, key, node);
+          RMContainer c = place(a, key, node, false);
           if (c == null) {
             break;
           }

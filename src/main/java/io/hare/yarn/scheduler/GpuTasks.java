@@ -238,7 +238,7 @@ final class GpuTasks {
       if (attempt != null && node != null) {
         c = promoteStandby(attempt, job, node);
         if (c == null) {
-          c = placeGpuTask(attempt, node);
+          c = placeGpuTask(attempt, node, standbys.enabled() && job.takesStandbys());
         }
       }
       if (c == null) {
@@ -434,11 +434,12 @@ final class GpuTasks {
     return t == null ? Long.MAX_VALUE : r.startMs() + (long) t.computeMs();
   }
 
-  private RMContainer placeGpuTask(HareAppAttempt attempt, FiCaSchedulerNode node) {
+  private RMContainer placeGpuTask(HareAppAttempt attempt, FiCaSchedulerNode node,
+      boolean parkable) {
     for (SchedulerRequestKey key : new ArrayList<>(attempt.getSchedulerKeys())) {
       PendingAsk ask = attempt.pending(key);
       if (ask.getCount() > 0 && ContainerPlacer.isGpuAsk(ask.getPerAllocationResource())) {
-        RMContainer c = placer.place(attempt, key, node);
+        RMContainer c = placer.place(attempt, key, node, parkable);
         if (c != null) {
           return c;
         }

@@ -15,16 +15,18 @@ import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainerStat
  * Standby containers: a switch of a GPU from one job's task to another's costs a container
  * launch (AM heartbeat, NodeManager start, launch script: hundreds of ms), so shortly before a
  * busy GPU is expected to free, the job first in line for its type gets a container on that node
- * without the GPU (its task's memory and vcores), which its AM launches at once and parks. When
- * the GPU frees and the policy gives it to that job, the standby is given the GPU (a resource
- * increase, {@link HareAppAttempt#promote}) instead of a new container: the switch then costs the
- * AM's next heartbeat and a line to its task runner.
+ * without the GPU (its task's memory; no vcores, {@link Gpus#standby}), which its AM launches at
+ * once and parks. When the GPU frees and the policy gives it to that job, the standby is given
+ * the GPU (a resource increase, {@link HareAppAttempt#promote}) instead of a new container: the
+ * switch then costs the AM's next heartbeat and a line to its task runner. A warm container its
+ * AM parks after a task ({@link HareAppAttempt#park}) becomes a standby of its job the same way.
  *
  * <p>A standby takes no ask (the job's tasks stay ready for the policy, which sees no standby at
  * all); it takes one when promoted. Only jobs whose AM says it takes standbys
  * ({@code hare.standby=true}) get them, and only as many as they have asks. A standby the job no
- * longer needs (its asks fell, it ended) or that waited longer than {@link #maxWaitMs} is killed
- * by the scheduler; it runs no task, so nothing is lost.
+ * longer needs (more standbys than asks, or no ask and no task to come; the job ended) or that
+ * waited longer than {@link #maxWaitMs} is killed by the scheduler; it runs no task, so nothing
+ * is lost. A job with no ask but tasks to come is at a round barrier: its standbys wait.
  *
  * <p>This class keeps the books; {@link GpuTasks} decides. Not thread-safe: the scheduler's lock.
  */

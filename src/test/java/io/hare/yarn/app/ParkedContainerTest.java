@@ -13,11 +13,11 @@ import org.junit.BeforeClass;
 import org.junit.Test;
 
 /**
- * The round protocol parks warm containers once the scheduler has shown that it makes standbys:
- * a container whose task ended with no next task for it now, while the job has tasks to come,
+ * The round protocol parks the warm containers the scheduler tagged parkable (standbys on): a
+ * container whose task ended with no next task for it now, while the job has tasks to come,
  * asks to give its GPU back and waits as a standby (its runner told park); the scheduler's
- * promotion later gives it the job's next task. In the last round, or before any standby, it
- * retires as before.
+ * promotion later gives it the job's next task. In the last round, or untagged, it retires as
+ * before.
  */
 public class ParkedContainerTest {
 
@@ -31,6 +31,7 @@ public class ParkedContainerTest {
   /** A warm AM of {@code rounds} one-task rounds (then one failure ends the job). */
   private static TestingAm am(int rounds, int k) throws Exception {
     TestingAm am = new TestingAm(RoundProtocolTest.spec(rounds, k, 1, true), 0, true);
+    am.parkable = true;
     am.protocol.start();
     return am;
   }
@@ -60,16 +61,17 @@ public class ParkedContainerTest {
   }
 
   @Test(timeout = 30_000)
-  public void beforeAnyStandbyOrInTheLastRoundAContainerRetires() throws Exception {
+  public void anUntaggedContainerOrOneInTheLastRoundRetires() throws Exception {
     TestingAm am = am(2, 1);
+    am.parkable = false; // a scheduler without standbys
     Container c = am.allocate("v100-a", 1).get(0);
     am.take();
-    assertEquals("no standby yet: the scheduler may not park", Optional.empty(),
+    assertEquals("the scheduler would not take it parked", Optional.empty(),
         am.protocol.onRunnerTaskEnded(c.getId(), 0));
     assertEquals(List.of("sync 0"), am.take());
     am.syncs.get(0).accept(0);
     am.complete(c.getId().getContainerId(), 0); // its end carries no task
-    am.standby("t4-b");
+    am.parkable = true;
     Container d = am.allocate("v100-a", 1).get(0);
     am.take();
     assertEquals(Optional.empty(), am.protocol.onRunnerTaskEnded(d.getId(), 0));

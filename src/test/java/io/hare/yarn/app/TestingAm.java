@@ -1,9 +1,11 @@
 package io.hare.yarn.app;
 
+import io.hare.yarn.JobTags;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.IntConsumer;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
@@ -46,6 +48,8 @@ final class TestingAm {
   final Map<Integer, IntConsumer> syncs = new LinkedHashMap<>();
   int checkpointed;
   long nextContainer = 1;
+  /** Whether the containers handed out carry the scheduler's parkable allocation tag. */
+  boolean parkable;
   final RoundProtocol protocol;
 
   static void declareGpus() {
@@ -148,8 +152,12 @@ final class TestingAm {
   private Container container(String host, long gpus) {
     Resource r = Resource.newInstance(2048, 1);
     r.setResourceValue(ResourceInformation.GPU_URI, gpus);
-    return Container.newInstance(id(nextContainer++), NodeId.newInstance(host, 8041),
+    Container c = Container.newInstance(id(nextContainer++), NodeId.newInstance(host, 8041),
         host + ":8042", r, TaskLaunch.PRIORITY, null);
+    if (parkable) {
+      c.setAllocationTags(Set.of(JobTags.PARKABLE));
+    }
+    return c;
   }
 
   /** A standby container on {@code host}, as the scheduler pre-launches one: no GPU, no ask. */
@@ -187,6 +195,7 @@ final class TestingAm {
         c.getPriority(), null);
     out.setVersion(c.getVersion() + 1);
     out.setAllocationRequestId(allocationRequestId);
+    out.setAllocationTags(c.getAllocationTags());
     return out;
   }
 

@@ -4,7 +4,9 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 import io.hare.core.SchedulerKeys;
+import io.hare.yarn.JobTags;
 import java.util.List;
+import java.util.Set;
 import org.apache.hadoop.yarn.api.protocolrecords.AllocateResponse;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.Container;
@@ -76,6 +78,7 @@ public class ParkingTest {
   @Test(timeout = 60_000)
   public void aParkedContainerGivesItsGpuBackAndRunsTheJobsNextRound() throws Exception {
     running(true);
+    assertEquals("the AM may park it", Set.of(JobTags.PARKABLE), task.getAllocationTags());
     park(1024, version);
     assertEquals("the task ended: its GPU is free", 1, unallocatedGpus());
     assertEquals(0, h.scheduler().runningTasks(app));
@@ -117,6 +120,8 @@ public class ParkingTest {
   @Test(timeout = 60_000)
   public void withoutStandbysAParkedContainerIsKilledAndItsGpuFreed() throws Exception {
     running(false);
+    assertTrue("not tagged parkable: the Hare AM would not ask",
+        task.getAllocationTags() == null || task.getAllocationTags().isEmpty());
     park(1024, version);
     List<ContainerStatus> ended = a.allocate(List.of(), List.of())
         .getCompletedContainersStatuses();
