@@ -13,8 +13,8 @@ import java.util.Map;
  * slot of each node, the gap from one task's end to the next task's start, and whether the next
  * task was of the same job. Only gaps inside the busy window count: from {@code windowStartMs}
  * (e.g. when every job's AM has registered and asked: before, a GPU may sit idle while
- * ApplicationMasters start) to {@code windowEndMs} (when demand starts to fall, e.g. the first job finishing), so a
- * GPU idle because no task was there yet, or left, is not called a switch.
+ * ApplicationMasters start) to {@code windowEndMs} (when demand starts to fall, e.g. the first
+ * job finishing), so a GPU idle because no task was there yet, or left, is not called a switch.
  *
  * @param sameJob gaps between two tasks of one job, ms
  * @param crossJob gaps between tasks of different jobs, ms

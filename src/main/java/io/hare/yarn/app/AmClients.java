@@ -13,8 +13,8 @@ public interface AmClients {
 
   /**
    * The real clients: {@code AMRMClientAsync}, heartbeating every {@code heartbeatMs} (asks,
-   * releases and progress go out with it) or sooner when hurried, and {@code NMClientAsync}, which leaves the task
-   * containers to YARN when the AM stops.
+   * releases and progress go out with it) or sooner when hurried, and {@code NMClientAsync},
+   * which leaves the task containers to YARN when the AM stops.
    */
   static AmClients yarn(int heartbeatMs) {
     return new AmClients() {

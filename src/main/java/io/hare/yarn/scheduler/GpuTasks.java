@@ -57,8 +57,7 @@ final class GpuTasks {
   /** The running task of each busy GPU (identity: a GPU object is one slot of one node). */
   private final Map<YarnGpu, Running> onGpu = new HashMap<>();
   private final Standbys standbys;
-  /** Resources promotions added to (and parkings took from) live containers since
-   * {@link #takeGrowth}. */
+  /** Resources promotions added to, less those parkings took from, live containers. */
   private final Resource growth = Resources.createResource(0, 0);
   private final Set<ApplicationId> asksChanged = ConcurrentHashMap.newKeySet();
   /** Warm containers whose AM reported that their next task started. */
@@ -279,14 +278,7 @@ final class GpuTasks {
     if (c == null) {
       return; // its end is on the way, and counts the task
     }
-    running.remove(id);
-    warm.remove(id);
-    onGpu.remove(r.gpu(), r);
-    host.taskEnded(r.job(), r.gpu(), nowMs, true, Math.max(1, nowMs - r.startMs()),
-        r.measured());
-    for (TaskListener l : listeners) {
-      l.taskEnded(r.job().appId(), id, true, nowMs);
-    }
+    ended(id, true, nowMs);
     FiCaSchedulerNode node = nodes.apply(r.gpu().nodeId());
     Resource before = Resources.clone(c.getAllocatedResource());
     Resource small = Gpus.standby(before);
@@ -469,19 +461,24 @@ final class GpuTasks {
     if (standbys.forget(c.getContainerId())) {
       return; // a standby ran no task
     }
-    Running r = running.remove(c.getContainerId());
-    warm.remove(c.getContainerId());
-    continued.remove(c.getContainerId());
+    boolean ok = event == RMContainerEventType.FINISHED && status != null
+        && status.getExitStatus() == ContainerExitStatus.SUCCESS;
+    ended(c.getContainerId(), ok, nowMs);
+  }
+
+  /** The task of container {@code id}, if it runs one, ended: its GPU frees for the policy. */
+  private void ended(ContainerId id, boolean ok, long nowMs) {
+    Running r = running.remove(id);
+    warm.remove(id);
+    continued.remove(id);
     if (r == null) {
       return;
     }
     onGpu.remove(r.gpu(), r);
-    boolean ok = event == RMContainerEventType.FINISHED && status != null
-        && status.getExitStatus() == ContainerExitStatus.SUCCESS;
     host.taskEnded(r.job(), r.gpu(), nowMs, ok, Math.max(1, nowMs - r.startMs()),
         r.measured());
     for (TaskListener l : listeners) {
-      l.taskEnded(r.job().appId(), c.getContainerId(), ok, nowMs);
+      l.taskEnded(r.job().appId(), id, ok, nowMs);
     }
   }
 

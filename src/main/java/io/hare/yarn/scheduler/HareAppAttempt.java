@@ -134,10 +134,10 @@ final class HareAppAttempt extends FifoAppAttemptBase {
 
   /**
    * Parks GPU task container {@code rc} on {@code node}: its task ended, its AM keeps it as a
-   * standby, so it gives back all but {@code small} (its memory, {@link Gpus#standby}). The inverse of
-   * {@link #promote}: queue metrics count it as a standby, the attempt and the node get the
-   * difference back, and the AM gets it at its next allocate as a resource decrease with a new
-   * token (version + 1). Under the write lock.
+   * standby, so it gives back all but {@code small} (its memory, {@link Gpus#standby}). The
+   * inverse of {@link #promote}: queue metrics count it as a standby, the attempt and the node
+   * get the difference back, and the AM gets it at its next allocate as a resource decrease with
+   * a new token (version + 1). Under the write lock.
    *
    * @return false if the attempt stopped (nothing changed)
    */

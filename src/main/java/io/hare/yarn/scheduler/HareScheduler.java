@@ -308,13 +308,23 @@ public class HareScheduler extends FifoScheduler {
 
   /** A policy pass outside a node heartbeat (the scheduler's lock, after the attempt's). */
   private synchronized void passNow() {
-    if (!rmContext.isWorkPreservingRecoveryEnabled()
-        || rmContext.isSchedulerReadyForAllocatingContainers()) {
+    if (readyToAllocate()) {
       gpuPass(getClock().getTime());
-      queue.getMetrics().setAvailableResourcesToQueue(Resources.subtract(getClusterResource(),
-          used));
-      updateHareMetrics();
+      publishMetrics();
     }
+  }
+
+  /** False while a work-preserving restart waits for the NodeManagers' containers. */
+  private boolean readyToAllocate() {
+    return !rmContext.isWorkPreservingRecoveryEnabled()
+        || rmContext.isSchedulerReadyForAllocatingContainers();
+  }
+
+  /** The queue's available resources and Hare's gauges, after containers were made. */
+  private void publishMetrics() {
+    queue.getMetrics().setAvailableResourcesToQueue(Resources.subtract(getClusterResource(),
+        used));
+    updateHareMetrics();
   }
 
   /** The GPU side's pass: readiness brought up to date, the policy's containers made. */
@@ -460,8 +470,7 @@ public class HareScheduler extends FifoScheduler {
   @Override
   protected synchronized void nodeUpdate(RMNode rmNode) {
     FifoPass.run(() -> super.nodeUpdate(rmNode));
-    if (rmContext.isWorkPreservingRecoveryEnabled()
-        && !rmContext.isSchedulerReadyForAllocatingContainers()) {
+    if (!readyToAllocate()) {
       return;
     }
     FiCaSchedulerNode node = nodeTracker.getNode(rmNode.getNodeID());
@@ -488,9 +497,7 @@ public class HareScheduler extends FifoScheduler {
       completedContainer(c, SchedulerUtils.createAbnormalContainerStatus(c.getContainerId(),
           "standby container no longer needed (it ran no task)"), RMContainerEventType.KILL);
     }
-    queue.getMetrics().setAvailableResourcesToQueue(Resources.subtract(getClusterResource(),
-        used));
-    updateHareMetrics();
+    publishMetrics();
   }
 
   /** Hare's gauges, when GPUs or pending tasks changed (a pass over the GPUs otherwise). */
