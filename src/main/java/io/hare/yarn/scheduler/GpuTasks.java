@@ -290,7 +290,7 @@ final class GpuTasks {
       LOG.debug("container {} of {} not parked; it ends", id, r.job());
       return;
     }
-    standbys.add(new Standbys.Standby(c, r.job().appId(), node.getNodeID(), nowMs));
+    standbys.add(new Standbys.Standby(c, r.job().appId(), node.getNodeID(), nowMs, true));
     Resources.subtractFrom(growth, Resources.subtract(before, small));
     LOG.debug("container {} of {} parked on {}", id, r.job(), node.getNodeID());
   }
@@ -332,13 +332,15 @@ final class GpuTasks {
   }
 
   /**
-   * At a heartbeat of {@code node}: standbys there that are no longer needed (their job's asks
-   * fell below its standbys, the job or attempt ended, or it waited past the limit), and new
+   * At a heartbeat of {@code node}: standbys there that are no longer needed (more than their
+   * job can use, {@link YarnJob#standbysUseful}; the job or attempt ended; or it waited past the
+   * limit), and new
    * standbys for the node's busy GPUs whose task is expected to end within the lead time and
    * whose job is not first in line for the type (its container will retire): one for each such
    * GPU not yet covered by a standby of the job first in line there, for that job, while it has
-   * more asks than standbys. A node holds at most twice as many standbys as it has GPUs: those
-   * for the jobs first in line now, and some for jobs that were (the policy may come back).
+   * more asks than standbys. A node holds at most twice as many standbys made this way as it has
+   * GPUs: those for the jobs first in line now, and some for jobs that were (the policy may come
+   * back). Parked containers do not count: they are bounded by memory and by their jobs' use.
    */
   Prelaunch prelaunch(Function<ApplicationId, HareAppAttempt> attempts, FiCaSchedulerNode node,
       long nowMs) {
@@ -349,11 +351,11 @@ final class GpuTasks {
     for (Standbys.Standby s : here) {
       YarnJob j = jobs.get(s.app());
       HareAppAttempt a = attempts.apply(s.app());
-      // a job with no ready task but tasks to come is at a barrier: its standbys (parked
-      // containers, mostly) wait for its next round
+      // a job with tasks to come keeps its standbys (parked containers, mostly) for its next
+      // round, even while fewer of this round's tasks wait
       if (j == null || a == null || a.isStopped()
           || !a.getApplicationAttemptId().equals(s.container().getApplicationAttemptId())
-          || standbys.of(s.app()) > j.ready && (j.ready > 0 || !j.tasksToCome())
+          || standbys.of(s.app()) > j.standbysUseful()
           || nowMs - s.sinceMs() > standbys.maxWaitMs()) {
         standbys.forget(s.container().getContainerId());
         unneeded.add(s.container());
@@ -370,7 +372,14 @@ final class GpuTasks {
         covering.merge(s.app(), 1, Integer::sum);
       }
     }
-    int room = 2 * inventory.on(id).size() - (here.size() - unneeded.size());
+    // parked containers are bounded by memory and by what their jobs can use; made ones also by
+    // this, as they are a guess of the policy's next moves
+    int room = 2 * inventory.on(id).size();
+    for (Standbys.Standby s : here) {
+      if (!s.parked() && !unneeded.contains(s.container())) {
+        room--;
+      }
+    }
     int free = freeGpus(id);
     // the node's busy GPUs whose task ends soon, soonest first: a job first in line continues
     // on as many of them as it has ready tasks; the others go to whoever comes next
@@ -411,7 +420,7 @@ final class GpuTasks {
       }
       RMContainer c = placer.placeStandby(a, node, free);
       if (c != null) {
-        standbys.add(new Standbys.Standby(c, b.appId(), id, nowMs));
+        standbys.add(new Standbys.Standby(c, b.appId(), id, nowMs, false));
         made.add(c);
         room--;
         LOG.debug("standby {} of {} on {} for {}", c.getContainerId(), b, id, g);

@@ -24,16 +24,21 @@ import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainerStat
  * <p>A standby takes no ask (the job's tasks stay ready for the policy, which sees no standby at
  * all); it takes one when promoted. Only jobs whose AM says it takes standbys
  * ({@code hare.standby=true}) get them, and only as many as they have asks. A standby the job no
- * longer needs (more standbys than asks, or no ask and no task to come; the job ended) or that
+ * longer needs (more standbys than its asks, or while it has tasks to come than a round's k less
+ * its running tasks; the job ended) or that
  * waited longer than {@link #maxWaitMs} is killed by the scheduler; it runs no task, so nothing
- * is lost. A job with no ask but tasks to come is at a round barrier: its standbys wait.
+ * is lost. A job at a round barrier, or waiting for GPUs, so keeps its parked containers.
  *
  * <p>This class keeps the books; {@link GpuTasks} decides. Not thread-safe: the scheduler's lock.
  */
 final class Standbys {
 
-  /** A standby container of {@code app} on {@code node}, made at {@code sinceMs}. */
-  record Standby(RMContainer container, ApplicationId app, NodeId node, long sinceMs) {}
+  /**
+   * A standby container of {@code app} on {@code node} since {@code sinceMs}: made as one, or
+   * {@code parked} after a task of its job there.
+   */
+  record Standby(RMContainer container, ApplicationId app, NodeId node, long sinceMs,
+      boolean parked) {}
 
   private static final EnumSet<RMContainerState> LIVE = EnumSet.of(RMContainerState.ALLOCATED,
       RMContainerState.ACQUIRED, RMContainerState.RUNNING);

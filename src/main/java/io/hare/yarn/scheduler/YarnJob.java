@@ -103,6 +103,19 @@ final class YarnJob implements JobView {
         || (long) rounds.getAsInt() * declaredK.getAsInt() > tasksDone + running + ready;
   }
 
+  /**
+   * How many standby containers the job can use now: one per ready task, and while it has tasks
+   * to come, enough that with its running containers (parked after their task) it holds a whole
+   * round's k. A job between rounds, or waiting for GPUs in the middle of one, so keeps the
+   * containers its next round runs in.
+   */
+  int standbysUseful() {
+    if (!tasksToCome()) {
+      return ready;
+    }
+    return Math.max(ready, declaredK.orElse(Math.max(1, peakDemand)) - running);
+  }
+
   /** Sets the outstanding GPU asks; returns how many more there are than before. */
   int setReady(int outstanding) {
     int grew = outstanding - ready;

@@ -143,4 +143,82 @@ public class ParkingTest {
     assertEquals(0, h.scheduler().standbys());
     assertTrue(a.allocate(List.of(), List.of()).getUpdatedContainers().isEmpty());
   }
+
+  /**
+   * A job that parks its containers while one task of its round still waits for a GPU (another
+   * job took them) keeps all of them: its next round runs in them. Before, standbys beyond its
+   * waiting tasks were killed at the next heartbeat, and the round started in new containers.
+   */
+  @Test(timeout = 60_000)
+  public void aJobWaitingForAGpuKeepsAllItsParkedContainers() throws Exception {
+    YarnConfiguration conf = HareRm.conf();
+    conf.setBoolean(SchedulerKeys.STANDBY_ENABLED, true);
+    h = HareRm.start(conf);
+    nm = h.node("h1:1234", 2);
+    a = h.launch(h.submit("hare.rounds=2", "hare.tasks-per-round=3", "hare.standby=true"), nm);
+    HareRm.askGpuTasks(a, 3);
+    List<Container> tasks = h.heartbeatAndPull(a, nm);
+    assertEquals(2, tasks.size());
+    for (Container c : tasks) {
+      nm.nodeHeartbeat(a.getApplicationAttemptId(), c.getId().getContainerId(),
+          ContainerState.RUNNING);
+    }
+    h.rm.drainEvents();
+    MockAM b = h.launch(h.submit("hare.weight=8", "hare.rounds=1", "hare.tasks-per-round=2"),
+        nm);
+    HareRm.askGpuTasks(b, 2);
+    for (Container c : tasks) {
+      a.sendContainerUpdateRequest(List.of(UpdateContainerRequest.newInstance(c.getVersion(),
+          c.getId(), ContainerUpdateType.DECREASE_RESOURCE, HareRm.resource(1024, 1, 0), null)));
+    }
+    assertEquals("b, first in line, took both GPUs", 2, h.heartbeatAndPull(b, nm).size());
+    nm.nodeHeartbeat(true);
+    h.rm.drainEvents();
+    assertEquals("a waits with one task and keeps both", 2, h.scheduler().standbys());
+    assertTrue(a.allocate(List.of(), List.of()).getCompletedContainersStatuses().isEmpty());
+  }
+
+  /**
+   * Parked containers do not use up a node's room for standbys made ahead (twice its GPUs): a
+   * one-GPU node holding two jobs' parked containers still gets the standby of the job first in
+   * line for its busy GPU.
+   */
+  @Test(timeout = 60_000)
+  public void parkedContainersLeaveRoomForAStandbyMadeAhead() throws Exception {
+    YarnConfiguration conf = HareRm.conf();
+    conf.setBoolean(SchedulerKeys.STANDBY_ENABLED, true);
+    conf.setLong(SchedulerKeys.STANDBY_LEAD_MS, 86_400_000L); // any task is about to end
+    h = HareRm.start(conf);
+    nm = h.node("h1:1234", 1);
+    for (int j = 0; j < 2; j++) { // a job's first round runs, then its container is parked
+      MockAM am = h.launch(h.submit("hare.rounds=3", "hare.tasks-per-round=1",
+          "hare.standby=true"), nm);
+      HareRm.askGpuTasks(am, 1);
+      Container c = h.heartbeatAndPull(am, nm).get(0);
+      nm.nodeHeartbeat(am.getApplicationAttemptId(), c.getId().getContainerId(),
+          ContainerState.RUNNING);
+      h.rm.drainEvents();
+      HareRm.askGpuTasks(am, 0);
+      am.sendContainerUpdateRequest(List.of(UpdateContainerRequest.newInstance(c.getVersion(),
+          c.getId(), ContainerUpdateType.DECREASE_RESOURCE, HareRm.resource(1024, 1, 0), null)));
+      nm.nodeHeartbeat(true);
+      h.rm.drainEvents();
+    }
+    assertEquals(2, h.scheduler().standbys());
+    MockAM q = h.launch(h.submit("hare.rounds=1", "hare.tasks-per-round=1"), nm);
+    HareRm.askGpuTasks(q, 1);
+    Container busy = h.heartbeatAndPull(q, nm).get(0);
+    nm.nodeHeartbeat(q.getApplicationAttemptId(), busy.getId().getContainerId(),
+        ContainerState.RUNNING);
+    h.rm.drainEvents();
+    MockAM b = h.launch(h.submit("hare.rounds=1", "hare.tasks-per-round=1",
+        "hare.standby=true"), nm);
+    HareRm.askGpuTasks(b, 1);
+    nm.nodeHeartbeat(true);
+    h.rm.drainEvents();
+    List<Container> got = h.heartbeatAndPull(b, nm);
+    assertEquals("b's standby, for q's GPU", 1, got.size());
+    assertEquals(0, HareRm.gpus(got.get(0)));
+    assertEquals(3, h.scheduler().standbys());
+  }
 }
