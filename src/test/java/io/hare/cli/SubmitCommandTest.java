@@ -2,6 +2,7 @@ package io.hare.cli;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNotEquals;
 import static org.junit.Assert.assertTrue;
 
 import io.hare.yarn.app.AppKeys;
@@ -9,6 +10,7 @@ import io.hare.yarn.app.ContainerClasspath;
 import io.hare.yarn.app.HareJobSpec;
 import io.hare.yarn.app.JobSpecFile;
 import io.hare.yarn.app.JobSpecValidator;
+import io.hare.yarn.app.SharedJars;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -23,6 +25,7 @@ import org.apache.hadoop.yarn.api.records.ApplicationSubmissionContext;
 import org.apache.hadoop.yarn.api.records.ContainerLaunchContext;
 import org.apache.hadoop.yarn.api.records.FinalApplicationStatus;
 import org.apache.hadoop.yarn.api.records.LocalResourceType;
+import org.apache.hadoop.yarn.api.records.LocalResourceVisibility;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.api.records.ResourceInformation;
 import org.apache.hadoop.yarn.api.records.YarnApplicationState;
@@ -151,11 +154,68 @@ public class SubmitCommandTest {
     HareJobSpec staged = JobSpecValidator.read(
         JobSpecFile.load(work.resolve("hare-job.xml"), Map.of()));
     assertEquals(6, staged.rounds());
-    assertEquals(2, staged.files().size());
-    assertTrue(staged.files().get(0), staged.files().get(0).endsWith(id + "/shard.bin"));
-    assertTrue(staged.files().get(1), staged.files().get(1).endsWith(id + "/" + picocli));
+    assertEquals(3, staged.files().size());
+    Path shared = staging.resolve(SharedJars.DIR);
+    assertTrue(staged.files().get(0), staged.files().get(0).contains(shared + "/")
+        && staged.files().get(0).endsWith("/hare-yarn.jar"));
+    assertTrue(staged.files().get(1), staged.files().get(1).endsWith(id + "/shard.bin"));
+    assertTrue(staged.files().get(2), staged.files().get(2).contains(shared + "/")
+        && staged.files().get(2).endsWith("/" + picocli));
     assertEquals("0123", Files.readString(work.resolve("shard.bin")));
-    assertTrue(Files.isRegularFile(work.resolve("hare-yarn.jar")));
+    assertEquals(Files.readString(jar), Files.readString(Path.of(
+        new org.apache.hadoop.fs.Path(staged.files().get(0)).toUri().getPath())));
+    assertEquals("the job's own files are kept for the job", LocalResourceVisibility.APPLICATION,
+        am.getLocalResources().get("shard.bin").getVisibility());
+    assertEquals("Hare's jars once per user", LocalResourceVisibility.PRIVATE,
+        am.getLocalResources().get("hare-yarn.jar").getVisibility());
+    assertEquals(LocalResourceVisibility.PRIVATE,
+        am.getLocalResources().get(picocli).getVisibility());
+  }
+
+  /**
+   * A second job of the same jars stages no second copy: its AM and tasks are given the very file
+   * (size and time stamp) the first job's were, which is what lets a NodeManager that localized it
+   * for the first job start the second job's containers without localizing it again. Another
+   * jar is staged apart from it.
+   */
+  @Test(timeout = 30_000)
+  public void jobsOfOneJarShareItsStagedCopy() throws Exception {
+    Path f = spec(Map.of());
+    assertEquals(0, AppCliRun.run(yarn, "submit", f.toString(), "--detach").code);
+    assertEquals(0, AppCliRun.run(yarn, "submit", f.toString(), "--detach").code);
+    List<ApplicationSubmissionContext> jobs = List.copyOf(yarn.submitted.values());
+    assertEquals(2, jobs.size());
+    org.apache.hadoop.yarn.api.records.LocalResource first = jobs.get(0).getAMContainerSpec()
+        .getLocalResources().get("hare-yarn.jar");
+    org.apache.hadoop.yarn.api.records.LocalResource second = jobs.get(1).getAMContainerSpec()
+        .getLocalResources().get("hare-yarn.jar");
+    assertEquals(first.getResource(), second.getResource());
+    assertEquals(first.getTimestamp(), second.getTimestamp());
+    assertEquals(first.getSize(), second.getSize());
+    assertNotEquals("each job's own files are its own",
+        jobs.get(0).getAMContainerSpec().getLocalResources().get("shard.bin").getResource(),
+        jobs.get(1).getAMContainerSpec().getLocalResources().get("shard.bin").getResource());
+
+    Files.writeString(jar, "another build of the jar");
+    assertEquals(0, AppCliRun.run(yarn, "submit", f.toString(), "--detach").code);
+    org.apache.hadoop.yarn.api.records.LocalResource third = yarn.submitted.values().stream()
+        .filter(c -> !jobs.contains(c)).findFirst().orElseThrow().getAMContainerSpec()
+        .getLocalResources().get("hare-yarn.jar");
+    assertNotEquals(first.getResource(), third.getResource());
+    assertEquals("the first copy is left as it was", first.getTimestamp(), Files
+        .getLastModifiedTime(Path.of(first.getResource().getFile())).toMillis());
+  }
+
+  @Test(timeout = 30_000)
+  public void aJobFileNamedLikeTheHareJarIsRefused() throws Exception {
+    Path own = tmp.newFolder("mine").toPath().resolve("hare-yarn.jar");
+    Files.writeString(own, "a file of the job's");
+    AppCliRun r = AppCliRun.run(yarn, "submit", spec(Map.of(AppKeys.FILES, own.toString()))
+        .toString(), "--detach");
+    assertEquals(r.toString(), 2, r.code);
+    assertTrue(r.toString(), r.err.contains(AppKeys.FILES + ": hare-yarn.jar is the Hare jar's"
+        + " name in the containers"));
+    assertTrue(yarn.submitted.isEmpty());
   }
 
   /**
@@ -178,8 +238,16 @@ public class SubmitCommandTest {
             Files.getPosixFilePermissions(f));
       }
     }
-    assertTrue(staged.toString(), staged.containsAll(List.of("hare-yarn.jar", "hare-job.xml",
-        "shard.bin")));
+    assertTrue(staged.toString(), staged.containsAll(List.of("hare-job.xml", "shard.bin")));
+    // the shared jars' directories and copies too
+    try (Stream<Path> shared = Files.walk(staging.resolve(SharedJars.DIR))) {
+      List<Path> all = shared.filter(p -> !p.getFileName().toString().endsWith(".crc")).toList();
+      assertEquals(all.toString(), 5, all.size()); // .jars, two content dirs, two jars
+      for (Path p : all) {
+        assertEquals(p.toString(), PosixFilePermissions.fromString(Files.isDirectory(p)
+            ? "rwx------" : "rw-------"), Files.getPosixFilePermissions(p));
+      }
+    }
   }
 
   @Test(timeout = 30_000)

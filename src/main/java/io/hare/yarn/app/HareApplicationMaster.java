@@ -26,7 +26,6 @@ import org.apache.hadoop.yarn.api.records.ContainerLaunchContext;
 import org.apache.hadoop.yarn.api.records.ContainerUpdateType;
 import org.apache.hadoop.yarn.api.records.FinalApplicationStatus;
 import org.apache.hadoop.yarn.api.records.LocalResource;
-import org.apache.hadoop.yarn.api.records.LocalResourceType;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.api.records.ResourceInformation;
 import org.apache.hadoop.yarn.api.records.UpdateContainerRequest;
@@ -248,10 +247,9 @@ public final class HareApplicationMaster {
     Path work = new Path(System.getenv(TaskContract.WORK_DIR));
     File logDir = new File(System.getenv(Environment.LOG_DIRS.name()).split(",")[0]);
 
-    Map<String, LocalResource> resources = new LinkedHashMap<>(
-        LocalResources.of(conf, spec.files(), spec.archives()));
-    resources.put(JobSubmitter.JAR,
-        LocalResources.of(conf, new Path(work, JobSubmitter.JAR), LocalResourceType.FILE));
+    // the staged spec's files: the Hare jar first, then the job's own files
+    Map<String, LocalResource> resources = LocalResources.of(conf, spec.files(),
+        spec.archives());
     RunnerLink link = new RunnerLink();
     RunnerServer runners = spec.taskReuse() ? new RunnerServer(link) : null;
     Map<String, String> runnerEnv = runners == null ? Map.of() : Map.of(

@@ -32,8 +32,9 @@ import org.apache.hadoop.yarn.util.resource.ResourceUtils;
 
 /**
  * Submits a validated job: gets an application id, checks the asks against the cluster's
- * largest container, stages the Hare jar, the spec and the local files and archives in the job's
- * work directory ({@code staging-dir/APPLICATION_ID} on the default file system, owner-only:
+ * largest container, stages the Hare jar and picocli once per user ({@link SharedJars}) and the
+ * spec and the local files and archives in the job's work directory
+ * ({@code staging-dir/APPLICATION_ID} on the default file system, owner-only:
  * {@link #WORK_DIR_PERMISSION}, files {@link #STAGED_FILE_PERMISSION}), and submits an
  * AM container that runs {@link HareApplicationMaster} with the spec localized as
  * {@value HareApplicationMaster#SPEC_FILE} and {@code HARE_WORK_DIR} in its environment. The
@@ -70,6 +71,11 @@ public final class JobSubmitter {
   public ApplicationId submit(HareJobSpec spec) throws BadInputException, IOException,
       YarnException {
     String jar = jar(spec);
+    if (spec.files().stream().map(JobSpecValidator::fileName).anyMatch(JAR::equals)) {
+      throw new BadInputException(AppKeys.FILES + ": " + JAR + " is the Hare jar's name in the"
+          + " containers; rename that file (or set " + AppKeys.AM_JAR + " to it if it is the"
+          + " Hare jar)");
+    }
     YarnApps.NewApp app = apps.create();
     checkFits(spec, app.maxContainer());
     FileSystem fs = FileSystem.get(conf);
@@ -77,8 +83,8 @@ public final class JobSubmitter {
     // owner-only whatever the umask: other users' tasks must not read or change this job's
     // files (the static mkdirs sets the permission after creating, so the umask cannot widen it)
     FileSystem.mkdirs(fs, work, WORK_DIR_PERMISSION);
-    Path stagedJar = new Path(work, JAR);
-    copy(fs, new Path(Paths.get(jar).toAbsolutePath().toUri()), stagedJar);
+    Path staging = new Path(spec.stagingDir());
+    Path sharedJar = SharedJars.stage(fs, staging, Paths.get(jar).toAbsolutePath(), JAR);
     List<String> files = new ArrayList<>();
     for (String f : spec.files()) {
       files.add(stage(fs, work, f));
@@ -87,21 +93,25 @@ public final class JobSubmitter {
     Optional<java.nio.file.Path> dep = ContainerClasspath.dependencyJar();
     if (dep.isPresent() && spec.files().stream().map(JobSpecValidator::fileName)
         .noneMatch(dep.get().getFileName().toString()::equals)) {
-      files.add(stage(fs, work, dep.get().toString()));
+      files.add(SharedJars.stage(fs, staging, dep.get(), dep.get().getFileName().toString())
+          .toString());
     }
     List<String> archives = new ArrayList<>();
     for (String a : spec.archives()) {
       archives.add(stage(fs, work, a));
     }
-    // the AM finds its jar as JAR in the work directory, so the staged spec names none
-    HareJobSpec staged = spec.withResources("", files, archives);
+    // the AM localizes the staged files, the Hare jar first, for its tasks; so the staged spec
+    // names no jar of its own
+    List<String> withJar = new ArrayList<>(List.of(sharedJar.toString()));
+    withJar.addAll(files);
+    HareJobSpec staged = spec.withResources("", withJar, archives);
     Path specFile = new Path(work, HareApplicationMaster.SPEC_FILE);
     try (OutputStream out = fs.create(specFile, true)) {
       staged.toConfiguration().writeXml(out);
     }
     fs.setPermission(specFile, STAGED_FILE_PERMISSION);
     Map<String, LocalResource> resources = new LinkedHashMap<>();
-    resources.put(JAR, LocalResources.of(conf, stagedJar, LocalResourceType.FILE));
+    resources.put(JAR, LocalResources.of(conf, sharedJar, LocalResourceType.FILE));
     resources.put(HareApplicationMaster.SPEC_FILE,
         LocalResources.of(conf, specFile, LocalResourceType.FILE));
     resources.putAll(LocalResources.of(conf, files, archives));

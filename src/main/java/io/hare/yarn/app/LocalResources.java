@@ -10,13 +10,13 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.yarn.api.records.LocalResource;
 import org.apache.hadoop.yarn.api.records.LocalResourceType;
-import org.apache.hadoop.yarn.api.records.LocalResourceVisibility;
 import org.apache.hadoop.yarn.api.records.URL;
 
 /**
  * YARN local resources for files already on a Hadoop file system, linked under their file names
  * (archives unpacked into a directory of that name). Size and time stamp come from the file
- * system, as the NodeManager checks them.
+ * system, as the NodeManager checks them. A job's own files are kept for the job only
+ * (APPLICATION visibility); Hare's {@link SharedJars} per user (PRIVATE).
  */
 public final class LocalResources {
 
@@ -27,7 +27,7 @@ public final class LocalResources {
     FileSystem fs = p.getFileSystem(conf);
     FileStatus s = fs.getFileStatus(p);
     return LocalResource.newInstance(URL.fromPath(fs.makeQualified(s.getPath())), type,
-        LocalResourceVisibility.APPLICATION, s.getLen(), s.getModificationTime());
+        SharedJars.visibility(p), s.getLen(), s.getModificationTime());
   }
 
   /** The spec's files and archives (URIs on a Hadoop file system) by link name. */
