@@ -366,21 +366,21 @@ public final class HarePolicy implements SchedulingPolicy {
     if (!unranked.isEmpty()) {
       rankArrivals(cluster);
     }
-    return dispatcher.firstInLine(cluster, type, aging.overdue(cluster, nowMs), FIRST_SCAN,
-        null);
+    return dispatcher.firstInLine(cluster, type, aging.overdue(cluster, nowMs), FIRST_SCAN);
   }
 
   @Override
-  public Optional<String> nextInLine(ClusterView cluster, GpuType type, String after,
-      long nowMs) {
+  public List<String> line(ClusterView cluster, GpuType type, int n, long nowMs) {
     if (dispatcher == null) {
-      return Optional.empty();
+      return List.of();
     }
     if (!unranked.isEmpty()) {
       rankArrivals(cluster);
     }
-    return dispatcher.firstInLine(cluster, type, aging.overdue(cluster, nowMs), FIRST_SCAN,
-        after);
+    List<String> line = dispatcher.line(cluster, type, aging.overdue(cluster, nowMs), FIRST_SCAN,
+        n);
+    return line.isEmpty() || !line.get(line.size() - 1).isEmpty() ? line
+        : line.subList(0, line.size() - 1);
   }
 
   /** Smith keys for jobs that arrived since the last plan, comparable with the plan's. */

@@ -156,30 +156,48 @@ final class PriorityDispatcher {
    * The job {@link #assign} would serve first on a GPU of {@code type}: the first overdue job
    * that can run there, else the best-ranked ready job whose affinity allows it. Looks at most
    * {@code maxScan} ranked jobs; none found there reads as "another job", so a long queue of
-   * jobs that cannot use the type never keeps a GPU warm by default. Job {@code except} (null
-   * for none) is passed over, as if it had no ready task.
+   * jobs that cannot use the type never keeps a GPU warm by default.
    */
   Optional<String> firstInLine(ClusterView cluster, GpuType type, List<JobView> overdue,
-      int maxScan, String except) {
+      int maxScan) {
+    List<String> line = line(cluster, type, overdue, maxScan, 1);
+    return line.isEmpty() ? Optional.empty() : Optional.of(line.get(0));
+  }
+
+  /**
+   * The first {@code n} jobs {@link #assign} would serve on GPUs of {@code type}, in order (as
+   * {@link #firstInLine}: overdue ones first, then by rank): each would be given such GPUs once
+   * those before it have no ready task left. Ends with {@code ""} ("another job") where the
+   * scan gave up after {@code maxScan} ready jobs that cannot use the type.
+   */
+  List<String> line(ClusterView cluster, GpuType type, List<JobView> overdue, int maxScan,
+      int n) {
+    List<String> out = new ArrayList<>(n);
     for (JobView job : overdue) {
-      if (job.readyTasks() > 0 && job.times(type) != null && !job.id().equals(except)) {
-        return Optional.of(job.id());
+      if (job.readyTasks() > 0 && job.times(type) != null) {
+        out.add(job.id());
+        if (out.size() == n) {
+          return out;
+        }
       }
     }
     int seen = 0;
     for (Key key : index) {
       JobView job = cluster.job(key.id());
-      if (job == null || job.readyTasks() == 0 || job.id().equals(except)) {
+      if (job == null || job.readyTasks() == 0 || out.contains(job.id())) {
         continue;
       }
       Set<GpuType> allowed = affinity.get(job.id());
       if (job.times(type) != null && (allowed == null || allowed.contains(type))) {
-        return Optional.of(job.id());
-      }
-      if (++seen >= maxScan) {
-        return Optional.of("");
+        out.add(job.id());
+        if (out.size() == n) {
+          return out;
+        }
+      } else if (++seen >= maxScan) {
+        out.add("");
+        return out;
       }
     }
-    return Optional.empty();
+    return out;
   }
 }

@@ -97,14 +97,13 @@ public interface SchedulingPolicy {
   }
 
   /**
-   * The job that would be first in line for a GPU of {@code type} if job {@code after} had no
-   * ready task left: who gets such a GPU once {@code after}'s ready tasks are taken. A host uses
-   * it to prepare the next job's start (YARN's standby containers). Empty when the policy does
-   * not say; called like {@link #firstInLine}.
+   * The first {@code n} jobs in line for GPUs of {@code type}, in order, the first of them
+   * {@link #firstInLine}'s: each would be given such GPUs once those before it have no ready
+   * task left. A host uses it to prepare the next jobs' starts (YARN's standby containers).
+   * Empty when the policy does not say; called like {@link #firstInLine}.
    */
-  default Optional<String> nextInLine(ClusterView cluster, GpuType type, String after,
-      long nowMs) {
-    return Optional.empty();
+  default List<String> line(ClusterView cluster, GpuType type, int n, long nowMs) {
+    return List.of();
   }
 
   /**

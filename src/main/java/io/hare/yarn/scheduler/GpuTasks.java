@@ -5,7 +5,6 @@ import io.hare.core.GpuType;
 import io.hare.core.TaskTimes;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.HashMap;
 import java.util.List;
@@ -57,6 +56,7 @@ final class GpuTasks {
   /** The running task of each busy GPU (identity: a GPU object is one slot of one node). */
   private final Map<YarnGpu, Running> onGpu = new HashMap<>();
   private final Standbys standbys;
+  private final EndingGpus ending = new EndingGpus();
   /** Resources promotions added to, less those parkings took from, live containers. */
   private final Resource growth = Resources.createResource(0, 0);
   private final Set<ApplicationId> asksChanged = ConcurrentHashMap.newKeySet();
@@ -334,12 +334,13 @@ final class GpuTasks {
   /**
    * At a heartbeat of {@code node}: standbys there that are no longer needed (more than their
    * job can use, {@link YarnJob#standbysUseful}; the job or attempt ended; or it waited past the
-   * limit), and new
-   * standbys for the node's busy GPUs whose task is expected to end within the lead time and
-   * whose job is not first in line for the type (its container will retire): one for each such
-   * GPU not yet covered by a standby of the job first in line there, for that job, while it has
-   * more asks than standbys. A node holds at most twice as many standbys made this way as it has
-   * GPUs: those for the jobs first in line now, and some for jobs that were (the policy may come
+   * limit), and new standbys for the node's busy GPUs whose task is expected to end within the
+   * lead time. Those GPUs, soonest first, go down the policy's line for their type
+   * ({@link PolicyHost#line}), each job taking as many as it has ready tasks: a GPU taken by
+   * its own running job runs that job's next task warm; one taken by another job that takes
+   * standbys, not covered by a standby of that job here already, gets one while the job has more
+   * asks than standbys. A node holds at most twice as many standbys made this way as it has
+   * GPUs: those for the jobs in line now, and some for jobs that were (the policy may come
    * back). Parked containers do not count: they are bounded by memory and by their jobs' use.
    */
   Prelaunch prelaunch(Function<ApplicationId, HareAppAttempt> attempts, FiCaSchedulerNode node,
@@ -381,34 +382,14 @@ final class GpuTasks {
       }
     }
     int free = freeGpus(id);
-    // the node's busy GPUs whose task ends soon, soonest first: a job first in line continues
-    // on as many of them as it has ready tasks; the others go to whoever comes next
-    Map<YarnGpu, Long> endsAt = new HashMap<>(); // each estimate looked up once
-    List<YarnGpu> ending = new ArrayList<>();
+    if (ending.due(host, nowMs)) {
+      ending.refresh(host, endingSoon(nowMs), nowMs);
+    }
     for (YarnGpu g : inventory.on(id)) {
       Running r = onGpu.get(g);
-      long end = r == null ? Long.MAX_VALUE : expectedEndMs(r, g);
-      if (end - standbys.leadMs() <= nowMs) {
-        endsAt.put(g, end);
-        ending.add(g);
-      }
-    }
-    ending.sort(Comparator.comparingLong(endsAt::get));
-    Map<YarnJob, Integer> continuing = new HashMap<>();
-    for (YarnGpu g : ending) {
-      YarnJob running = onGpu.get(g).job();
-      String next = host.firstInLine(g.type());
-      if (running.id().equals(next)) {
-        int before = continuing.getOrDefault(running, 0);
-        if (before < running.ready) {
-          continuing.put(running, before + 1); // it runs one of its ready tasks here next
-          continue;
-        }
-        next = host.secondInLine(g.type());
-      }
-      YarnJob b = next == null || next.equals(running.id()) ? null : host.activeJob(next);
-      if (b == null || !b.takesStandbys()) {
-        continue;
+      YarnJob b = r == null ? null : ending.taker(g);
+      if (b == null || b == r.job() || !b.takesStandbys()) {
+        continue; // nobody waits, the running job runs one of its ready tasks next, or no standby
       }
       if (covering.getOrDefault(b.appId(), 0) > 0) {
         covering.merge(b.appId(), -1, Integer::sum); // b's standby here waits for this GPU
@@ -427,6 +408,18 @@ final class GpuTasks {
       }
     }
     return new Prelaunch(made, unneeded);
+  }
+
+  /** The busy GPUs whose task is expected to end within the lead time, with that end. */
+  private Map<YarnGpu, Long> endingSoon(long nowMs) {
+    Map<YarnGpu, Long> endsAt = new HashMap<>();
+    for (Running r : onGpu.values()) {
+      long end = expectedEndMs(r, r.gpu());
+      if (end - standbys.leadMs() <= nowMs) {
+        endsAt.put(r.gpu(), end);
+      }
+    }
+    return endsAt;
   }
 
   /** When the task on {@code g} should end by its job's estimate; never if unknown. */

@@ -72,6 +72,11 @@ final class PolicyHost implements ClusterView {
   /** Jobs to publish, each once ({@link YarnJob#touched}); see {@link GpuInventory#drainTouched}. */
   private final List<YarnJob> touchedJobs = new ArrayList<>();
   private List<YarnGpu> shownGpus = List.of();
+  /**
+   * Jobs in line per GPU type that standbys are made for: enough to see past a few jobs whose
+   * ready tasks the GPUs ending soon on one node will take; each more costs a scan per pass.
+   */
+  static final int LINE = 4;
   private long gpusVersion = -1;
   private OptionalLong wakeAt = OptionalLong.empty();
   private long readyTotal;
@@ -79,8 +84,8 @@ final class PolicyHost implements ClusterView {
   private boolean consulted;
   /** First in line per type for warm GPUs, or null when the policy keeps none. */
   private volatile Map<GpuType, String> warmFirst;
-  /** Who comes after the first in line, by GPU type ({@link #secondInLine}); null: none. */
-  private volatile Map<GpuType, String> warmSecond;
+  /** The jobs in line, by GPU type ({@link #line}); null: none. */
+  private volatile Map<GpuType, List<String>> warmLine;
   private boolean replanStarted;
   private long lastReplanMs = Long.MIN_VALUE;
   private boolean countsStale = true;
@@ -286,20 +291,20 @@ final class PolicyHost implements ClusterView {
   private void publishFirstInLine(long nowMs) {
     if (!policy.keepsWarmGpus()) {
       warmFirst = null;
-      warmSecond = null;
+      warmLine = null;
       return;
     }
     Map<GpuType, String> first = new HashMap<>();
-    Map<GpuType, String> second = new HashMap<>();
+    Map<GpuType, List<String>> line = new HashMap<>();
     for (GpuType t : gpuTypes()) {
       policy.firstInLine(this, t, nowMs).ifPresent(id -> first.put(t, id));
       String f = first.get(t);
       if (f != null && !f.isEmpty()) {
-        policy.nextInLine(this, t, f, nowMs).ifPresent(id -> second.put(t, id));
+        line.put(t, List.copyOf(policy.line(this, t, LINE, nowMs)));
       }
     }
     warmFirst = first;
-    warmSecond = second;
+    warmLine = line;
   }
 
   /**
@@ -328,13 +333,18 @@ final class PolicyHost implements ClusterView {
   }
 
   /**
-   * The job the policy's last answer puts in line for a GPU of {@code type} after the first
-   * one's ready tasks are taken ({@link SchedulingPolicy#nextInLine}); null when none.
+   * The jobs the policy's last answer puts in line for GPUs of {@code type}, the first in line
+   * first, at most {@link #LINE} ({@link SchedulingPolicy#line}); empty when none.
    */
-  String secondInLine(GpuType type) {
-    Map<GpuType, String> second = warmSecond;
-    String j = second == null ? null : second.get(type);
-    return j == null || j.isEmpty() ? null : j;
+  /** Changes (as an identity) whenever the policy's answer for {@link #line} is published. */
+  Object lineVersion() {
+    return warmLine;
+  }
+
+  List<String> line(GpuType type) {
+    Map<GpuType, List<String>> all = warmLine;
+    List<String> l = all == null ? null : all.get(type);
+    return l == null ? List.of() : l;
   }
 
   /**

@@ -172,6 +172,37 @@ public class StandbyTest {
     assertEquals(0, HareRm.gpus(got.get(0)));
   }
 
+  /**
+   * The GPUs ending soon are counted cluster-wide: job a, first in line with one task left, takes
+   * one of them (on one node), not one on every node; job b gets its standby on the other node.
+   * Counted per node, a's one task took every node's GPU and b got none anywhere.
+   */
+  @Test(timeout = 60_000)
+  public void theJobFirstInLineTakesAsManyGpusAsItHasTasksAcrossNodes() throws Exception {
+    h = HareRm.start(conf(86_400_000L));
+    nm = h.node("h1:1234", 1);
+    MockNM other = h.node("h2:1234", 1);
+    MockAM a = h.launch(h.submit("hare.weight=8", "hare.rounds=1", "hare.tasks-per-round=3"),
+        nm);
+    HareRm.askGpuTasks(a, 3);
+    List<Container> aTasks = h.heartbeatAndPull(a, nm, other);
+    assertEquals(2, aTasks.size());
+    for (Container c : aTasks) {
+      (c.getNodeId().equals(nm.getNodeId()) ? nm : other).nodeHeartbeat(
+          a.getApplicationAttemptId(), c.getId().getContainerId(), ContainerState.RUNNING);
+    }
+    h.rm.drainEvents();
+    MockAM b = h.launch(h.submit("hare.weight=1", "hare.rounds=20", "hare.tasks-per-round=2",
+        "hare.standby=true"), nm);
+    ask(b, 2);
+    nm.nodeHeartbeat(true);
+    other.nodeHeartbeat(true);
+    h.rm.drainEvents();
+    List<Container> got = h.heartbeatAndPull(b, nm, other);
+    assertEquals("one standby, for the GPU a's last task will not take", 1, got.size());
+    assertEquals(0, HareRm.gpus(got.get(0)));
+  }
+
   @Test(timeout = 60_000)
   public void aStandbyItsJobNoLongerNeedsIsKilled() throws Exception {
     h = HareRm.start(conf(86_400_000L));
