@@ -366,7 +366,7 @@ final class GpuTasks {
     if (!standbys.enabled()) {
       return new Prelaunch(made, unneeded);
     }
-    // the standbys that stay, by job: each covers one GPU its job is first in line for
+    // the standbys that stay, by job: each covers one GPU counted to its job
     Map<ApplicationId, Integer> covering = new HashMap<>();
     for (Standbys.Standby s : here) {
       if (!unneeded.contains(s.container())) {

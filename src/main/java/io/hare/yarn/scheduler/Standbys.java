@@ -14,7 +14,7 @@ import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainerStat
 /**
  * Standby containers: a switch of a GPU from one job's task to another's costs a container
  * launch (AM heartbeat, NodeManager start, launch script: hundreds of ms), so shortly before a
- * busy GPU is expected to free, the job first in line for its type gets a container on that node
+ * busy GPU is expected to free, the job in line for it (EndingGpus) gets a container on that node
  * without the GPU (its task's memory; no vcores, {@link Gpus#standby}), which its AM launches at
  * once and parks. When the GPU frees and the policy gives it to that job, the standby is given
  * the GPU (a resource increase, {@link HareAppAttempt#promote}) instead of a new container: the
