@@ -65,6 +65,18 @@ public class StandbyTest {
     h.rm.drainEvents();
   }
 
+  /** The one-GPU containers of {@code am}, one on {@link #nm} and one on {@code other}, running. */
+  private List<Container> runningOnBoth(MockAM am, MockNM other) throws Exception {
+    List<Container> got = h.heartbeatAndPull(am, nm, other);
+    assertEquals(2, got.size());
+    for (Container c : got) {
+      (c.getNodeId().equals(nm.getNodeId()) ? nm : other).nodeHeartbeat(
+          am.getApplicationAttemptId(), c.getId().getContainerId(), ContainerState.RUNNING);
+    }
+    h.rm.drainEvents();
+    return got;
+  }
+
   /** One one-GPU task ask under allocation request id {@link #ASK_ID}, or its withdrawal. */
   private static void ask(MockAM am, int n) throws Exception {
     am.allocate(List.of(ResourceRequest.newBuilder().priority(Priority.newInstance(1))
@@ -185,13 +197,7 @@ public class StandbyTest {
     MockAM a = h.launch(h.submit("hare.weight=8", "hare.rounds=1", "hare.tasks-per-round=3"),
         nm);
     HareRm.askGpuTasks(a, 3);
-    List<Container> aTasks = h.heartbeatAndPull(a, nm, other);
-    assertEquals(2, aTasks.size());
-    for (Container c : aTasks) {
-      (c.getNodeId().equals(nm.getNodeId()) ? nm : other).nodeHeartbeat(
-          a.getApplicationAttemptId(), c.getId().getContainerId(), ContainerState.RUNNING);
-    }
-    h.rm.drainEvents();
+    runningOnBoth(a, other);
     MockAM b = h.launch(h.submit("hare.weight=1", "hare.rounds=20", "hare.tasks-per-round=2",
         "hare.standby=true"), nm);
     ask(b, 2);
@@ -210,13 +216,7 @@ public class StandbyTest {
     MockNM other = h.node("h2:1234", 1);
     MockAM a = h.launch(h.submit("hare.rounds=1", "hare.tasks-per-round=2"), nm);
     HareRm.askGpuTasks(a, 2);
-    List<Container> aTasks = h.heartbeatAndPull(a, nm, other);
-    assertEquals(2, aTasks.size());
-    for (Container c : aTasks) {
-      (c.getNodeId().equals(nm.getNodeId()) ? nm : other).nodeHeartbeat(
-          a.getApplicationAttemptId(), c.getId().getContainerId(), ContainerState.RUNNING);
-    }
-    h.rm.drainEvents();
+    List<Container> aTasks = runningOnBoth(a, other);
     MockAM b = h.launch(h.submit("hare.rounds=1", "hare.tasks-per-round=1",
         "hare.standby=true"), nm);
     ask(b, 1);
