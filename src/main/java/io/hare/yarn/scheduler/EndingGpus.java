@@ -40,7 +40,9 @@ final class EndingGpus {
     atMs = nowMs;
     lineSeen = host.lineVersion();
     List<YarnGpu> gpus = new ArrayList<>(endsAt.keySet());
-    gpus.sort(Comparator.comparingLong(endsAt::get));
+    // ties (tasks placed in one pass) in cluster order, so the same state gives the same standbys
+    gpus.sort(Comparator.comparingLong((YarnGpu g) -> endsAt.get(g))
+        .thenComparingLong(YarnGpu::position));
     Map<GpuType, List<YarnJob>> lines = new HashMap<>();
     Map<YarnJob, Integer> taken = new HashMap<>();
     Map<YarnGpu, YarnJob> out = new HashMap<>();

@@ -220,14 +220,20 @@ public class StandbyTest {
     MockAM b = h.launch(h.submit("hare.rounds=1", "hare.tasks-per-round=1",
         "hare.standby=true"), nm);
     ask(b, 1);
-    Container standby = h.heartbeatAndPull(b, nm).get(0);
-    running(b, standby);
+    List<Container> standbys = h.heartbeatAndPull(b, nm, other);
+    assertEquals("a standby on the node whose GPU ends first", 1, standbys.size());
+    Container standby = standbys.get(0);
+    MockNM at = standby.getNodeId().equals(nm.getNodeId()) ? nm : other;
+    MockNM away = at == nm ? other : nm;
+    at.nodeHeartbeat(b.getApplicationAttemptId(), standby.getId().getContainerId(),
+        ContainerState.RUNNING);
+    h.rm.drainEvents();
     // b's one task goes to the GPU that frees first, on the other node: none of b's is to come
-    h.finish(other, aTasks.stream().filter(c -> c.getNodeId().equals(other.getNodeId()))
+    h.finish(away, aTasks.stream().filter(c -> c.getNodeId().equals(away.getNodeId()))
         .findFirst().orElseThrow());
-    assertEquals(1, h.heartbeatAndPull(b, other).size());
+    assertEquals(1, h.heartbeatAndPull(b, away).size());
     ask(b, 0); // the AM withdraws the ask it got the container for
-    nm.nodeHeartbeat(true);
+    at.nodeHeartbeat(true);
     h.rm.drainEvents();
     List<ContainerStatus> ended = b.allocate(List.of(), List.of())
         .getCompletedContainersStatuses();
