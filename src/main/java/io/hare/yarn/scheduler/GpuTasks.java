@@ -337,7 +337,9 @@ final class GpuTasks {
    * limit), and new standbys for the node's busy GPUs whose task is expected to end within the
    * lead time. Those GPUs, soonest first, go down the policy's line for their type
    * ({@link PolicyHost#line}), each job taking as many as it has ready tasks: a GPU taken by
-   * its own running job runs that job's next task warm; one taken by another job that takes
+   * its own running job runs that job's next task warm, and is hedged to the next job in line
+   * ({@link EndingGpus}: the estimates cannot tell which of a job's GPUs it continues on); one
+   * taken by (or hedged to) another job that takes
    * standbys, not covered by a standby of that job here already, gets one while the job has more
    * asks than standbys. A node holds at most twice as many standbys made this way as it has
    * GPUs: those for the jobs in line now, and some for jobs that were (the policy may come
@@ -387,7 +389,7 @@ final class GpuTasks {
     }
     for (YarnGpu g : inventory.on(id)) {
       Running r = onGpu.get(g);
-      YarnJob b = r == null ? null : ending.taker(g);
+      YarnJob b = r == null ? null : ending.standbyFor(g);
       if (b == null || b == r.job() || !b.takesStandbys()) {
         continue; // nobody waits, the running job runs one of its ready tasks next, or no standby
       }
@@ -411,15 +413,15 @@ final class GpuTasks {
   }
 
   /** The busy GPUs whose task is expected to end within the lead time, with that end. */
-  private Map<YarnGpu, Long> endingSoon(long nowMs) {
-    Map<YarnGpu, Long> endsAt = new HashMap<>();
+  private Map<YarnGpu, EndingGpus.Busy> endingSoon(long nowMs) {
+    Map<YarnGpu, EndingGpus.Busy> ending = new HashMap<>();
     for (Running r : onGpu.values()) {
       long end = expectedEndMs(r, r.gpu());
       if (end - standbys.leadMs() <= nowMs) {
-        endsAt.put(r.gpu(), end);
+        ending.put(r.gpu(), new EndingGpus.Busy(r.job(), end));
       }
     }
-    return endsAt;
+    return ending;
   }
 
   /** When the task on {@code g} should end by its job's estimate; never if unknown. */

@@ -185,12 +185,39 @@ public class StandbyTest {
   }
 
   /**
-   * The GPUs ending soon are counted cluster-wide: job a, first in line with one task left, takes
-   * one of them (on one node), not one on every node; job b gets its standby on the other node.
-   * Counted per node, a's one task took every node's GPU and b got none anywhere.
+   * The GPUs ending soon are counted cluster-wide: job b, first in line with one task, takes one
+   * of a's two GPUs (on one node), not one on every node; job c gets its standby on the other
+   * node. Counted per node, b's one task took every node's GPU and c got none anywhere.
    */
   @Test(timeout = 60_000)
-  public void theJobFirstInLineTakesAsManyGpusAsItHasTasksAcrossNodes() throws Exception {
+  public void aJobInLineTakesAsManyGpusAsItHasTasksAcrossNodes() throws Exception {
+    h = HareRm.start(conf(86_400_000L));
+    nm = h.node("h1:1234", 1);
+    MockNM other = h.node("h2:1234", 1);
+    MockAM a = h.launch(h.submit("hare.weight=8", "hare.rounds=1", "hare.tasks-per-round=2"),
+        nm);
+    HareRm.askGpuTasks(a, 2);
+    runningOnBoth(a, other);
+    MockAM b = h.launch(h.submit("hare.weight=4", "hare.rounds=1", "hare.tasks-per-round=1",
+        "hare.standby=true"), nm);
+    ask(b, 1);
+    MockAM c = h.launch(h.submit("hare.weight=1", "hare.rounds=20", "hare.tasks-per-round=1",
+        "hare.standby=true"), nm);
+    ask(c, 1);
+    List<Container> forB = h.heartbeatAndPull(b, nm, other);
+    List<Container> forC = h.heartbeatAndPull(c, nm, other);
+    assertEquals("b: one standby for its one task", 1, forB.size());
+    assertEquals("c: one standby, for the GPU b will not take", 1, forC.size());
+    assertTrue("on different nodes", !forB.get(0).getNodeId().equals(forC.get(0).getNodeId()));
+  }
+
+  /**
+   * Job a, first in line with one task left, runs it on whichever of its two GPUs frees first;
+   * the estimates cannot tell which (both tasks started in one pass), so job b, next in line with
+   * two tasks, waits on both nodes: its first task on the other GPU is no container launch.
+   */
+  @Test(timeout = 60_000)
+  public void theNextJobWaitsOnEveryGpuTheRunningJobMayLeave() throws Exception {
     h = HareRm.start(conf(86_400_000L));
     nm = h.node("h1:1234", 1);
     MockNM other = h.node("h2:1234", 1);
@@ -205,8 +232,9 @@ public class StandbyTest {
     other.nodeHeartbeat(true);
     h.rm.drainEvents();
     List<Container> got = h.heartbeatAndPull(b, nm, other);
-    assertEquals("one standby, for the GPU a's last task will not take", 1, got.size());
-    assertEquals(0, HareRm.gpus(got.get(0)));
+    assertEquals("a standby on each node", 2, got.size());
+    assertTrue(!got.get(0).getNodeId().equals(got.get(1).getNodeId()));
+    assertEquals(0, HareRm.gpus(got.get(0)) + HareRm.gpus(got.get(1)));
   }
 
   @Test(timeout = 60_000)
