@@ -88,6 +88,14 @@ final class PolicyHost implements ClusterView {
   private volatile Map<GpuType, List<String>> warmLine;
   private boolean replanStarted;
   private long lastReplanMs = Long.MIN_VALUE;
+  /**
+   * When the least interval between two re-plans ends, after a pass it held back from asking
+   * the policy for one; Long.MAX_VALUE: none held. A pass is due then, so a re-plan the policy
+   * wants runs once the interval has passed rather than at whatever event comes next (on a quiet
+   * cluster, a round's end seconds later, while the jobs that arrived run by the stand-in
+   * order).
+   */
+  private long heldReplanAtMs = Long.MAX_VALUE;
   private boolean countsStale = true;
   private Map<GpuType, int[]> counts = Map.of();
   private List<GpuType> types = List.of();
@@ -240,6 +248,9 @@ final class PolicyHost implements ClusterView {
     if (dirty || gate.pending() && !gate.replanInFlight()) {
       return true;
     }
+    if (heldReplanAtMs <= nowMs) {
+      return true;
+    }
     OptionalLong wake = wakeAt;
     return wake.isPresent() && wake.getAsLong() <= nowMs && readyTotal > 0;
   }
@@ -257,8 +268,12 @@ final class PolicyHost implements ClusterView {
     try {
       publishViews();
       dirty = false;
-      if ((lastReplanMs == Long.MIN_VALUE || nowMs - lastReplanMs >= replanIntervalMs)
-          && policy.replanDue(nowMs)) {
+      boolean mayReplan = lastReplanMs == Long.MIN_VALUE
+          || nowMs - lastReplanMs >= replanIntervalMs;
+      // asking the policy now would be its answer for now (some record the question): one more
+      // pass once the interval is over lets it answer then
+      heldReplanAtMs = mayReplan ? Long.MAX_VALUE : lastReplanMs + replanIntervalMs;
+      if (mayReplan && policy.replanDue(nowMs)) {
         lastReplanMs = nowMs;
         replanStarted = true;
         replanner.start(nowMs); // a same-thread executor has finished it on return

@@ -90,6 +90,32 @@ public class BackgroundReplanTest {
   }
 
   /**
+   * A re-plan the least interval held back runs at the first heartbeat after the interval, not
+   * at whatever event comes next: nothing else changes here, and without the held pass the
+   * arrival would run by the stand-in order until then.
+   */
+  @Test(timeout = 20_000)
+  public void aReplanHeldBackByTheIntervalRunsOnceItHasPassed() throws Exception {
+    Scripted policy = new Scripted();
+    policy.release.countDown();
+    PolicyHost host = new PolicyHost(policy, inventory, times, 200, Runnable::run, n -> { });
+    inventory.setNode(NodeId.newInstance("h1", 1), 1, GpuType.of("v100"));
+    host.asksChanged(job(1), 1, 0);
+    policy.replanDue = true;
+    assertEquals(1, host.pass(10).size());
+    host.asksChanged(job(2), 1, 50); // arrives 40 ms after the re-plan, the GPU busy
+    policy.replanDue = true;
+    assertTrue(host.passDue(50));
+    host.pass(50);
+    assertEquals("held back by the 200 ms interval", 1, host.replans());
+    assertTrue("nothing due before the interval ends", !host.passDue(150));
+    assertTrue("a pass is due once it has", host.passDue(210));
+    host.pass(210);
+    assertEquals(2, host.replans());
+    assertTrue("and nothing after it", !host.passDue(400));
+  }
+
+  /**
    * Records calls, detects overlapping ones, blocks its re-plan until released, and gives every
    * free GPU to the first job with ready tasks.
    */
