@@ -287,12 +287,13 @@ public final class RoundProtocol {
         continue;
       }
       RoundTasks.Attempt a = bound.get();
+      // the runner first: its GPU idles until it hears; the NodeManager's view can follow
+      standbys.promote(c.getId(), new RunnerServer.Next(a.round(), a.index()));
+      launcher.updateResource(c);
       String type = gpuTypes.typeOf(c.getNodeId());
       LOG.info("{}: round {} task {} attempt {} promoted standby container {} ({} GPU {})",
           jobId, a.round(), a.index(), a.number(), c.getId(), c.getNodeId(),
           type.isEmpty() ? "unknown" : type);
-      launcher.updateResource(c);
-      standbys.promote(c.getId(), new RunnerServer.Next(a.round(), a.index()));
     }
     pollForStandbys();
   }
