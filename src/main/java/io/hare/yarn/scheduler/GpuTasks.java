@@ -339,11 +339,11 @@ final class GpuTasks {
    * ({@link PolicyHost#line}), each job taking as many as it has ready tasks: a GPU taken by
    * its own running job runs that job's next task warm, and is hedged to the next job in line
    * ({@link EndingGpus}: the estimates cannot tell which of a job's GPUs it continues on); one
-   * taken by (or hedged to) another job that takes
-   * standbys, not covered by a standby of that job here already, gets one while the job has more
-   * asks than standbys. A node holds at most twice as many standbys made this way as it has
-   * GPUs: those for the jobs in line now, and some for jobs that were (the policy may come
-   * back). Parked containers do not count: they are bounded by memory and by their jobs' use.
+   * taken by (or hedged to) another job that takes standbys, not covered by a standby of that
+   * job here already, gets one while the job has more asks than standbys. A node holds at most
+   * twice as many standbys made this way as it has GPUs: those for the jobs in line now, and
+   * some for jobs that were (the policy may come back). Parked containers do not count: they
+   * are bounded by memory and by their jobs' use.
    */
   Prelaunch prelaunch(Function<ApplicationId, HareAppAttempt> attempts, FiCaSchedulerNode node,
       long nowMs) {

@@ -347,15 +347,15 @@ final class PolicyHost implements ClusterView {
     return j == null || j.isEmpty() ? null : j;
   }
 
-  /**
-   * The jobs the policy's last answer puts in line for GPUs of {@code type}, the first in line
-   * first, at most {@link #LINE} ({@link SchedulingPolicy#line}); empty when none.
-   */
   /** Changes (as an identity) whenever the policy's answer for {@link #line} is published. */
   Object lineVersion() {
     return warmLine;
   }
 
+  /**
+   * The jobs the policy's last answer puts in line for GPUs of {@code type}, the first in line
+   * first, at most {@link #LINE} ({@link SchedulingPolicy#line}); empty when none.
+   */
   List<String> line(GpuType type) {
     Map<GpuType, List<String>> all = warmLine;
     List<String> l = all == null ? null : all.get(type);

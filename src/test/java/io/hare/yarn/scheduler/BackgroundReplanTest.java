@@ -79,9 +79,7 @@ public class BackgroundReplanTest {
   @Test(timeout = 20_000)
   public void aSameThreadExecutorReplansBeforeTheAssignOfTheSamePass() throws Exception {
     Scripted policy = new Scripted();
-    policy.release.countDown();
-    PolicyHost host = new PolicyHost(policy, inventory, times, 0, Runnable::run, n -> { });
-    inventory.setNode(NodeId.newInstance("h1", 1), 1, GpuType.of("v100"));
+    PolicyHost host = sameThreadOnOneGpu(policy, 0);
     YarnJob a = job(1);
     host.asksChanged(a, 1, 0);
     policy.replanDue = true;
@@ -97,9 +95,7 @@ public class BackgroundReplanTest {
   @Test(timeout = 20_000)
   public void aReplanHeldBackByTheIntervalRunsOnceItHasPassed() throws Exception {
     Scripted policy = new Scripted();
-    policy.release.countDown();
-    PolicyHost host = new PolicyHost(policy, inventory, times, 200, Runnable::run, n -> { });
-    inventory.setNode(NodeId.newInstance("h1", 1), 1, GpuType.of("v100"));
+    PolicyHost host = sameThreadOnOneGpu(policy, 200);
     host.asksChanged(job(1), 1, 0);
     policy.replanDue = true;
     assertEquals(1, host.pass(10).size());
@@ -113,6 +109,18 @@ public class BackgroundReplanTest {
     host.pass(210);
     assertEquals(2, host.replans());
     assertTrue("and nothing after it", !host.passDue(400));
+  }
+
+  /**
+   * A host re-planning on the calling thread, at least {@code intervalMs} apart, over one V100;
+   * {@code policy}'s re-plans do not block.
+   */
+  private PolicyHost sameThreadOnOneGpu(Scripted policy, long intervalMs) {
+    policy.release.countDown();
+    PolicyHost host = new PolicyHost(policy, inventory, times, intervalMs, Runnable::run,
+        n -> { });
+    inventory.setNode(NodeId.newInstance("h1", 1), 1, GpuType.of("v100"));
+    return host;
   }
 
   /**

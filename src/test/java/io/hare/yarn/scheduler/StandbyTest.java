@@ -77,6 +77,21 @@ public class StandbyTest {
     return got;
   }
 
+  /**
+   * Two one-GPU nodes, {@link #nm} and the one returned, both running a task of a weight-8 job of
+   * one round of {@code k} tasks (so k - 2 of them still wait).
+   */
+  private MockNM heavyJobOnTwoNodes(int k) throws Exception {
+    h = HareRm.start(conf(86_400_000L));
+    nm = h.node("h1:1234", 1);
+    MockNM other = h.node("h2:1234", 1);
+    MockAM a = h.launch(h.submit("hare.weight=8", "hare.rounds=1", "hare.tasks-per-round=" + k),
+        nm);
+    HareRm.askGpuTasks(a, k);
+    runningOnBoth(a, other);
+    return other;
+  }
+
   /** One one-GPU task ask under allocation request id {@link #ASK_ID}, or its withdrawal. */
   private static void ask(MockAM am, int n) throws Exception {
     am.allocate(List.of(ResourceRequest.newBuilder().priority(Priority.newInstance(1))
@@ -191,13 +206,7 @@ public class StandbyTest {
    */
   @Test(timeout = 60_000)
   public void aJobInLineTakesAsManyGpusAsItHasTasksAcrossNodes() throws Exception {
-    h = HareRm.start(conf(86_400_000L));
-    nm = h.node("h1:1234", 1);
-    MockNM other = h.node("h2:1234", 1);
-    MockAM a = h.launch(h.submit("hare.weight=8", "hare.rounds=1", "hare.tasks-per-round=2"),
-        nm);
-    HareRm.askGpuTasks(a, 2);
-    runningOnBoth(a, other);
+    MockNM other = heavyJobOnTwoNodes(2);
     MockAM b = h.launch(h.submit("hare.weight=4", "hare.rounds=1", "hare.tasks-per-round=1",
         "hare.standby=true"), nm);
     ask(b, 1);
@@ -218,13 +227,7 @@ public class StandbyTest {
    */
   @Test(timeout = 60_000)
   public void theNextJobWaitsOnEveryGpuTheRunningJobMayLeave() throws Exception {
-    h = HareRm.start(conf(86_400_000L));
-    nm = h.node("h1:1234", 1);
-    MockNM other = h.node("h2:1234", 1);
-    MockAM a = h.launch(h.submit("hare.weight=8", "hare.rounds=1", "hare.tasks-per-round=3"),
-        nm);
-    HareRm.askGpuTasks(a, 3);
-    runningOnBoth(a, other);
+    MockNM other = heavyJobOnTwoNodes(3);
     MockAM b = h.launch(h.submit("hare.weight=1", "hare.rounds=20", "hare.tasks-per-round=2",
         "hare.standby=true"), nm);
     ask(b, 2);
