@@ -22,8 +22,8 @@ import org.apache.hadoop.yarn.api.records.NodeId;
  * cannot tell apart (a round's tasks start in one pass and end within milliseconds of each
  * other). So a job that frees F of its GPUs may free them on any node: the next job gets a
  * standby on each node for up to F of them, not only where the estimates say, and its first
- * task on whichever frees is no container launch. It never gets more than it has ready tasks
- * ({@link GpuTasks#prelaunch}).
+ * task on whichever frees is no container launch. It never gets more standbys than it can use
+ * ({@link GpuTasks#prelaunch}, {@link YarnJob#standbysUseful}).
  *
  * <p>Worked out again when the policy's line changes, else at most every {@link #REFRESH_MS}
  * (a sort of the busy GPUs: cheap next to a lead of seconds, not for every heartbeat of a large

@@ -333,17 +333,19 @@ final class GpuTasks {
 
   /**
    * At a heartbeat of {@code node}: standbys there that are no longer needed (more than their
-   * job can use, {@link YarnJob#standbysUseful}; the job or attempt ended; or it waited past the
-   * limit), and new standbys for the node's busy GPUs whose task is expected to end within the
-   * lead time. Those GPUs, soonest first, go down the policy's line for their type
-   * ({@link PolicyHost#line}), each job taking as many as it has ready tasks: a GPU taken by
-   * its own running job runs that job's next task warm, and is hedged to the next job in line
+   * job can use, {@link YarnJob#standbysUseful}; the job or attempt ended; or, made ahead, it
+   * waited past the limit), and new standbys for the node's busy GPUs whose task is expected to
+   * end within the lead time. Those GPUs, soonest first, go down the policy's line for their
+   * type ({@link PolicyHost#line}), each job taking as many as it has ready tasks: a GPU taken
+   * by its own running job runs that job's next task warm, and is hedged to the next job in line
    * ({@link EndingGpus}: the estimates cannot tell which of a job's GPUs it continues on); one
    * taken by (or hedged to) another job that takes standbys, not covered by a standby of that
-   * job here already, gets one while the job has more asks than standbys. A node holds at most
-   * twice as many standbys made this way as it has GPUs: those for the jobs in line now, and
-   * some for jobs that were (the policy may come back). Parked containers do not count: they
-   * are bounded by memory and by their jobs' use.
+   * job here already, gets one while the job has fewer standbys than it can use. A node holds
+   * at most twice as many standbys made this way as it has GPUs: those for the jobs in line now,
+   * and some for jobs that were (the policy may come back). Parked containers do not count
+   * there, nor wait against the limit: they are bounded by memory (a node parks one only with
+   * room for a task on each free GPU besides) and by their jobs' use, and a job waiting for
+   * GPUs longer than the limit runs its next tasks in them.
    */
   Prelaunch prelaunch(Function<ApplicationId, HareAppAttempt> attempts, FiCaSchedulerNode node,
       long nowMs) {
@@ -359,7 +361,7 @@ final class GpuTasks {
       if (j == null || a == null || a.isStopped()
           || !a.getApplicationAttemptId().equals(s.container().getApplicationAttemptId())
           || standbys.of(s.app()) > j.standbysUseful()
-          || nowMs - s.sinceMs() > standbys.maxWaitMs()) {
+          || (!s.parked() && nowMs - s.sinceMs() > standbys.maxWaitMs())) {
         standbys.forget(s.container().getContainerId());
         unneeded.add(s.container());
       }
@@ -398,7 +400,10 @@ final class GpuTasks {
         continue;
       }
       HareAppAttempt a = attempts.apply(b.appId());
-      if (room <= 0 || a == null || a.isStopped() || b.ready <= standbys.of(b.appId())) {
+      // the cap is what b can use, not its ready tasks: its containers parked on nodes whose
+      // GPUs stay busy cover none of the GPUs that go to it
+      if (room <= 0 || a == null || a.isStopped()
+          || standbys.of(b.appId()) >= b.standbysUseful()) {
         continue;
       }
       RMContainer c = placer.placeStandby(a, node, free);

@@ -23,11 +23,12 @@ import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainerStat
  *
  * <p>A standby takes no ask (the job's tasks stay ready for the policy, which sees no standby at
  * all); it takes one when promoted. Only jobs whose AM says it takes standbys
- * ({@code hare.standby=true}) get them, and only as many as they have asks. A standby the job no
- * longer needs (more standbys than its asks, or while it has tasks to come than a round's k less
- * its running tasks; the job ended) or that
- * waited longer than {@link #maxWaitMs} is killed by the scheduler; it runs no task, so nothing
- * is lost. A job at a round barrier, or waiting for GPUs, so keeps its parked containers.
+ * ({@code hare.standby=true}) get them, and only as many as they can use
+ * ({@link YarnJob#standbysUseful}: their asks, or while they have tasks to come a round's k less
+ * their running tasks). A standby the job no longer needs (more than it can use; the job ended)
+ * or, made ahead, that waited longer than {@link #maxWaitMs} is killed by the scheduler; it runs
+ * no task, so nothing is lost. A job at a round barrier, or waiting for GPUs however long, so
+ * keeps its parked containers.
  *
  * <p>This class keeps the books; {@link GpuTasks} decides. Not thread-safe: the scheduler's lock.
  */
@@ -67,8 +68,10 @@ final class Standbys {
   }
 
   /**
-   * How long a standby may wait for a GPU before it is killed: a task that ran far past its
-   * estimate, or a policy that changed its mind, should not hold a node's memory for long.
+   * How long a standby made ahead may wait for a GPU before it is killed: a task that ran far
+   * past its estimate, or a policy that changed its mind, should not hold a node's memory for
+   * long on a guess. Parked containers are no guess (their job runs its next tasks in them) and
+   * do not wait against it.
    */
   long maxWaitMs() {
     return Math.max(10_000, 10 * leadMs);

@@ -18,6 +18,7 @@ import org.apache.hadoop.yarn.api.records.UpdatedContainer;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
+import org.apache.hadoop.yarn.util.ControlledClock;
 import org.junit.After;
 import org.junit.Test;
 
@@ -145,16 +146,29 @@ public class ParkingTest {
   }
 
   /**
-   * A job that parks its containers while one task of its round still waits for a GPU (another
-   * job took them) keeps all of them: its next round runs in them. Before, standbys beyond its
-   * waiting tasks were killed at the next heartbeat, and the round started in new containers.
+   * {@link #parkOnBothGpus}, with a ControlledClock on the scheduler moved on by {@code waitMs}
+   * after the parking.
    */
-  @Test(timeout = 60_000)
-  public void aJobWaitingForAGpuKeepsAllItsParkedContainers() throws Exception {
+  private ControlledClock parkedAndWaiting(long waitMs) throws Exception {
     YarnConfiguration conf = HareRm.conf();
     conf.setBoolean(SchedulerKeys.STANDBY_ENABLED, true);
     h = HareRm.start(conf);
+    ControlledClock clock = new ControlledClock();
+    clock.setTime(h.scheduler().getClock().getTime());
+    h.scheduler().setClock(clock);
     nm = h.node("h1:1234", 2);
+    parkOnBothGpus();
+    clock.tickMsec(waitMs);
+    nm.nodeHeartbeat(true);
+    h.rm.drainEvents();
+    return clock;
+  }
+
+  /**
+   * On {@link #nm}, a node with two GPUs: job a (two rounds of 3 tasks) runs on both, and parks
+   * both containers while job b, heavier, takes the GPUs; a's third task waits.
+   */
+  private void parkOnBothGpus() throws Exception {
     a = h.launch(h.submit("hare.rounds=2", "hare.tasks-per-round=3", "hare.standby=true"), nm);
     HareRm.askGpuTasks(a, 3);
     List<Container> tasks = h.heartbeatAndPull(a, nm);
@@ -172,10 +186,59 @@ public class ParkingTest {
           c.getId(), ContainerUpdateType.DECREASE_RESOURCE, HareRm.resource(1024, 1, 0), null)));
     }
     assertEquals("b, first in line, took both GPUs", 2, h.heartbeatAndPull(b, nm).size());
-    nm.nodeHeartbeat(true);
-    h.rm.drainEvents();
+  }
+
+  /**
+   * A job waiting for GPUs keeps all its parked containers (its next tasks run in them), and
+   * for however long: the wait limit of standbys is for those made ahead, a guess. Before, a job
+   * that waited longer than the limit (30 s by default) lost them and started its next tasks in
+   * new containers.
+   */
+  @Test(timeout = 60_000)
+  public void aJobWaitingForAGpuKeepsAllItsParkedContainers() throws Exception {
+    parkedAndWaiting(0);
     assertEquals("a waits with one task and keeps both", 2, h.scheduler().standbys());
     assertTrue(a.allocate(List.of(), List.of()).getCompletedContainersStatuses().isEmpty());
+
+    h.close();
+    parkedAndWaiting(
+        new Standbys(true, SchedulerKeys.DEFAULT_STANDBY_LEAD_MS).maxWaitMs() + 1);
+    assertEquals("a kept both past the standbys' wait limit", 2, h.scheduler().standbys());
+    assertTrue(a.allocate(List.of(), List.of()).getCompletedContainersStatuses().isEmpty());
+  }
+
+  /**
+   * Job a's containers parked on a node whose GPUs stay busy do not keep it from a standby where
+   * its next GPU frees: with two parked on h1 (b took their GPUs) and one task waiting, a gets
+   * a standby on h2, whose task (q's, started first) ends first. Before, a job got no standby
+   * once it had as many, parked ones included, as waiting tasks, and its next task there
+   * started in a new container.
+   */
+  @Test(timeout = 60_000)
+  public void containersParkedElsewhereDoNotKeepAJobFromAStandbyWhereItsGpuFrees()
+      throws Exception {
+    YarnConfiguration conf = HareRm.conf();
+    conf.setBoolean(SchedulerKeys.STANDBY_ENABLED, true);
+    conf.setLong(SchedulerKeys.STANDBY_LEAD_MS, 86_400_000L); // any task is about to end
+    h = HareRm.start(conf);
+    nm = h.node("h1:1234", 2);
+    MockNM h2 = h.node("h2:1234", 1);
+    MockAM q = h.launch(h.submit("hare.rounds=1", "hare.tasks-per-round=1"), nm);
+    HareRm.askGpuTasks(q, 1);
+    Container qTask = h.heartbeatAndPull(q, h2).get(0);
+    h2.nodeHeartbeat(q.getApplicationAttemptId(), qTask.getId().getContainerId(),
+        ContainerState.RUNNING);
+    h.rm.drainEvents();
+    parkOnBothGpus();
+    assertEquals(2, h.scheduler().standbys());
+
+    h2.nodeHeartbeat(true);
+    h.rm.drainEvents();
+    List<Container> got = h.heartbeatAndPull(a, h2);
+    assertEquals("a's standby on h2", 1, got.size());
+    assertEquals(h2.getNodeId(), got.get(0).getNodeId());
+    assertEquals(0, HareRm.gpus(got.get(0)));
+    assertEquals(3, h.scheduler().standbys());
   }
 
   /**

@@ -16,6 +16,7 @@ import org.apache.hadoop.yarn.api.records.UpdatedContainer;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
+import org.apache.hadoop.yarn.util.ControlledClock;
 import org.junit.After;
 import org.junit.Test;
 
@@ -272,6 +273,43 @@ public class StandbyTest {
     assertEquals(standby.getId(), ended.get(0).getContainerId());
     assertEquals("a's task and b's", 2, h.scheduler().runningGpuTasks());
     assertEquals("no standby waits", 0, h.scheduler().standbys());
+  }
+
+  /**
+   * A standby made ahead is a guess: one that waited past the limit (10 x the lead) is killed,
+   * unlike a parked container (ParkingTest).
+   */
+  @Test(timeout = 60_000)
+  public void aStandbyMadeAheadIsKilledOnceItWaitedPastTheLimit() throws Exception {
+    long leadMs = 86_400_000L;
+    h = HareRm.start(conf(leadMs));
+    ControlledClock clock = new ControlledClock();
+    clock.setTime(h.scheduler().getClock().getTime());
+    h.scheduler().setClock(clock);
+    nm = h.node("h1:1234", 1);
+    a = h.launch(h.submit("hare.rounds=1", "hare.tasks-per-round=1"), nm);
+    HareRm.askGpuTasks(a, 1);
+    running(a, h.heartbeatAndPull(a, nm).get(0));
+    MockAM b = h.launch(h.submit("hare.rounds=1", "hare.tasks-per-round=1",
+        "hare.standby=true"), nm);
+    ask(b, 1);
+    Container standby = h.heartbeatAndPull(b, nm).get(0);
+    running(b, standby);
+    long limitMs = new Standbys(true, leadMs).maxWaitMs();
+
+    clock.tickMsec(limitMs);
+    nm.nodeHeartbeat(true);
+    h.rm.drainEvents();
+    assertTrue("at the limit it waits on", b.allocate(List.of(), List.of())
+        .getCompletedContainersStatuses().isEmpty());
+
+    clock.tickMsec(1);
+    nm.nodeHeartbeat(true);
+    h.rm.drainEvents();
+    List<ContainerStatus> ended = b.allocate(List.of(), List.of())
+        .getCompletedContainersStatuses();
+    assertEquals(1, ended.size());
+    assertEquals(standby.getId(), ended.get(0).getContainerId());
   }
 
   @Test(timeout = 60_000)
