@@ -12,8 +12,11 @@ import org.apache.hadoop.yarn.api.records.PreemptionMessage;
 import org.apache.hadoop.yarn.api.records.StrictPreemptionContract;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.api.records.UpdatedContainer;
+import org.apache.hadoop.yarn.api.records.impl.pb.ContainerIdPBImpl;
+import org.apache.hadoop.yarn.api.records.impl.pb.StrictPreemptionContractPBImpl;
 import org.apache.hadoop.yarn.client.api.async.AMRMClientAsync;
 import org.apache.hadoop.yarn.client.api.async.NMClientAsync;
+import org.apache.hadoop.yarn.proto.YarnProtos;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -92,11 +95,30 @@ final class AmCallbacks extends AMRMClientAsync.AbstractCallbackHandler {
   @Override
   public void onPreemptionMessageReceived(PreemptionMessage message) {
     StrictPreemptionContract strict = message.getStrictContract();
-    if (strict != null && strict.getContainers() != null) {
-      List<ContainerId> ids = new ArrayList<>();
-      strict.getContainers().forEach(c -> ids.add(c.getId()));
-      protocol.revoke(ids);
+    if (strict != null) {
+      protocol.revoke(containers(strict));
     }
+  }
+
+  /**
+   * The containers of a strict contract, read from its protobuf where it has one (it always does
+   * from the RM): the record's {@code getContainers()} puts PreemptionContainer records in a
+   * HashSet, and their hashCode is protobuf's reflective one, whose first call in a JVM builds
+   * YARN's protobuf descriptors, about 100 ms in a small AM JVM, in the middle of a task switch
+   * (the scheduler asks a warm container back as another job's standby waits for its GPU).
+   */
+  static List<ContainerId> containers(StrictPreemptionContract strict) {
+    List<ContainerId> ids = new ArrayList<>();
+    if (strict instanceof StrictPreemptionContractPBImpl pb) {
+      for (YarnProtos.PreemptionContainerProto c : pb.getProto().getContainerList()) {
+        if (c.hasId()) {
+          ids.add(new ContainerIdPBImpl(c.getId()));
+        }
+      }
+    } else if (strict.getContainers() != null) {
+      strict.getContainers().forEach(c -> ids.add(c.getId()));
+    }
+    return ids;
   }
 
   @Override

@@ -59,6 +59,14 @@ final class RunnerServer implements AutoCloseable {
   record Next(int round, int index) {
     /** Not a task: the runner is to wait as a standby (its container is being parked). */
     static final Next PARK = new Next(-1, -1);
+
+    /**
+     * Whether this is {@link #PARK}. Not {@code equals}: a record's first equals in a JVM
+     * bootstraps its method handles, some 35 ms in a small AM JVM, at its first task switch.
+     */
+    boolean parks() {
+      return round < 0;
+    }
   }
 
   /** What the AM does with a runner's report. */
@@ -199,7 +207,7 @@ final class RunnerServer implements AutoCloseable {
   /** One answer line; the standby's answer and the reading thread's may come from two threads. */
   private static void write(Writer out, Optional<Next> next) throws IOException {
     synchronized (out) {
-      out.write(next.map(n -> n.equals(Next.PARK) ? "park" : "run " + n.round() + " "
+      out.write(next.map(n -> n.parks() ? "park" : "run " + n.round() + " "
           + n.index()).orElse("exit") + "\n");
       out.flush();
     }
