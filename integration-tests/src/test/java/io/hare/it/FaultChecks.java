@@ -17,6 +17,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -133,9 +134,15 @@ final class FaultChecks {
         .collect(Collectors.toList());
   }
 
-  static DemoResult.Task task(DemoResult r, String containerId) {
-    return r.tasks().stream().filter(t -> t.containerId().equals(containerId)).findFirst()
-        .orElseThrow(() -> new AssertionError("no task attempt in " + containerId));
+  /**
+   * The task attempt container {@code containerId} was running at {@code atMs} (an injection's
+   * time): the last one it started by then, as a warm container runs several in turn.
+   */
+  static DemoResult.Task task(DemoResult r, String containerId, long atMs) {
+    return r.tasks().stream().filter(t -> t.containerId().equals(containerId)
+        && t.startMs() <= atMs).max(Comparator.comparingLong(DemoResult.Task::startMs))
+        .orElseThrow(() -> new AssertionError("no task attempt in " + containerId
+            + " started by " + atMs + "\n" + report(r)));
   }
 
   static List<DemoResult.Sync> okSyncs(DemoResult r, DemoResult.Job j, int round) {

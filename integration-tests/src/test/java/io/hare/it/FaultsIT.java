@@ -87,7 +87,7 @@ public class FaultsIT {
     Injected loss = FaultChecks.injected(run, Fault.NODE_LOSS);
     assertFalse(restart.toString(), restart.containers().isEmpty());
     for (String c : restart.containers()) {
-      DemoResult.Task t = FaultChecks.task(run, c);
+      DemoResult.Task t = FaultChecks.task(run, c, restart.atMs());
       if (loss.containers().contains(c)) {
         continue; // the node loss afterwards took it
       }
@@ -106,7 +106,7 @@ public class FaultsIT {
     Injected loss = FaultChecks.injected(run, Fault.NODE_LOSS);
     assertFalse(loss.toString(), loss.containers().isEmpty());
     for (String c : loss.containers()) {
-      DemoResult.Task lost = FaultChecks.task(run, c);
+      DemoResult.Task lost = FaultChecks.task(run, c, loss.atMs());
       assertEquals(lost.toString(), "LOST", lost.state());
       List<DemoResult.Task> again = run.tasks().stream().filter(t -> t.appId()
           .equals(lost.appId()) && t.round() == lost.round() && t.index() == lost.index()

@@ -70,7 +70,7 @@ public class RmRestartIT {
     Injected restart = FaultChecks.injected(run, Fault.RM_RESTART);
     assertFalse(restart.toString(), restart.containers().isEmpty());
     for (String c : restart.containers()) {
-      DemoResult.Task t = FaultChecks.task(run, c);
+      DemoResult.Task t = FaultChecks.task(run, c, restart.atMs());
       assertEquals(t.toString(), "SUCCEEDED", t.state());
       assertTrue(t + " ended before the restart", t.endMs() > restart.atMs());
     }
