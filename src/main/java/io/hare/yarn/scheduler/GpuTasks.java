@@ -334,11 +334,12 @@ final class GpuTasks {
   /**
    * At a heartbeat of {@code node}: standbys there that are no longer needed (more than their
    * job can use, {@link YarnJob#standbysUseful}; the job or attempt ended; or, made ahead, it
-   * waited past the limit), and new standbys for the node's busy GPUs whose task is expected to
-   * end within the lead time. Those GPUs, soonest first, go down the policy's line for their
-   * type ({@link PolicyHost#line}), each job taking as many as it has ready tasks: a GPU taken
-   * by its own running job runs that job's next task warm, and is hedged to the next job in line
-   * ({@link EndingGpus}: the estimates cannot tell which of a job's GPUs it continues on); one
+   * waited past the limit since its job was last in line for a GPU here), and new standbys for
+   * the node's busy GPUs whose task is expected to end within the lead time. Those GPUs, soonest
+   * first, go down the policy's line for their type ({@link PolicyHost#line}), each job taking
+   * as many as it has ready tasks: a GPU taken by its own running job runs that job's next task
+   * warm, and is hedged to the next job in line ({@link EndingGpus}: the estimates cannot tell
+   * which of a job's GPUs it continues on); one
    * taken by (or hedged to) another job that takes standbys, not covered by a standby of that
    * job here already, gets one while the job has fewer standbys than it can use. A node holds
    * at most twice as many standbys made this way as it has GPUs: those for the jobs in line now,
@@ -361,7 +362,7 @@ final class GpuTasks {
       if (j == null || a == null || a.isStopped()
           || !a.getApplicationAttemptId().equals(s.container().getApplicationAttemptId())
           || standbys.of(s.app()) > j.standbysUseful()
-          || (!s.parked() && nowMs - s.sinceMs() > standbys.maxWaitMs())) {
+          || (!s.parked() && standbys.unneededMs(s, nowMs) > standbys.maxWaitMs())) {
         standbys.forget(s.container().getContainerId());
         unneeded.add(s.container());
       }
@@ -385,6 +386,7 @@ final class GpuTasks {
         room--;
       }
     }
+    Map<ApplicationId, Integer> coveringNow = new HashMap<>();
     int free = freeGpus(id);
     if (ending.due(host, nowMs)) {
       ending.refresh(host, endingSoon(nowMs), nowMs);
@@ -397,6 +399,7 @@ final class GpuTasks {
       }
       if (covering.getOrDefault(b.appId(), 0) > 0) {
         covering.merge(b.appId(), -1, Integer::sum); // b's standby here waits for this GPU
+        coveringNow.merge(b.appId(), 1, Integer::sum);
         continue;
       }
       HareAppAttempt a = attempts.apply(b.appId());
@@ -412,6 +415,12 @@ final class GpuTasks {
         made.add(c);
         room--;
         LOG.debug("standby {} of {} on {} for {}", c.getContainerId(), b, id, g);
+      }
+    }
+    for (Standbys.Standby s : here) {
+      if (!unneeded.contains(s.container()) && coveringNow.getOrDefault(s.app(), 0) > 0) {
+        coveringNow.merge(s.app(), -1, Integer::sum);
+        standbys.needed(s, nowMs);
       }
     }
     return new Prelaunch(made, unneeded);

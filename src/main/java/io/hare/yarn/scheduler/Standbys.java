@@ -26,9 +26,9 @@ import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainerStat
  * ({@code hare.standby=true}) get them, and only as many as they can use
  * ({@link YarnJob#standbysUseful}: their asks, or while they have tasks to come a round's k less
  * their running tasks). A standby the job no longer needs (more than it can use; the job ended)
- * or, made ahead, that waited longer than {@link #maxWaitMs} is killed by the scheduler; it runs
- * no task, so nothing is lost. A job at a round barrier, or waiting for GPUs however long, so
- * keeps its parked containers.
+ * or, made ahead, that waited unneeded longer than {@link #maxWaitMs} is killed by the
+ * scheduler; it runs no task, so nothing is lost. A job at a round barrier, or waiting for GPUs
+ * however long, so keeps its parked containers.
  *
  * <p>This class keeps the books; {@link GpuTasks} decides. Not thread-safe: the scheduler's lock.
  */
@@ -49,6 +49,8 @@ final class Standbys {
   private final Map<ContainerId, Standby> byId = new HashMap<>();
   private final Map<NodeId, List<Standby>> byNode = new HashMap<>();
   private final Map<ApplicationId, Integer> perJob = new HashMap<>();
+  /** When each standby's job was last in line for a GPU of its node ({@link #needed}). */
+  private final Map<ContainerId, Long> neededMs = new HashMap<>();
 
   /**
    * @param enabled whether standbys are made at all
@@ -68,10 +70,10 @@ final class Standbys {
   }
 
   /**
-   * How long a standby made ahead may wait for a GPU before it is killed: a task that ran far
-   * past its estimate, or a policy that changed its mind, should not hold a node's memory for
-   * long on a guess. Parked containers are no guess (their job runs its next tasks in them) and
-   * do not wait against it.
+   * How long a standby made ahead may wait unneeded ({@link #unneededMs}) before it is killed:
+   * a task that ran far past its estimate, or a policy that changed its mind, should not hold a
+   * node's memory for long on a guess. Parked containers are no guess (their job runs its next
+   * tasks in them) and do not wait against it.
    */
   long maxWaitMs() {
     return Math.max(10_000, 10 * leadMs);
@@ -79,8 +81,24 @@ final class Standbys {
 
   void add(Standby s) {
     byId.put(s.container().getContainerId(), s);
+    neededMs.put(s.container().getContainerId(), s.sinceMs());
     byNode.computeIfAbsent(s.node(), n -> new ArrayList<>()).add(s);
     perJob.merge(s.app(), 1, Integer::sum);
+  }
+
+  /** The standby's job is in line for a GPU of its node now: its wait starts again. */
+  void needed(Standby s, long nowMs) {
+    neededMs.computeIfPresent(s.container().getContainerId(), (id, t) -> Math.max(t, nowMs));
+  }
+
+  /**
+   * How long a standby made ahead has waited unneeded: since its job was last in line for a GPU
+   * of its node (or since it was made). The limit ({@link #maxWaitMs}) is on this, not on its
+   * age: a standby made for a job that the policy put back in line, and then first again, is
+   * still the one its GPU needs.
+   */
+  long unneededMs(Standby s, long nowMs) {
+    return nowMs - neededMs.getOrDefault(s.container().getContainerId(), s.sinceMs());
   }
 
   /** Unpromoted standbys of {@code app}. */
@@ -123,6 +141,7 @@ final class Standbys {
     if (s == null) {
       return false;
     }
+    neededMs.remove(id);
     List<Standby> l = byNode.get(s.node());
     l.remove(s);
     if (l.isEmpty()) {
