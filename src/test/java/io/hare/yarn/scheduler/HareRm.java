@@ -25,6 +25,7 @@ import org.apache.hadoop.yarn.server.resourcemanager.MockRMAppSubmitter;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ResourceScheduler;
 import org.apache.hadoop.yarn.server.utils.BuilderUtils;
+import org.apache.hadoop.yarn.util.ControlledClock;
 import org.apache.hadoop.yarn.util.resource.ResourceUtils;
 
 /**
@@ -63,6 +64,14 @@ final class HareRm implements AutoCloseable {
 
   HareScheduler scheduler() {
     return (HareScheduler) rm.getResourceScheduler();
+  }
+
+  /** The scheduler's clock from now on: YARN's ControlledClock, at the time it had. */
+  ControlledClock controlledClock() {
+    ControlledClock clock = new ControlledClock();
+    clock.setTime(scheduler().getClock().getTime());
+    scheduler().setClock(clock);
+    return clock;
   }
 
   static Resource resource(long memoryMb, int vcores, long gpus) {

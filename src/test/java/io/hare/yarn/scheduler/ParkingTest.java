@@ -62,6 +62,14 @@ public class ParkingTest {
     HareRm.askGpuTasks(a, 0); // the round's one task has its container
   }
 
+  /** Standbys on, with a lead of a day: any running task is about to end. */
+  private static YarnConfiguration standbysAhead() {
+    YarnConfiguration conf = HareRm.conf();
+    conf.setBoolean(SchedulerKeys.STANDBY_ENABLED, true);
+    conf.setLong(SchedulerKeys.STANDBY_LEAD_MS, 86_400_000L);
+    return conf;
+  }
+
   private AllocateResponse park(long memoryMb, int atVersion) throws Exception {
     AllocateResponse r = a.sendContainerUpdateRequest(List.of(UpdateContainerRequest.newInstance(
         atVersion, task.getId(), ContainerUpdateType.DECREASE_RESOURCE,
@@ -153,9 +161,7 @@ public class ParkingTest {
     YarnConfiguration conf = HareRm.conf();
     conf.setBoolean(SchedulerKeys.STANDBY_ENABLED, true);
     h = HareRm.start(conf);
-    ControlledClock clock = new ControlledClock();
-    clock.setTime(h.scheduler().getClock().getTime());
-    h.scheduler().setClock(clock);
+    ControlledClock clock = h.controlledClock();
     nm = h.node("h1:1234", 2);
     parkOnBothGpus();
     clock.tickMsec(waitMs);
@@ -217,10 +223,7 @@ public class ParkingTest {
   @Test(timeout = 60_000)
   public void containersParkedElsewhereDoNotKeepAJobFromAStandbyWhereItsGpuFrees()
       throws Exception {
-    YarnConfiguration conf = HareRm.conf();
-    conf.setBoolean(SchedulerKeys.STANDBY_ENABLED, true);
-    conf.setLong(SchedulerKeys.STANDBY_LEAD_MS, 86_400_000L); // any task is about to end
-    h = HareRm.start(conf);
+    h = HareRm.start(standbysAhead());
     nm = h.node("h1:1234", 2);
     MockNM h2 = h.node("h2:1234", 1);
     MockAM q = h.launch(h.submit("hare.rounds=1", "hare.tasks-per-round=1"), nm);
@@ -248,10 +251,7 @@ public class ParkingTest {
    */
   @Test(timeout = 60_000)
   public void parkedContainersLeaveRoomForAStandbyMadeAhead() throws Exception {
-    YarnConfiguration conf = HareRm.conf();
-    conf.setBoolean(SchedulerKeys.STANDBY_ENABLED, true);
-    conf.setLong(SchedulerKeys.STANDBY_LEAD_MS, 86_400_000L); // any task is about to end
-    h = HareRm.start(conf);
+    h = HareRm.start(standbysAhead());
     nm = h.node("h1:1234", 1);
     for (int j = 0; j < 2; j++) { // a job's first round runs, then its container is parked
       MockAM am = h.launch(h.submit("hare.rounds=3", "hare.tasks-per-round=1",

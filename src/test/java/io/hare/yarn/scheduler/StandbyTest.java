@@ -286,9 +286,7 @@ public class StandbyTest {
   public void aStandbyMadeAheadIsKilledOnceItWaitedPastTheLimitUnneeded() throws Exception {
     long leadMs = 86_400_000L;
     h = HareRm.start(conf(leadMs));
-    ControlledClock clock = new ControlledClock();
-    clock.setTime(h.scheduler().getClock().getTime());
-    h.scheduler().setClock(clock);
+    ControlledClock clock = h.controlledClock();
     nm = h.node("h1:1234", 1);
     a = h.launch(h.submit("hare.rounds=1", "hare.tasks-per-round=1"), nm);
     HareRm.askGpuTasks(a, 1);
