@@ -58,6 +58,16 @@ public final class Replay {
     public boolean same() {
       return real.equals(simulated);
     }
+
+    /** YARN's order with start times: {@code job/rround@ms ...}. */
+    public String timedReal() {
+      return timed(real, realStartMs);
+    }
+
+    /** The simulator's order with start times. */
+    public String timedSimulated() {
+      return timed(simulated, simulatedStartMs);
+    }
   }
 
   /** Per node, in node order; empty when the run cannot be replayed. */
@@ -161,8 +171,8 @@ public final class Replay {
     List<NodeOrder> nodes = compare(run, held, sim, origin);
     if (LOG.isDebugEnabled()) {
       for (NodeOrder n : nodes) {
-        LOG.debug("{}: YARN {}", n.host(), timed(n.real(), n.realStartMs()));
-        LOG.debug("{}: sim  {}", n.host(), timed(n.simulated(), n.simulatedStartMs()));
+        LOG.debug("{}: YARN {}", n.host(), n.timedReal());
+        LOG.debug("{}: sim  {}", n.host(), n.timedSimulated());
       }
       specs.forEach(s -> LOG.debug("job {} arrives at {} ms, gaps {}", s.id(), s.arrivalMs(),
           java.util.Arrays.toString(times.get(s.id()).gapMs)));

@@ -47,8 +47,12 @@ import org.slf4j.LoggerFactory;
  * background re-plan sees a state that does not move under it (the view's job and GPU lists are
  * copied when a pass enters, the jobs' and GPUs' counts at every callback). While a re-plan is in flight a
  * pass places nothing through the policy and callbacks wait in the gate's queue; the heartbeat
- * never waits for a solve. Task-time estimates ({@link TaskTimeSource}) are not part of the
- * copy: a re-plan may see an estimate refined during the solve.
+ * never waits for a solve. A task's measured time refines the task-time estimates
+ * ({@link TaskTimeSource}) when the policy is told of the task, in the gate, not when YARN
+ * reports it: a re-plan reads the estimates of exactly the callbacks it was given, so a task
+ * that ends during a solve cannot change a close call halfway through it, and the simulator's
+ * replay of a run ({@code io.hare.demo.Replay}, which refines them at the same point) decides
+ * as the RM did.
  */
 final class PolicyHost implements ClusterView {
 
@@ -207,10 +211,12 @@ final class PolicyHost implements ClusterView {
     dirty = true;
     if (ok) {
       job.tasksDone++;
-      if (measured) {
-        times.observe(job.id(), gpu.type(), runMs);
-      }
-      gate.call(() -> policy.onTaskComputed(job, gpu, nowMs, runMs));
+      gate.call(() -> {
+        if (measured) {
+          times.observe(job.id(), gpu.type(), runMs);
+        }
+        policy.onTaskComputed(job, gpu, nowMs, runMs);
+      });
     } else {
       gate.call(() -> policy.onTaskFailed(job, gpu, nowMs));
     }
@@ -371,10 +377,10 @@ final class PolicyHost implements ClusterView {
     job.tasksDone++;
     touchedJobs.add(job);
     dirty = true;
-    if (measured) {
-      times.observe(job.id(), gpu.type(), runMs);
-    }
     gate.call(() -> {
+      if (measured) {
+        times.observe(job.id(), gpu.type(), runMs);
+      }
       policy.onTaskComputed(job, gpu, nowMs, runMs);
       policy.onTaskStarted(job, gpu, nowMs);
     });

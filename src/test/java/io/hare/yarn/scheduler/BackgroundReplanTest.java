@@ -88,6 +88,41 @@ public class BackgroundReplanTest {
   }
 
   /**
+   * A task that ends while a solve runs refines the job's estimates only once the policy is told
+   * of it, after the solve: the solve reads the same estimate throughout, the one of the
+   * callbacks it was given, as the simulator's replay of the run does (a close call between two
+   * jobs must not turn on when the solving thread happened to read).
+   */
+  @Test(timeout = 20_000)
+  public void aTaskEndingDuringASolveRefinesTheEstimatesAfterIt() throws Exception {
+    Scripted policy = new Scripted();
+    ExecutorService background = Replanner.newThread();
+    PolicyHost host = new PolicyHost(policy, inventory, times, 0, background, n -> { });
+    inventory.setNode(NodeId.newInstance("h1", 1), 1, GpuType.of("v100"));
+    YarnJob a = job(1);
+    host.asksChanged(a, 2, 0);
+    List<Assignment> placed = host.pass(0); // no re-plan due: one task on the one GPU
+    assertEquals(1, placed.size());
+    YarnGpu gpu = inventory.gpu(placed.get(0).gpuId());
+    host.taskStarted(a, gpu, 0);
+    double before = a.times(GpuType.of("v100")).computeMs();
+
+    policy.replanDue = true;
+    policy.readEstimates = true;
+    assertEquals(List.of(), host.pass(10));
+    assertTrue(policy.solving.await(5, TimeUnit.SECONDS));
+    host.taskEnded(a, gpu, 900, true, 900, true); // measured 900 ms against a prior of 100
+    policy.release.countDown();
+    background.shutdown();
+    assertTrue(background.awaitTermination(5, TimeUnit.SECONDS));
+    assertEquals("what the solve read before and after the task ended", List.of(before, before),
+        policy.estimates());
+    host.pass(1000);
+    assertTrue("the policy told of the task, the estimate learnt it",
+        a.times(GpuType.of("v100")).computeMs() > before);
+  }
+
+  /**
    * A re-plan the least interval held back runs at the first heartbeat after the interval, not
    * at whatever event comes next: nothing else changes here, and without the held pass the
    * arrival would run by the stand-in order until then.
@@ -135,6 +170,22 @@ public class BackgroundReplanTest {
     private final List<String> events = new ArrayList<>();
     volatile boolean replanDue;
     volatile String replanThread;
+    /** Whether a re-plan reads the first job's V100 estimate as it starts and once released. */
+    volatile boolean readEstimates;
+    private final List<Double> estimates = new ArrayList<>();
+
+    synchronized List<Double> estimates() {
+      return List.copyOf(estimates);
+    }
+
+    private void readEstimate(ClusterView cluster) {
+      if (readEstimates) {
+        double ms = cluster.jobs().get(0).times(GpuType.of("v100")).computeMs();
+        synchronized (this) {
+          estimates.add(ms);
+        }
+      }
+    }
 
     synchronized List<String> events() {
       return List.copyOf(events);
@@ -185,12 +236,14 @@ public class BackgroundReplanTest {
       synchronized (this) {
         events.add("replan " + cluster.jobs().get(0).readyTasks());
       }
+      readEstimate(cluster);
       solving.countDown();
       try {
         release.await(5, TimeUnit.SECONDS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
+      readEstimate(cluster);
       inside.decrementAndGet();
     }
 
