@@ -5,6 +5,7 @@ import io.hare.core.GpuType;
 import io.hare.core.TaskTimes;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.HashMap;
 import java.util.List;
@@ -343,7 +344,8 @@ final class GpuTasks {
    * taken by (or hedged to) another job that takes standbys, not covered by a standby of that
    * job here already, gets one while the job has fewer standbys than it can use. A node holds
    * at most twice as many standbys made this way as it has GPUs: those for the jobs in line now,
-   * and some for jobs that were (the policy may come back). Parked containers do not count
+   * and some for jobs that were (the policy may come back); when they fill it, a job in line now
+   * takes the place of the one that has waited unneeded longest. Parked containers do not count
    * there, nor wait against the limit: they are bounded by memory (a node parks one only with
    * room for a task on each free GPU besides) and by their jobs' use, and a job waiting for
    * GPUs longer than the limit runs its next tasks in them.
@@ -387,10 +389,11 @@ final class GpuTasks {
       }
     }
     Map<ApplicationId, Integer> coveringNow = new HashMap<>();
-    int free = freeGpus(id);
     if (ending.due(host, nowMs)) {
       ending.refresh(host, endingSoon(nowMs), nowMs);
     }
+    List<YarnJob> uncovered = new ArrayList<>(); // per GPU whose job in line has no standby here
+    List<YarnGpu> uncoveredGpus = new ArrayList<>();
     for (YarnGpu g : inventory.on(id)) {
       Running r = onGpu.get(g);
       YarnJob b = r == null ? null : ending.standbyFor(g);
@@ -400,13 +403,43 @@ final class GpuTasks {
       if (covering.getOrDefault(b.appId(), 0) > 0) {
         covering.merge(b.appId(), -1, Integer::sum); // b's standby here waits for this GPU
         coveringNow.merge(b.appId(), 1, Integer::sum);
-        continue;
+      } else {
+        uncovered.add(b);
+        uncoveredGpus.add(g);
       }
+    }
+    // made ahead for jobs no longer in line for a GPU here, longest unneeded first
+    List<Standbys.Standby> spare = new ArrayList<>();
+    for (Standbys.Standby s : here) {
+      if (!unneeded.contains(s.container())) {
+        if (coveringNow.getOrDefault(s.app(), 0) > 0) {
+          coveringNow.merge(s.app(), -1, Integer::sum);
+          standbys.needed(s, nowMs);
+        } else if (!s.parked()) {
+          spare.add(s);
+        }
+      }
+    }
+    spare.sort(Comparator.comparingLong((Standbys.Standby s) -> standbys.unneededMs(s, nowMs))
+        .reversed());
+    int free = freeGpus(id);
+    for (int i = 0; i < uncovered.size(); i++) {
+      YarnJob b = uncovered.get(i);
       HareAppAttempt a = attempts.apply(b.appId());
       // the cap is what b can use, not its ready tasks: its containers parked on nodes whose
       // GPUs stay busy cover none of the GPUs that go to it
-      if (room <= 0 || a == null || a.isStopped()
-          || standbys.of(b.appId()) >= b.standbysUseful()) {
+      if (a == null || a.isStopped() || standbys.of(b.appId()) >= b.standbysUseful()) {
+        continue;
+      }
+      if (room <= 0 && !spare.isEmpty()) {
+        // the node's room is taken by guesses the line has left: a job in line now goes first
+        // (else it starts in a new container, while they may wait up to the limit for nothing)
+        Standbys.Standby old = spare.remove(0);
+        standbys.forget(old.container().getContainerId());
+        unneeded.add(old.container());
+        room++;
+      }
+      if (room <= 0) {
         continue;
       }
       RMContainer c = placer.placeStandby(a, node, free);
@@ -414,13 +447,8 @@ final class GpuTasks {
         standbys.add(new Standbys.Standby(c, b.appId(), id, nowMs, false));
         made.add(c);
         room--;
-        LOG.debug("standby {} of {} on {} for {}", c.getContainerId(), b, id, g);
-      }
-    }
-    for (Standbys.Standby s : here) {
-      if (!unneeded.contains(s.container()) && coveringNow.getOrDefault(s.app(), 0) > 0) {
-        coveringNow.merge(s.app(), -1, Integer::sum);
-        standbys.needed(s, nowMs);
+        LOG.debug("standby {} of {} on {} for {}", c.getContainerId(), b, id,
+            uncoveredGpus.get(i));
       }
     }
     return new Prelaunch(made, unneeded);

@@ -4,6 +4,7 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 import io.hare.core.SchedulerKeys;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.yarn.api.protocolrecords.AllocateResponse;
 import org.apache.hadoop.yarn.api.records.Container;
@@ -174,6 +175,45 @@ public class StandbyTest {
         .getUpdatedContainers().isEmpty());
     assertEquals(1, h.scheduler().standbys());
     assertEquals(0, unallocatedGpus());
+  }
+
+  /**
+   * A node's room for standbys made ahead (twice its GPUs) full of standbys of jobs the line has
+   * left does not keep the job in line now from one: the standby unneeded longest makes room.
+   * Before, in the switching bench, the jobs that arrived first filled every node's room while
+   * the first re-plans moved the line, and the jobs the last re-plan put first started their
+   * first tasks in new containers (350-470 ms switches).
+   */
+  @Test(timeout = 60_000)
+  public void aJobNewlyInLineTakesTheRoomOfTheStandbyUnneededLongest() throws Exception {
+    busyGpu(conf(86_400_000L)); // one GPU: room for two standbys made ahead
+    ControlledClock clock = h.controlledClock();
+    List<MockAM> waiting = new ArrayList<>();
+    List<Container> standbys = new ArrayList<>();
+    for (int weight : new int[] {1, 2, 8}) { // each one goes first in line as it asks
+      clock.tickMsec(1_000);
+      MockAM j = h.launch(h.submit("hare.weight=" + weight, "hare.rounds=1",
+          "hare.tasks-per-round=1", "hare.standby=true"), nm);
+      ask(j, 1);
+      List<Container> got = h.heartbeatAndPull(j, nm);
+      assertEquals("weight " + weight + " gets a standby", 1, got.size());
+      running(j, got.get(0));
+      waiting.add(j);
+      standbys.add(got.get(0));
+    }
+    List<ContainerStatus> ended = waiting.get(0).allocate(List.of(), List.of())
+        .getCompletedContainersStatuses();
+    assertEquals("weight 1's standby, the oldest guess, made room", 1, ended.size());
+    assertEquals(standbys.get(0).getId(), ended.get(0).getContainerId());
+    assertTrue("weight 2's waits on", waiting.get(1).allocate(List.of(), List.of())
+        .getCompletedContainersStatuses().isEmpty());
+    assertEquals(2, h.scheduler().standbys());
+
+    h.finish(nm, aTask);
+    List<UpdatedContainer> promoted = waiting.get(2).allocate(List.of(), List.of())
+        .getUpdatedContainers();
+    assertEquals("the GPU goes to weight 8's standby", 1, promoted.size());
+    assertEquals(standbys.get(2).getId(), promoted.get(0).getContainer().getId());
   }
 
   @Test(timeout = 60_000)
