@@ -73,6 +73,12 @@ public final class BenchSwitchingCommand implements Callable<Integer> {
   @Option(names = "--skip-stock", description = "Measure Hare only.")
   boolean skipStock;
 
+  @Option(names = "--no-standbys", description = {"Run Hare with standby and parked containers "
+      + "off, as its default configuration is (yarn.scheduler.hare.standby.enabled=false): a "
+      + "switch to another job's task is then a container launch. By default the bench turns "
+      + "them on."})
+  boolean noStandbys;
+
   @Option(names = "--json", description = "Print one JSON object on stdout instead of a table.")
   boolean json;
 
@@ -105,12 +111,7 @@ public final class BenchSwitchingCommand implements Callable<Integer> {
     SwitchingBench.Result hare;
     SwitchingBench.Result stock = null;
     try {
-      // standby containers on (off by default), and the tasks' time, as a profile tells it for
-      // a known model: the scheduler launches the next job's standby when a task is about to
-      // end by this estimate
-      hare = bench.run("hare", Map.of(SchedulerKeys.STANDBY_ENABLED, "true",
-          SchedulerKeys.PROFILES_DEFAULT_COMPUTE_MS, Long.toString(Math.round(taskSeconds * 1000))),
-          Map.of(), dir.resolve("hare").toFile());
+      hare = bench.run("hare", hareSchedulerConf(), Map.of(), dir.resolve("hare").toFile());
       if (!skipStock) {
         // stock YARN: a container per task, as an AM without Hare's task runner does it
         stock = bench.run("capacity", SwitchingBench.capacityScheduler(),
@@ -124,6 +125,16 @@ public final class BenchSwitchingCommand implements Callable<Integer> {
     print(hare, stock);
     boolean ok = hare.failedJobs() == 0 && (stock == null || stock.failedJobs() == 0);
     return ok ? HareCommand.OK : HareCommand.FAILURE;
+  }
+
+  /**
+   * The Hare run's scheduler settings: standby containers on unless {@code --no-standbys} (off
+   * by default in a real cluster), and the tasks' time, as a profile tells it for a known model:
+   * the scheduler launches the next job's standby when a task is about to end by this estimate.
+   */
+  Map<String, String> hareSchedulerConf() {
+    return Map.of(SchedulerKeys.STANDBY_ENABLED, Boolean.toString(!noStandbys),
+        SchedulerKeys.PROFILES_DEFAULT_COMPUTE_MS, Long.toString(Math.round(taskSeconds * 1000)));
   }
 
   private void print(SwitchingBench.Result hare, SwitchingBench.Result stock) throws Exception {
