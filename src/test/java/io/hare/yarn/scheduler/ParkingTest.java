@@ -62,6 +62,16 @@ public class ParkingTest {
     HareRm.askGpuTasks(a, 0); // the round's one task has its container
   }
 
+  /** A job of one one-task round, its AM on {@link #nm}, runs its task on {@code node}. */
+  private void anotherJobsTaskRunsOn(MockNM node) throws Exception {
+    MockAM q = h.launch(h.submit("hare.rounds=1", "hare.tasks-per-round=1"), nm);
+    HareRm.askGpuTasks(q, 1);
+    Container task = h.heartbeatAndPull(q, node).get(0);
+    node.nodeHeartbeat(q.getApplicationAttemptId(), task.getId().getContainerId(),
+        ContainerState.RUNNING);
+    h.rm.drainEvents();
+  }
+
   /** Standbys on, with a lead of a day: any running task is about to end. */
   private static YarnConfiguration standbysAhead() {
     YarnConfiguration conf = HareRm.conf();
@@ -226,12 +236,7 @@ public class ParkingTest {
     h = HareRm.start(standbysAhead());
     nm = h.node("h1:1234", 2);
     MockNM h2 = h.node("h2:1234", 1);
-    MockAM q = h.launch(h.submit("hare.rounds=1", "hare.tasks-per-round=1"), nm);
-    HareRm.askGpuTasks(q, 1);
-    Container qTask = h.heartbeatAndPull(q, h2).get(0);
-    h2.nodeHeartbeat(q.getApplicationAttemptId(), qTask.getId().getContainerId(),
-        ContainerState.RUNNING);
-    h.rm.drainEvents();
+    anotherJobsTaskRunsOn(h2);
     parkOnBothGpus();
     assertEquals(2, h.scheduler().standbys());
 
@@ -268,12 +273,7 @@ public class ParkingTest {
       h.rm.drainEvents();
     }
     assertEquals(2, h.scheduler().standbys());
-    MockAM q = h.launch(h.submit("hare.rounds=1", "hare.tasks-per-round=1"), nm);
-    HareRm.askGpuTasks(q, 1);
-    Container busy = h.heartbeatAndPull(q, nm).get(0);
-    nm.nodeHeartbeat(q.getApplicationAttemptId(), busy.getId().getContainerId(),
-        ContainerState.RUNNING);
-    h.rm.drainEvents();
+    anotherJobsTaskRunsOn(nm);
     MockAM b = h.launch(h.submit("hare.rounds=1", "hare.tasks-per-round=1",
         "hare.standby=true"), nm);
     HareRm.askGpuTasks(b, 1);
