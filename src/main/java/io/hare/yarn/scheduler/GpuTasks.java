@@ -5,6 +5,7 @@ import io.hare.core.GpuType;
 import io.hare.core.TaskTimes;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.HashMap;
@@ -392,8 +393,7 @@ final class GpuTasks {
     if (ending.due(host, nowMs)) {
       ending.refresh(host, endingSoon(nowMs), nowMs);
     }
-    List<YarnJob> uncovered = new ArrayList<>(); // per GPU whose job in line has no standby here
-    List<YarnGpu> uncoveredGpus = new ArrayList<>();
+    List<YarnGpu> uncovered = new ArrayList<>(); // its job in line has no standby here
     for (YarnGpu g : inventory.on(id)) {
       Running r = onGpu.get(g);
       YarnJob b = r == null ? null : ending.standbyFor(g);
@@ -404,11 +404,10 @@ final class GpuTasks {
         covering.merge(b.appId(), -1, Integer::sum); // b's standby here waits for this GPU
         coveringNow.merge(b.appId(), 1, Integer::sum);
       } else {
-        uncovered.add(b);
-        uncoveredGpus.add(g);
+        uncovered.add(g);
       }
     }
-    // made ahead for jobs no longer in line for a GPU here, longest unneeded first
+    // made ahead for jobs no longer in line for a GPU here
     List<Standbys.Standby> spare = new ArrayList<>();
     for (Standbys.Standby s : here) {
       if (!unneeded.contains(s.container())) {
@@ -420,11 +419,9 @@ final class GpuTasks {
         }
       }
     }
-    spare.sort(Comparator.comparingLong((Standbys.Standby s) -> standbys.unneededMs(s, nowMs))
-        .reversed());
     int free = freeGpus(id);
-    for (int i = 0; i < uncovered.size(); i++) {
-      YarnJob b = uncovered.get(i);
+    for (YarnGpu g : uncovered) {
+      YarnJob b = ending.standbyFor(g);
       HareAppAttempt a = attempts.apply(b.appId());
       // the cap is what b can use, not its ready tasks: its containers parked on nodes whose
       // GPUs stay busy cover none of the GPUs that go to it
@@ -434,7 +431,9 @@ final class GpuTasks {
       if (room <= 0 && !spare.isEmpty()) {
         // the node's room is taken by guesses the line has left: a job in line now goes first
         // (else it starts in a new container, while they may wait up to the limit for nothing)
-        Standbys.Standby old = spare.remove(0);
+        Standbys.Standby old = Collections.max(spare,
+            Comparator.comparingLong(s -> standbys.unneededMs(s, nowMs)));
+        spare.remove(old);
         standbys.forget(old.container().getContainerId());
         unneeded.add(old.container());
         room++;
@@ -447,8 +446,7 @@ final class GpuTasks {
         standbys.add(new Standbys.Standby(c, b.appId(), id, nowMs, false));
         made.add(c);
         room--;
-        LOG.debug("standby {} of {} on {} for {}", c.getContainerId(), b, id,
-            uncoveredGpus.get(i));
+        LOG.debug("standby {} of {} on {} for {}", c.getContainerId(), b, id, g);
       }
     }
     return new Prelaunch(made, unneeded);

@@ -211,15 +211,21 @@ final class PolicyHost implements ClusterView {
     dirty = true;
     if (ok) {
       job.tasksDone++;
-      gate.call(() -> {
-        if (measured) {
-          times.observe(job.id(), gpu.type(), runMs);
-        }
-        policy.onTaskComputed(job, gpu, nowMs, runMs);
-      });
+      gate.call(() -> computed(job, gpu, nowMs, runMs, measured));
     } else {
       gate.call(() -> policy.onTaskFailed(job, gpu, nowMs));
     }
+  }
+
+  /**
+   * In the gate: a task's measured time refines its job's estimates as the policy hears of it
+   * (see the class comment), never while a re-plan reads them.
+   */
+  private void computed(YarnJob job, YarnGpu gpu, long nowMs, long runMs, boolean measured) {
+    if (measured) {
+      times.observe(job.id(), gpu.type(), runMs);
+    }
+    policy.onTaskComputed(job, gpu, nowMs, runMs);
   }
 
   void jobDone(YarnJob job, long nowMs) {
@@ -378,10 +384,7 @@ final class PolicyHost implements ClusterView {
     touchedJobs.add(job);
     dirty = true;
     gate.call(() -> {
-      if (measured) {
-        times.observe(job.id(), gpu.type(), runMs);
-      }
-      policy.onTaskComputed(job, gpu, nowMs, runMs);
+      computed(job, gpu, nowMs, runMs, measured);
       policy.onTaskStarted(job, gpu, nowMs);
     });
   }
