@@ -15,10 +15,17 @@ import java.util.regex.Pattern;
 /**
  * What a Hare job tells the scheduler at submission, carried as YARN application tags
  * {@code hare.weight=W}, {@code hare.rounds=R}, {@code hare.tasks-per-round=K} and
- * {@code hare.model=NAME}, and {@code hare.standby=true} from an ApplicationMaster that takes standby
+ * {@code hare.model=NAME}, {@code hare.standby=true} from an ApplicationMaster that takes standby
  * containers (pre-launched without their GPU, given it when it frees: the Hare AM with task
- * reuse). The client writes them with {@link #write}; the scheduler reads them
- * with {@link #parse}. YARN lower-cases tags, so names and values are compared in lower case and
+ * reuse), and {@code hare.protocol=V}, the version of the Hare AM protocol the job's AM speaks.
+ * The client writes them with {@link #write}; the scheduler reads them with {@link #parse}.
+ *
+ * <p><b>The Hare protocol.</b> Only an AM that declared it gets Hare's own meanings of YARN's AM
+ * protocol fields: a negotiable preemption contract as "give this GPU back at your task's end", a
+ * container decrease to the same size as "my next task started", one to no GPU as "park it", and
+ * standby containers. Every other AM gets YARN's meanings (see {@code HareScheduler#allocate}).
+ * The declaration travels with the submission because YARN's AM registration carries no field
+ * that the scheduler sees; the Hare client, which also launches the Hare AM, writes it. YARN lower-cases tags, so names and values are compared in lower case and
  * model names are lower case.
  *
  * <p>Every tag is optional: a job without tags has weight 1, unknown rounds and tasks per round
@@ -40,8 +47,11 @@ public final class JobTags {
   public static final String TASKS_PER_ROUND = PREFIX + "tasks-per-round";
   public static final String MODEL = PREFIX + "model";
   public static final String STANDBY = PREFIX + "standby";
+  public static final String PROTOCOL = PREFIX + "protocol";
   public static final List<String> NAMES = List.of(WEIGHT, ROUNDS, TASKS_PER_ROUND, MODEL,
-      STANDBY);
+      STANDBY, PROTOCOL);
+  /** The Hare AM protocol version this build speaks; {@link Info#protocol} 0 means none. */
+  public static final int PROTOCOL_VERSION = 1;
   /**
    * Not an application tag: the allocation tag the scheduler puts on the task containers of a
    * job that takes standbys while standbys are on; the AM parks only such containers, which the
@@ -69,18 +79,24 @@ public final class JobTags {
    * @param tasksPerRound k, if declared
    * @param model profile name, lower case, if declared
    * @param standby whether the job's AM takes standby containers (see the class comment)
+   * @param protocol the Hare AM protocol version the job's AM speaks, 0 for none
    */
   public record Info(double weight, OptionalInt rounds, OptionalInt tasksPerRound,
-      Optional<String> model, boolean standby) {
+      Optional<String> model, boolean standby, int protocol) {
 
     /** What an untagged job gets. */
     public static final Info NONE = new Info(1.0, OptionalInt.empty(), OptionalInt.empty(),
         Optional.empty());
 
-    /** A job whose AM takes no standby containers. */
+    /** A job whose AM takes no standby containers and speaks no Hare protocol. */
     public Info(double weight, OptionalInt rounds, OptionalInt tasksPerRound,
         Optional<String> model) {
-      this(weight, rounds, tasksPerRound, model, false);
+      this(weight, rounds, tasksPerRound, model, false, 0);
+    }
+
+    /** Whether the job's AM declared the Hare protocol (see the class comment). */
+    public boolean speaksHare() {
+      return protocol > 0;
     }
   }
 
@@ -93,6 +109,9 @@ public final class JobTags {
     info.model().ifPresent(m -> tags.add(MODEL + "=" + m.toLowerCase(Locale.ROOT)));
     if (info.standby()) {
       tags.add(STANDBY + "=true");
+    }
+    if (info.speaksHare()) {
+      tags.add(PROTOCOL + "=" + info.protocol());
     }
     return tags;
   }
@@ -150,7 +169,9 @@ public final class JobTags {
       }
       standby = v.equals("true");
     }
-    return new Info(weight, rounds, k, model, standby);
+    int protocol = values.containsKey(PROTOCOL)
+        ? count(PROTOCOL, values.get(PROTOCOL), PROTOCOL_VERSION) : 0;
+    return new Info(weight, rounds, k, model, standby, protocol);
   }
 
   private static double weight(String v) throws BadInputException {

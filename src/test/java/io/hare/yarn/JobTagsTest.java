@@ -30,7 +30,7 @@ public class JobTagsTest {
   @Test(timeout = 5_000)
   public void anAmThatTakesStandbysSaysSoInATag() throws Exception {
     JobTags.Info info = new JobTags.Info(1, OptionalInt.empty(), OptionalInt.empty(),
-        Optional.empty(), true);
+        Optional.empty(), true, JobTags.PROTOCOL_VERSION);
     assertTrue(JobTags.write(info).contains("hare.standby=true"));
     assertTrue(JobTags.parse(JobTags.write(info)).standby());
     assertEquals(false, JobTags.parse(List.of("hare.standby=false")).standby());
@@ -38,6 +38,20 @@ public class JobTagsTest {
     assertEquals(false, JobTags.write(JobTags.Info.NONE).stream()
         .anyMatch(t -> t.startsWith("hare.standby")));
     refused("hare.standby=1", "hare.standby", "1", "true or false");
+  }
+
+  @Test(timeout = 5_000)
+  public void anAmDeclaresTheHareProtocolVersionItSpeaks() throws Exception {
+    JobTags.Info info = new JobTags.Info(1, OptionalInt.empty(), OptionalInt.empty(),
+        Optional.empty(), false, JobTags.PROTOCOL_VERSION);
+    assertTrue(JobTags.write(info).contains("hare.protocol=" + JobTags.PROTOCOL_VERSION));
+    assertTrue(JobTags.parse(JobTags.write(info)).speaksHare());
+    assertEquals("no tag: YARN's meanings only", false,
+        JobTags.parse(List.of("hare.weight=2")).speaksHare());
+    assertEquals(false, JobTags.write(JobTags.Info.NONE).stream()
+        .anyMatch(t -> t.startsWith("hare.protocol")));
+    refused("hare.protocol=2", "hare.protocol", "2", "a whole number from 1 to 1");
+    refused("hare.protocol=0", "hare.protocol", "0", "a whole number from 1 to 1");
   }
 
   @Test(timeout = 5_000)

@@ -4,15 +4,19 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.hadoop.yarn.api.records.Container;
 import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.api.records.ContainerStatus;
 import org.apache.hadoop.yarn.api.records.NodeReport;
+import org.apache.hadoop.yarn.api.records.PreemptionContainer;
+import org.apache.hadoop.yarn.api.records.PreemptionContract;
 import org.apache.hadoop.yarn.api.records.PreemptionMessage;
 import org.apache.hadoop.yarn.api.records.StrictPreemptionContract;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.api.records.UpdatedContainer;
 import org.apache.hadoop.yarn.api.records.impl.pb.ContainerIdPBImpl;
+import org.apache.hadoop.yarn.api.records.impl.pb.PreemptionContractPBImpl;
 import org.apache.hadoop.yarn.api.records.impl.pb.StrictPreemptionContractPBImpl;
 import org.apache.hadoop.yarn.client.api.async.AMRMClientAsync;
 import org.apache.hadoop.yarn.client.api.async.NMClientAsync;
@@ -91,9 +95,18 @@ final class AmCallbacks extends AMRMClientAsync.AbstractCallbackHandler {
     protocol.onContainersUpdated(containers);
   }
 
-  /** Containers in a strict preemption contract: the scheduler wants those GPUs back. */
+  /**
+   * Containers the ResourceManager wants back. The Hare scheduler asks with the negotiable
+   * contract ("give these back when you choose"), which the AM honours at the end of each
+   * container's current task; a strict contract (the RM will kill them) is honoured the same way,
+   * as nothing better can be done before the kill.
+   */
   @Override
   public void onPreemptionMessageReceived(PreemptionMessage message) {
+    PreemptionContract negotiable = message.getContract();
+    if (negotiable != null) {
+      protocol.revoke(containers(negotiable));
+    }
     StrictPreemptionContract strict = message.getStrictContract();
     if (strict != null) {
       protocol.revoke(containers(strict));
@@ -108,15 +121,34 @@ final class AmCallbacks extends AMRMClientAsync.AbstractCallbackHandler {
    * (the scheduler asks a warm container back as another job's standby waits for its GPU).
    */
   static List<ContainerId> containers(StrictPreemptionContract strict) {
-    List<ContainerId> ids = new ArrayList<>();
     if (strict instanceof StrictPreemptionContractPBImpl pb) {
-      for (YarnProtos.PreemptionContainerProto c : pb.getProto().getContainerList()) {
-        if (c.hasId()) {
-          ids.add(new ContainerIdPBImpl(c.getId()));
-        }
+      return ids(pb.getProto().getContainerList());
+    }
+    return ids(strict.getContainers());
+  }
+
+  /** The containers of a negotiable contract, read as the strict contract's are. */
+  static List<ContainerId> containers(PreemptionContract contract) {
+    if (contract instanceof PreemptionContractPBImpl pb) {
+      return ids(pb.getProto().getContainerList());
+    }
+    return ids(contract.getContainers());
+  }
+
+  private static List<ContainerId> ids(List<YarnProtos.PreemptionContainerProto> protos) {
+    List<ContainerId> ids = new ArrayList<>();
+    for (YarnProtos.PreemptionContainerProto c : protos) {
+      if (c.hasId()) {
+        ids.add(new ContainerIdPBImpl(c.getId()));
       }
-    } else if (strict.getContainers() != null) {
-      strict.getContainers().forEach(c -> ids.add(c.getId()));
+    }
+    return ids;
+  }
+
+  private static List<ContainerId> ids(Set<PreemptionContainer> containers) {
+    List<ContainerId> ids = new ArrayList<>();
+    if (containers != null) {
+      containers.forEach(c -> ids.add(c.getId()));
     }
     return ids;
   }

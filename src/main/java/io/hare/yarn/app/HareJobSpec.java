@@ -35,11 +35,12 @@ public record HareJobSpec(String name, int rounds, int tasksPerRound, String tas
     return !syncCommand.isEmpty();
   }
 
-  /** The application tags the Hare scheduler reads. */
+  /** The application tags the Hare scheduler reads; the Hare AM speaks the Hare protocol. */
   public JobTags.Info tags() {
     // warm task containers are what lets the AM take standby containers (RoundProtocol)
     return new JobTags.Info(weight, OptionalInt.of(rounds), OptionalInt.of(tasksPerRound),
-        model.isEmpty() ? Optional.empty() : Optional.of(model), taskReuse);
+        model.isEmpty() ? Optional.empty() : Optional.of(model), taskReuse,
+        JobTags.PROTOCOL_VERSION);
   }
 
   /** This spec as a configuration that {@link JobSpecValidator#read} reads back unchanged. */

@@ -71,7 +71,8 @@ final class GpuTasks {
   /** Job and GPU type of each running task container, for AM RPC threads. */
   private final Map<ContainerId, Warm> warm = new ConcurrentHashMap<>();
 
-  private record Warm(String jobId, GpuType type) {}
+  /** {@code givesBack}: the job's AM speaks the Hare protocol, so it may be asked for the GPU. */
+  private record Warm(String jobId, GpuType type, boolean givesBack) {}
   private final List<TaskListener> listeners;
   private boolean retry;
 
@@ -148,12 +149,15 @@ final class GpuTasks {
     }
   }
 
-  /** Of {@code containers}, the GPU task containers the policy wants back (warm ones). */
+  /**
+   * Of {@code containers}, the GPU task containers the policy wants back (warm ones) from an AM
+   * that speaks the Hare protocol; any other AM's containers run until they end.
+   */
   Set<ContainerId> revoked(Collection<ContainerId> containers) {
     Set<ContainerId> out = new HashSet<>();
     for (ContainerId id : containers) {
       Warm w = warm.get(id);
-      if (w != null && !host.keepsWarm(w.jobId(), w.type())) {
+      if (w != null && w.givesBack() && !host.keepsWarm(w.jobId(), w.type())) {
         out.add(id);
       }
     }
@@ -251,7 +255,7 @@ final class GpuTasks {
       Running r = new Running(job, gpu, nowMs, true);
       running.put(c.getContainerId(), r);
       onGpu.put(gpu, r);
-      warm.put(c.getContainerId(), new Warm(job.id(), gpu.type()));
+      warm.put(c.getContainerId(), new Warm(job.id(), gpu.type(), job.speaksHare()));
       host.taskStarted(job, gpu, nowMs);
       for (TaskListener l : listeners) {
         l.taskStarted(job.appId(), c.getContainerId(), gpu.nodeId(), gpu.type().name(), nowMs);
@@ -549,7 +553,7 @@ final class GpuTasks {
     Running r = new Running(job, gpu, nowMs, false);
     running.put(c.getContainerId(), r);
     onGpu.put(gpu, r);
-    warm.put(c.getContainerId(), new Warm(job.id(), gpu.type()));
+    warm.put(c.getContainerId(), new Warm(job.id(), gpu.type(), job.speaksHare()));
     host.taskRecovered(job, gpu, nowMs);
     LOG.info("recovered task of {} on {}: container {}", job, gpu, c.getContainerId());
     return true;

@@ -11,6 +11,8 @@ import org.apache.hadoop.yarn.api.records.Container;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.api.records.ResourceInformation;
 import org.apache.hadoop.yarn.api.records.ResourceRequest;
+import org.apache.hadoop.yarn.api.records.UpdateContainerError;
+import org.apache.hadoop.yarn.api.records.UpdateContainerRequest;
 import org.apache.hadoop.yarn.server.api.ContainerType;
 import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
 import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
@@ -47,9 +49,18 @@ import org.apache.hadoop.yarn.util.resource.Resources;
  */
 final class HareAppAttempt extends FifoAppAttemptBase {
 
+  private final boolean speaksHare;
+
+  /** @param speaksHare whether the application's AM declared the Hare protocol */
   HareAppAttempt(ApplicationAttemptId id, String user, Queue queue,
-      ActiveUsersManager users, RMContext rmContext) {
+      ActiveUsersManager users, RMContext rmContext, boolean speaksHare) {
     super(id, user, queue, users, rmContext);
+    this.speaksHare = speaksHare;
+  }
+
+  /** Whether the AM declared the Hare protocol ({@link io.hare.yarn.JobTags}); any thread. */
+  boolean speaksHare() {
+    return speaksHare;
   }
 
   /**
@@ -73,6 +84,14 @@ final class HareAppAttempt extends FifoAppAttemptBase {
     } finally {
       writeLock.unlock();
     }
+  }
+
+  /**
+   * Refuses a container update with YARN's update error, which the AM receives in its next
+   * allocate response ({@code UpdateContainerError}).
+   */
+  void refuseUpdate(UpdateContainerRequest update, String reason) {
+    addToUpdateContainerErrors(UpdateContainerError.newInstance(reason, update));
   }
 
   /** Standby containers given their GPU since the AM last pulled, as resource increases. */

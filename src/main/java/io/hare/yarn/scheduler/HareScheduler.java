@@ -28,7 +28,6 @@ import org.apache.hadoop.yarn.api.records.ResourceInformation;
 import org.apache.hadoop.yarn.api.records.ResourceRequest;
 import org.apache.hadoop.yarn.api.records.ResourceUtilization;
 import org.apache.hadoop.yarn.api.records.SchedulingRequest;
-import org.apache.hadoop.yarn.api.records.UpdateContainerRequest;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.api.protocolrecords.NMContainerStatus;
 import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
@@ -266,6 +265,7 @@ public class HareScheduler extends FifoScheduler {
       LOG.error("allocate for an unknown or previous attempt {}", attemptId);
       return EMPTY_ALLOCATION;
     }
+    AmUpdates.refuseSchedulingRequests(schedulingRequests);
     normalizeResourceRequests(ask);
     releaseContainers(release, attempt);
     // The attempt's write lock, not its monitor: YARN's attempt code takes the write lock first
@@ -287,16 +287,17 @@ public class HareScheduler extends FifoScheduler {
         nonGpuAsks.asked(attemptId.getApplicationId(), ask);
       }
       attempt.updateBlacklist(blacklistAdditions, blacklistRemovals);
-      parking[0] = taskBoundaries(attempt, updateRequests);
+      parking[0] = AmUpdates.apply(attempt, attempt.speaksHare(), updateRequests, gpuTasks);
       gpuTasks.asksChanged(attemptId.getApplicationId());
       Resource headroom = Resources.subtract(getClusterResource(), used);
       attempt.setHeadroom(headroom);
       attempt.setApplicationHeadroomForMetrics(headroom);
-      // warm containers the policy wants back: a strict preemption contract, which the Hare AM
-      // honours at the end of the container's current task (never preempting a running one)
+      // warm containers the policy wants back, from a Hare AM only: a negotiable contract, which
+      // the Hare AM honours at the end of the container's current task (see AmUpdates)
       Set<ContainerId> back = gpuTasks.revoked(attempt.getLiveContainersMap().keySet());
       List<Container> parked = attempt.pullParked();
-      return new Allocation(handedOut, headroom, back.isEmpty() ? null : back, null, null,
+      return new Allocation(handedOut, headroom, null, back.isEmpty() ? null : back,
+          AmUpdates.wantedBack(back),
           attempt.pullUpdatedNMTokens(), promoted.isEmpty() ? null : promoted,
           parked.isEmpty() ? null : parked);
     });
@@ -333,38 +334,6 @@ public class HareScheduler extends FifoScheduler {
       Resources.addTo(used, c.getAllocatedResource());
     }
     Resources.addTo(used, gpuTasks.takeGrowth()); // standbys given their GPU, parked ones not
-  }
-
-  /**
-   * The Hare AM's reports at a warm GPU container's task boundary, as container decreases (see
-   * {@code ContainerAsks}): to its own size, "it started its next task"; to a size without the
-   * GPU, "its task ended, park it as a standby" (taken only for the container's current
-   * version; the scheduler sizes the standby). Hare resizes containers no other way; other
-   * updates are ignored.
-   *
-   * @return whether a container is to be parked
-   */
-  private boolean taskBoundaries(HareAppAttempt attempt, ContainerUpdates updates) {
-    boolean parking = false;
-    if (updates == null) {
-      return parking;
-    }
-    for (UpdateContainerRequest u : updates.getDecreaseRequests()) {
-      RMContainer c = attempt.getRMContainer(u.getContainerId());
-      Resource now = c == null ? null : c.getAllocatedResource();
-      if (c != null && Resources.equals(now, u.getCapability())) {
-        gpuTasks.continued(u.getContainerId());
-      } else if (c != null && Gpus.of(now) > 0 && u.getCapability() != null
-          && Gpus.of(u.getCapability()) == 0 && Resources.fitsIn(u.getCapability(), now)
-          && u.getContainerVersion() == c.getContainer().getVersion()) {
-        gpuTasks.parking(u.getContainerId());
-        parking = true;
-      } else {
-        LOG.debug("{}: container update {} ignored (Hare does not resize containers)",
-            attempt.getApplicationAttemptId(), u);
-      }
-    }
-    return parking;
   }
 
   @Override
@@ -554,8 +523,9 @@ public class HareScheduler extends FifoScheduler {
       LOG.error("attempt {} of an unknown application", id);
       return;
     }
+    YarnJob job = gpuTasks.job(id.getApplicationId());
     HareAppAttempt attempt = new HareAppAttempt(id, app.getUser(), queue, queue.users(),
-        rmContext);
+        rmContext, job != null && job.speaksHare());
     if (transferState) {
       attempt.transferStateFromPreviousAttempt(app.getCurrentAppAttempt());
     }

@@ -33,6 +33,7 @@ final class YarnJob implements JobView {
   private final OptionalInt rounds;
   private final boolean revealRounds;
   private final boolean takesStandbys;
+  private final boolean speaksHare;
   private final TaskTimeSource times;
 
   int ready;
@@ -62,7 +63,10 @@ final class YarnJob implements JobView {
     this.declaredK = info.tasksPerRound();
     this.rounds = info.rounds();
     this.revealRounds = revealRounds;
-    this.takesStandbys = info.standby();
+    this.speaksHare = info.speaksHare();
+    // standbys are part of the Hare protocol: parked and promoted containers mean nothing to
+    // another AM
+    this.takesStandbys = info.standby() && speaksHare;
     this.times = times;
   }
 
@@ -70,7 +74,15 @@ final class YarnJob implements JobView {
     return appId;
   }
 
-  /** Whether the job's AM takes standby containers ({@code hare.standby=true}). */
+  /**
+   * Whether the job's AM declared the Hare protocol ({@link JobTags}): only such an AM is asked
+   * for GPUs back and reports task boundaries as container decreases.
+   */
+  boolean speaksHare() {
+    return speaksHare;
+  }
+
+  /** Whether the job's AM takes standby containers ({@code hare.standby=true}, Hare protocol). */
   boolean takesStandbys() {
     return takesStandbys;
   }

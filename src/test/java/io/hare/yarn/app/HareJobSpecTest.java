@@ -45,7 +45,8 @@ public class HareJobSpecTest {
     assertEquals(List.of(), s.files());
     assertEquals("task reuse on: the AM takes standbys", JobTags.write(s.tags()),
         JobTags.write(new JobTags.Info(1.0, java.util.OptionalInt.of(10),
-            java.util.OptionalInt.of(4), java.util.Optional.empty(), true)));
+            java.util.OptionalInt.of(4), java.util.Optional.empty(), true,
+            JobTags.PROTOCOL_VERSION)));
   }
 
   @Test(timeout = 30_000)
@@ -65,7 +66,8 @@ public class HareJobSpecTest {
     assertEquals(Map.of("OMP_NUM_THREADS", "2"), s.env());
     assertEquals(s, JobSpecValidator.read(s.toConfiguration()));
     assertEquals(List.of("hare.weight=2.5", "hare.rounds=10", "hare.tasks-per-round=4",
-        "hare.model=resnet50", "hare.standby=true"), List.copyOf(JobTags.write(s.tags())));
+        "hare.model=resnet50", "hare.standby=true", "hare.protocol=1"),
+        List.copyOf(JobTags.write(s.tags())));
   }
 
   @Test(timeout = 30_000)

@@ -9,14 +9,18 @@ import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.api.records.PreemptionContainer;
+import org.apache.hadoop.yarn.api.records.PreemptionContract;
 import org.apache.hadoop.yarn.api.records.StrictPreemptionContract;
+import org.apache.hadoop.yarn.api.records.impl.pb.PreemptionContractPBImpl;
 import org.apache.hadoop.yarn.api.records.impl.pb.StrictPreemptionContractPBImpl;
+import org.apache.hadoop.yarn.proto.YarnProtos.PreemptionContractProto;
 import org.apache.hadoop.yarn.proto.YarnProtos.StrictPreemptionContractProto;
 import org.apache.hadoop.yarn.util.Records;
 import org.junit.Test;
 
 /**
- * The containers the scheduler asks back (a strict preemption contract), as the AM reads them:
+ * The containers the scheduler asks back (a negotiable or strict preemption contract), as the AM
+ * reads them:
  * from the contract's protobuf as it comes off the wire, else through the record.
  */
 public class PreemptionContractTest {
@@ -42,6 +46,18 @@ public class PreemptionContractTest {
     assertEquals(2, ids.size());
     assertEquals(Set.of(ContainerId.newContainerId(ATTEMPT, 4),
         ContainerId.newContainerId(ATTEMPT, 9)), new HashSet<>(ids));
+  }
+
+  @Test
+  public void aNegotiableContractFromTheWireNamesEachOfItsContainers() throws Exception {
+    PreemptionContract sent = Records.newRecord(PreemptionContract.class);
+    sent.setContainers(new HashSet<>(List.of(container(5), container(7))));
+    sent.setResourceRequest(List.of());
+    PreemptionContract received = new PreemptionContractPBImpl(PreemptionContractProto
+        .parseFrom(((PreemptionContractPBImpl) sent).getProto().toByteArray()));
+
+    assertEquals(Set.of(ContainerId.newContainerId(ATTEMPT, 5),
+        ContainerId.newContainerId(ATTEMPT, 7)), new HashSet<>(AmCallbacks.containers(received)));
   }
 
   @Test

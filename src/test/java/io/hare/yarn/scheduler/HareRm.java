@@ -1,7 +1,9 @@
 package io.hare.yarn.scheduler;
 
 import io.hare.core.SchedulerKeys;
+import io.hare.yarn.JobTags;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -91,6 +93,16 @@ final class HareRm implements AutoCloseable {
     rm.getRMContext().getNodeAttributesManager().replaceNodeAttributes(
         NodeAttribute.PREFIX_CENTRALIZED, Map.of(host, Set.of(a)));
     rm.drainEvents();
+  }
+
+  /** The tag with which the Hare client declares that its AM speaks the Hare protocol. */
+  static final String HARE_AM = JobTags.PROTOCOL + "=" + JobTags.PROTOCOL_VERSION;
+
+  /** An application of an AM that speaks the Hare protocol, with {@code tags} besides. */
+  RMApp submitHare(String... tags) throws Exception {
+    Set<String> all = new HashSet<>(Set.of(tags));
+    all.add(HARE_AM);
+    return submit(all.toArray(new String[0]));
   }
 
   RMApp submit(String... tags) throws Exception {

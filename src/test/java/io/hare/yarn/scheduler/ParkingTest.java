@@ -51,7 +51,7 @@ public class ParkingTest {
     conf.setBoolean(SchedulerKeys.STANDBY_ENABLED, standbys);
     h = HareRm.start(conf);
     nm = h.node("h1:1234", 1);
-    a = h.launch(h.submit("hare.rounds=2", "hare.tasks-per-round=1", "hare.standby=true"), nm);
+    a = h.launch(h.submitHare("hare.rounds=2", "hare.tasks-per-round=1", "hare.standby=true"), nm);
     app = a.getApplicationAttemptId().getApplicationId();
     HareRm.askGpuTasks(a, 1);
     task = h.heartbeatAndPull(a, nm).get(0);
@@ -64,7 +64,7 @@ public class ParkingTest {
 
   /** A job of one one-task round, its AM on {@link #nm}, runs its task on {@code node}. */
   private void anotherJobsTaskRunsOn(MockNM node) throws Exception {
-    MockAM q = h.launch(h.submit("hare.rounds=1", "hare.tasks-per-round=1"), nm);
+    MockAM q = h.launch(h.submitHare("hare.rounds=1", "hare.tasks-per-round=1"), nm);
     HareRm.askGpuTasks(q, 1);
     Container task = h.heartbeatAndPull(q, node).get(0);
     node.nodeHeartbeat(q.getApplicationAttemptId(), task.getId().getContainerId(),
@@ -185,7 +185,7 @@ public class ParkingTest {
    * both containers while job b, heavier, takes the GPUs; a's third task waits.
    */
   private void parkOnBothGpus() throws Exception {
-    a = h.launch(h.submit("hare.rounds=2", "hare.tasks-per-round=3", "hare.standby=true"), nm);
+    a = h.launch(h.submitHare("hare.rounds=2", "hare.tasks-per-round=3", "hare.standby=true"), nm);
     HareRm.askGpuTasks(a, 3);
     List<Container> tasks = h.heartbeatAndPull(a, nm);
     assertEquals(2, tasks.size());
@@ -194,7 +194,7 @@ public class ParkingTest {
           ContainerState.RUNNING);
     }
     h.rm.drainEvents();
-    MockAM b = h.launch(h.submit("hare.weight=8", "hare.rounds=1", "hare.tasks-per-round=2"),
+    MockAM b = h.launch(h.submitHare("hare.weight=8", "hare.rounds=1", "hare.tasks-per-round=2"),
         nm);
     HareRm.askGpuTasks(b, 2);
     for (Container c : tasks) {
@@ -259,7 +259,7 @@ public class ParkingTest {
     h = HareRm.start(standbysAhead());
     nm = h.node("h1:1234", 1);
     for (int j = 0; j < 2; j++) { // a job's first round runs, then its container is parked
-      MockAM am = h.launch(h.submit("hare.rounds=3", "hare.tasks-per-round=1",
+      MockAM am = h.launch(h.submitHare("hare.rounds=3", "hare.tasks-per-round=1",
           "hare.standby=true"), nm);
       HareRm.askGpuTasks(am, 1);
       Container c = h.heartbeatAndPull(am, nm).get(0);
@@ -274,7 +274,7 @@ public class ParkingTest {
     }
     assertEquals(2, h.scheduler().standbys());
     anotherJobsTaskRunsOn(nm);
-    MockAM b = h.launch(h.submit("hare.rounds=1", "hare.tasks-per-round=1",
+    MockAM b = h.launch(h.submitHare("hare.rounds=1", "hare.tasks-per-round=1",
         "hare.standby=true"), nm);
     HareRm.askGpuTasks(b, 1);
     nm.nodeHeartbeat(true);

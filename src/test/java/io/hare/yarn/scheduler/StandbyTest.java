@@ -55,7 +55,7 @@ public class StandbyTest {
   private void busyGpu(YarnConfiguration conf) throws Exception {
     h = HareRm.start(conf);
     nm = h.node("h1:1234", 1);
-    a = h.launch(h.submit("hare.rounds=1", "hare.tasks-per-round=1"), nm);
+    a = h.launch(h.submitHare("hare.rounds=1", "hare.tasks-per-round=1"), nm);
     HareRm.askGpuTasks(a, 1);
     aTask = h.heartbeatAndPull(a, nm).get(0);
     running(a, aTask);
@@ -87,7 +87,7 @@ public class StandbyTest {
     h = HareRm.start(conf(86_400_000L));
     nm = h.node("h1:1234", 1);
     MockNM other = h.node("h2:1234", 1);
-    MockAM a = h.launch(h.submit("hare.weight=8", "hare.rounds=1", "hare.tasks-per-round=" + k),
+    MockAM a = h.launch(h.submitHare("hare.weight=8", "hare.rounds=1", "hare.tasks-per-round=" + k),
         nm);
     HareRm.askGpuTasks(a, k);
     runningOnBoth(a, other);
@@ -114,7 +114,7 @@ public class StandbyTest {
   @Test(timeout = 60_000)
   public void theNextJobsStandbyIsGivenTheGpuWhenItFrees() throws Exception {
     busyGpu(conf(86_400_000L));
-    MockAM b = h.launch(h.submit("hare.rounds=1", "hare.tasks-per-round=1",
+    MockAM b = h.launch(h.submitHare("hare.rounds=1", "hare.tasks-per-round=1",
         "hare.standby=true"), nm);
     ask(b, 1);
     List<Container> got = h.heartbeatAndPull(b, nm);
@@ -153,12 +153,12 @@ public class StandbyTest {
   public void aJobThatBecomesFirstInLineGetsItsOwnStandbyAndTheGpu() throws Exception {
     busyGpu(conf(86_400_000L));
     // light and long, then heavy and short: the heavier job goes first once it asks
-    MockAM b = h.launch(h.submit("hare.weight=1", "hare.rounds=20", "hare.tasks-per-round=1",
+    MockAM b = h.launch(h.submitHare("hare.weight=1", "hare.rounds=20", "hare.tasks-per-round=1",
         "hare.standby=true"), nm);
     ask(b, 1);
     Container bStandby = h.heartbeatAndPull(b, nm).get(0);
     running(b, bStandby);
-    MockAM c = h.launch(h.submit("hare.weight=8", "hare.rounds=1", "hare.tasks-per-round=1",
+    MockAM c = h.launch(h.submitHare("hare.weight=8", "hare.rounds=1", "hare.tasks-per-round=1",
         "hare.standby=true"), nm);
     ask(c, 1);
     List<Container> got = h.heartbeatAndPull(c, nm);
@@ -192,7 +192,7 @@ public class StandbyTest {
     List<Container> standbys = new ArrayList<>();
     for (int weight : new int[] {1, 2, 8}) { // each one goes first in line as it asks
       clock.tickMsec(1_000);
-      MockAM j = h.launch(h.submit("hare.weight=" + weight, "hare.rounds=1",
+      MockAM j = h.launch(h.submitHare("hare.weight=" + weight, "hare.rounds=1",
           "hare.tasks-per-round=1", "hare.standby=true"), nm);
       ask(j, 1);
       List<Container> got = h.heartbeatAndPull(j, nm);
@@ -221,14 +221,14 @@ public class StandbyTest {
       throws Exception {
     h = HareRm.start(conf(86_400_000L));
     nm = h.node("h1:1234", 2);
-    MockAM a = h.launch(h.submit("hare.weight=8", "hare.rounds=1", "hare.tasks-per-round=3"),
+    MockAM a = h.launch(h.submitHare("hare.weight=8", "hare.rounds=1", "hare.tasks-per-round=3"),
         nm);
     HareRm.askGpuTasks(a, 3);
     for (Container c : h.heartbeatAndPull(a, nm)) {
       running(a, c);
     }
     // a is first in line with one task left: one of its GPUs runs it next, the other frees
-    MockAM b = h.launch(h.submit("hare.weight=1", "hare.rounds=20", "hare.tasks-per-round=2",
+    MockAM b = h.launch(h.submitHare("hare.weight=1", "hare.rounds=20", "hare.tasks-per-round=2",
         "hare.standby=true"), nm);
     b.allocate(List.of(ResourceRequest.newBuilder().priority(Priority.newInstance(1))
         .resourceName(ResourceRequest.ANY).capability(HareRm.resource(1024, 1, 1))
@@ -248,10 +248,10 @@ public class StandbyTest {
   @Test(timeout = 60_000)
   public void aJobInLineTakesAsManyGpusAsItHasTasksAcrossNodes() throws Exception {
     MockNM other = heavyJobOnTwoNodes(2);
-    MockAM b = h.launch(h.submit("hare.weight=4", "hare.rounds=1", "hare.tasks-per-round=1",
+    MockAM b = h.launch(h.submitHare("hare.weight=4", "hare.rounds=1", "hare.tasks-per-round=1",
         "hare.standby=true"), nm);
     ask(b, 1);
-    MockAM c = h.launch(h.submit("hare.weight=1", "hare.rounds=20", "hare.tasks-per-round=1",
+    MockAM c = h.launch(h.submitHare("hare.weight=1", "hare.rounds=20", "hare.tasks-per-round=1",
         "hare.standby=true"), nm);
     ask(c, 1);
     List<Container> forB = h.heartbeatAndPull(b, nm, other);
@@ -269,7 +269,7 @@ public class StandbyTest {
   @Test(timeout = 60_000)
   public void theNextJobWaitsOnEveryGpuTheRunningJobMayLeave() throws Exception {
     MockNM other = heavyJobOnTwoNodes(3);
-    MockAM b = h.launch(h.submit("hare.weight=1", "hare.rounds=20", "hare.tasks-per-round=2",
+    MockAM b = h.launch(h.submitHare("hare.weight=1", "hare.rounds=20", "hare.tasks-per-round=2",
         "hare.standby=true"), nm);
     ask(b, 2);
     nm.nodeHeartbeat(true);
@@ -286,10 +286,10 @@ public class StandbyTest {
     h = HareRm.start(conf(86_400_000L));
     nm = h.node("h1:1234", 1);
     MockNM other = h.node("h2:1234", 1);
-    MockAM a = h.launch(h.submit("hare.rounds=1", "hare.tasks-per-round=2"), nm);
+    MockAM a = h.launch(h.submitHare("hare.rounds=1", "hare.tasks-per-round=2"), nm);
     HareRm.askGpuTasks(a, 2);
     List<Container> aTasks = runningOnBoth(a, other);
-    MockAM b = h.launch(h.submit("hare.rounds=1", "hare.tasks-per-round=1",
+    MockAM b = h.launch(h.submitHare("hare.rounds=1", "hare.tasks-per-round=1",
         "hare.standby=true"), nm);
     ask(b, 1);
     List<Container> standbys = h.heartbeatAndPull(b, nm, other);
@@ -328,10 +328,10 @@ public class StandbyTest {
     h = HareRm.start(conf(leadMs));
     ControlledClock clock = h.controlledClock();
     nm = h.node("h1:1234", 1);
-    a = h.launch(h.submit("hare.rounds=1", "hare.tasks-per-round=1"), nm);
+    a = h.launch(h.submitHare("hare.rounds=1", "hare.tasks-per-round=1"), nm);
     HareRm.askGpuTasks(a, 1);
     running(a, h.heartbeatAndPull(a, nm).get(0));
-    MockAM b = h.launch(h.submit("hare.rounds=1", "hare.tasks-per-round=1",
+    MockAM b = h.launch(h.submitHare("hare.rounds=1", "hare.tasks-per-round=1",
         "hare.standby=true"), nm);
     ask(b, 1);
     Container standby = h.heartbeatAndPull(b, nm).get(0);
@@ -368,7 +368,7 @@ public class StandbyTest {
   @Test(timeout = 60_000)
   public void aJobWhoseAmDoesNotTakeStandbysGetsNone() throws Exception {
     busyGpu(conf(86_400_000L));
-    MockAM b = h.launch(h.submit("hare.rounds=1", "hare.tasks-per-round=1"), nm);
+    MockAM b = h.launch(h.submitHare("hare.rounds=1", "hare.tasks-per-round=1"), nm);
     ask(b, 1);
     assertTrue(h.heartbeatAndPull(b, nm).isEmpty());
   }
@@ -377,7 +377,7 @@ public class StandbyTest {
   public void noStandbyBeforeTheLeadTimeOrWhenDisabled() throws Exception {
     // a task is expected to take the default 60 s: a lead of 0 waits for its end
     busyGpu(conf(0));
-    MockAM b = h.launch(h.submit("hare.standby=true"), nm);
+    MockAM b = h.launch(h.submitHare("hare.standby=true"), nm);
     ask(b, 1);
     assertTrue(h.heartbeatAndPull(b, nm).isEmpty());
     h.close();
@@ -385,7 +385,7 @@ public class StandbyTest {
     YarnConfiguration off = conf(86_400_000L);
     off.setBoolean(SchedulerKeys.STANDBY_ENABLED, false);
     busyGpu(off);
-    b = h.launch(h.submit("hare.standby=true"), nm);
+    b = h.launch(h.submitHare("hare.standby=true"), nm);
     ask(b, 1);
     assertTrue(h.heartbeatAndPull(b, nm).isEmpty());
   }

@@ -25,8 +25,9 @@ import org.junit.Test;
 /**
  * The scheduler's side of warm containers: an AM's report that a container started its next task
  * is one task ended and one started on the same GPU, which never frees; a container of a job
- * that is not first in line for its GPU type is asked back with a strict preemption contract,
- * and under a policy that keeps no warm GPUs every task container is.
+ * that is not first in line for its GPU type is asked back with a negotiable preemption contract,
+ * and under a policy that keeps no warm GPUs every task container is: all only for AMs that
+ * declared the Hare protocol. Other AMs' containers are never asked back.
  */
 public class WarmGpuTest {
 
@@ -44,9 +45,11 @@ public class WarmGpuTest {
         ContainerUpdateType.DECREASE_RESOURCE, c.getResource(), null);
   }
 
+  /** The containers of the negotiable contract; never a strict one (YARN would kill those). */
   private static Set<ContainerId> asked(PreemptionMessage m) {
-    return m == null || m.getStrictContract() == null ? Set.of()
-        : m.getStrictContract().getContainers().stream().map(c -> c.getId())
+    assertTrue("no strict contract", m == null || m.getStrictContract() == null);
+    return m == null || m.getContract() == null ? Set.of()
+        : m.getContract().getContainers().stream().map(c -> c.getId())
             .collect(Collectors.toSet());
   }
 
@@ -67,8 +70,8 @@ public class WarmGpuTest {
       }
     });
     MockNM nm = h.node("h1:1234", 1);
-    MockAM a = h.launch(h.submit("hare.rounds=1", "hare.tasks-per-round=2"), nm);
-    MockAM b = h.launch(h.submit("hare.rounds=1", "hare.tasks-per-round=1"), nm);
+    MockAM a = h.launch(h.submitHare("hare.rounds=1", "hare.tasks-per-round=2"), nm);
+    MockAM b = h.launch(h.submitHare("hare.rounds=1", "hare.tasks-per-round=1"), nm);
     HareRm.askGpuTasks(a, 2);
     List<Container> got = h.heartbeatAndPull(a, nm);
     assertEquals(1, got.size());
@@ -91,7 +94,7 @@ public class WarmGpuTest {
     conf.set(SchedulerKeys.POLICY, "yarn-fifo");
     h = HareRm.start(conf);
     MockNM nm = h.node("h1:1234", 2);
-    MockAM a = h.launch(h.submit(), nm);
+    MockAM a = h.launch(h.submitHare(), nm);
     HareRm.askGpuTasks(a, 3);
     List<Container> got = h.heartbeatAndPull(a, nm);
     assertEquals(2, got.size());
@@ -104,19 +107,37 @@ public class WarmGpuTest {
     h = HareRm.start(HareRm.conf());
     MockNM nm = h.node("h1:1234", 1);
     // light and long: a heavier short job that arrives later goes first
-    MockAM a = h.launch(h.submit("hare.weight=1", "hare.rounds=20", "hare.tasks-per-round=2"),
+    MockAM a = h.launch(h.submitHare("hare.weight=1", "hare.rounds=20", "hare.tasks-per-round=2"),
         nm);
     HareRm.askGpuTasks(a, 2);
     List<Container> got = h.heartbeatAndPull(a, nm);
     assertEquals(1, got.size());
     assertNull("a alone: first in line, it keeps its GPU",
         a.allocate(List.of(), List.of()).getPreemptionMessage());
-    MockAM b = h.launch(h.submit("hare.weight=8", "hare.rounds=1", "hare.tasks-per-round=1"),
+    MockAM b = h.launch(h.submitHare("hare.weight=8", "hare.rounds=1", "hare.tasks-per-round=1"),
         nm);
     HareRm.askGpuTasks(b, 1);
     nm.nodeHeartbeat(true);
     h.rm.drainEvents();
     assertEquals(Set.of(got.get(0).getId()),
         asked(a.allocate(List.of(), List.of()).getPreemptionMessage()));
+  }
+
+  @Test(timeout = 120_000)
+  public void anAmWithoutTheHareProtocolIsNeverAskedForItsGpus() throws Exception {
+    YarnConfiguration conf = HareRm.conf();
+    conf.set(SchedulerKeys.POLICY, "yarn-fifo");
+    h = HareRm.start(conf);
+    MockNM nm = h.node("h1:1234", 2);
+    MockAM plain = h.launch(h.submit("hare.weight=1", "hare.rounds=20"), nm);
+    HareRm.askGpuTasks(plain, 2);
+    List<Container> got = h.heartbeatAndPull(plain, nm);
+    assertEquals(2, got.size());
+    MockAM hare = h.launch(h.submitHare("hare.weight=8", "hare.rounds=1"), nm);
+    HareRm.askGpuTasks(hare, 1);
+    nm.nodeHeartbeat(true);
+    h.rm.drainEvents();
+    assertNull("yarn-fifo keeps no warm GPU, yet a non-Hare AM is told nothing",
+        plain.allocate(List.of(), List.of()).getPreemptionMessage());
   }
 }

@@ -1,0 +1,122 @@
+package io.hare.yarn.scheduler;
+
+import java.util.List;
+import java.util.Set;
+import org.apache.hadoop.yarn.api.records.ContainerId;
+import org.apache.hadoop.yarn.api.records.Priority;
+import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.api.records.ResourceInformation;
+import org.apache.hadoop.yarn.api.records.ResourceRequest;
+import org.apache.hadoop.yarn.api.records.SchedulingRequest;
+import org.apache.hadoop.yarn.api.records.UpdateContainerRequest;
+import org.apache.hadoop.yarn.exceptions.SchedulerInvalidResourceRequestException;
+import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ContainerUpdates;
+import org.apache.hadoop.yarn.util.resource.Resources;
+
+/**
+ * What the fields of an AM's allocate call that Hare does not serve the way other schedulers do
+ * mean here, per AM: YARN's meaning for every AM, Hare's own only for an AM that declared the
+ * Hare protocol ({@link io.hare.yarn.JobTags}).
+ *
+ * <ul>
+ *   <li><b>Container decreases</b> from a Hare AM are its task boundaries: to the container's own
+ *       size, "the next task started" ({@link GpuTasks#continued}); to a size without the GPU at
+ *       the container's current version, "park it" ({@link GpuTasks#parking}). Every other
+ *       update (any increase, promotion or demotion; any decrease from another AM; a Hare AM's
+ *       decrease of another shape) is refused with YARN's update error, whose reason names what
+ *       Hare serves: Hare resizes no container, so an AM that wants another size releases the
+ *       container and asks anew.
+ *   <li><b>Scheduling requests</b> (placement constraints, reaching the scheduler when
+ *       {@code yarn.resourcemanager.placement-constraints.handler} is {@code scheduler}) are
+ *       refused for the whole call, as YARN refuses them where no handler is configured.
+ *   <li><b>Giving a GPU back</b>: a Hare AM is asked with YARN's negotiable preemption contract
+ *       ("the RM wants these back; give them back at a point you choose"), which is what Hare
+ *       means: at the end of the container's current task. No AM is sent a strict contract,
+ *       which in YARN means the containers will be killed.
+ * </ul>
+ *
+ * <p>Called on AM RPC threads under the attempt's write lock; keeps no state of its own.
+ */
+final class AmUpdates {
+
+  /** The reason of the update errors Hare returns (YARN's reasons are upper-case words too). */
+  static final String NOT_SERVED = "UPDATE_NOT_SUPPORTED";
+
+  private AmUpdates() {}
+
+  /**
+   * Refuses scheduling requests with a message naming what Hare serves instead.
+   *
+   * @throws SchedulerInvalidResourceRequestException if there is any
+   */
+  static void refuseSchedulingRequests(List<SchedulingRequest> requests) {
+    if (requests != null && !requests.isEmpty()) {
+      throw new SchedulerInvalidResourceRequestException("HareScheduler does not place "
+          + "SchedulingRequests (placement constraints); " + requests.size() + " refused. Ask "
+          + "with ResourceRequests (AMRMClient.ContainerRequest), and set "
+          + "yarn.resourcemanager.placement-constraints.handler to disabled");
+    }
+  }
+
+  /**
+   * Applies the attempt's container updates: a Hare AM's task boundaries are passed to
+   * {@code tasks}; every other update is refused with an update error on the attempt.
+   *
+   * @param speaksHare whether the attempt's AM declared the Hare protocol
+   * @return whether a container is to be parked
+   */
+  static boolean apply(HareAppAttempt attempt, boolean speaksHare, ContainerUpdates updates,
+      GpuTasks tasks) {
+    if (updates == null) {
+      return false;
+    }
+    boolean parking = false;
+    for (UpdateContainerRequest u : updates.getDecreaseRequests()) {
+      RMContainer c = speaksHare ? attempt.getRMContainer(u.getContainerId()) : null;
+      Resource now = c == null ? null : c.getAllocatedResource();
+      if (c != null && Resources.equals(now, u.getCapability())) {
+        tasks.continued(u.getContainerId());
+      } else if (c != null && Gpus.of(now) > 0 && u.getCapability() != null
+          && Gpus.of(u.getCapability()) == 0 && Resources.fitsIn(u.getCapability(), now)
+          && u.getContainerVersion() == c.getContainer().getVersion()) {
+        tasks.parking(u.getContainerId());
+        parking = true;
+      } else {
+        attempt.refuseUpdate(u, NOT_SERVED + ": HareScheduler does not resize containers"
+            + (speaksHare ? " (a Hare AM decreases a container only to its own size or to no GPU"
+                + " at its current version)" : "")
+            + "; release the container and ask for one of the size wanted");
+      }
+    }
+    refuseAll(attempt, updates.getIncreaseRequests(), "increase");
+    refuseAll(attempt, updates.getPromotionRequests(), "promote");
+    refuseAll(attempt, updates.getDemotionRequests(), "demote");
+    return parking;
+  }
+
+  private static void refuseAll(HareAppAttempt attempt, List<UpdateContainerRequest> updates,
+      String what) {
+    if (updates == null) {
+      return;
+    }
+    for (UpdateContainerRequest u : updates) {
+      attempt.refuseUpdate(u, NOT_SERVED + ": HareScheduler does not " + what + " containers; "
+          + "release the container and ask for one of the size and execution type wanted");
+    }
+  }
+
+  /**
+   * The negotiable contract's resource side for {@code back}: one GPU per container, which YARN
+   * needs beside the containers to send the contract at all; null when nothing is wanted back.
+   */
+  static List<ResourceRequest> wantedBack(Set<ContainerId> back) {
+    if (back.isEmpty()) {
+      return null;
+    }
+    Resource gpu = Resource.newInstance(0, 0);
+    gpu.setResourceValue(ResourceInformation.GPU_URI, 1);
+    return List.of(ResourceRequest.newInstance(Priority.newInstance(0), ResourceRequest.ANY,
+        gpu, back.size()));
+  }
+}
