@@ -10,6 +10,7 @@ import io.hare.yarn.app.ContainerClasspath;
 import io.hare.yarn.app.HareJobSpec;
 import io.hare.yarn.app.JobSpecFile;
 import io.hare.yarn.app.JobSpecValidator;
+import io.hare.yarn.app.JobStop;
 import io.hare.yarn.app.SharedJars;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -278,13 +279,36 @@ public class SubmitCommandTest {
   }
 
   @Test(timeout = 30_000)
-  public void failedJobExitsOneWithItsDiagnostics() throws Exception {
+  public void failedJobsLastLineSaysWhereItStoppedAndWhy() throws Exception {
     ApplicationId id = ApplicationId.newInstance(1700000000000L, 1);
-    yarn.script(id, new FakeYarnApps.Step(YarnApplicationState.FINISHED,
-        FinalApplicationStatus.FAILED, 0.5f, "round 2 task 1 failed 3 times; exit code 42"));
+    // as YARN reports it: progress 1 once ended, whatever the job did
+    yarn.script(id,
+        new FakeYarnApps.Step(YarnApplicationState.RUNNING, FinalApplicationStatus.UNDEFINED,
+            0.25f, ""),
+        new FakeYarnApps.Step(YarnApplicationState.FINISHED, FinalApplicationStatus.FAILED, 1,
+            "round 1 task 1 failed 3 times;\nexit code 42 "
+                + new JobStop(1, 4, 1, 1, 2).mark()));
     AppCliRun r = AppCliRun.run(yarn, "submit", spec(Map.of()).toString());
     assertEquals(r.toString(), 1, r.code);
-    assertTrue(r.toString(), r.err.contains("FAILED: round 2 task 1 failed 3 times"));
+    assertTrue(r.toString(), r.out.endsWith(id + " FINISHED (FAILED): [#####...............] 1"
+        + " of 4 rounds done; stopped in round 1 with 1 of 2 tasks done: round 1 task 1 failed"
+        + " 3 times; exit code 42\n"));
+    assertTrue(r.toString(), r.err.contains(id + " did not succeed: FINISHED (FAILED)"));
+  }
+
+  @Test(timeout = 30_000)
+  public void killedJobKeepsTheRoundsLastSeenRunning() throws Exception {
+    ApplicationId id = ApplicationId.newInstance(1700000000000L, 1);
+    yarn.script(id,
+        new FakeYarnApps.Step(YarnApplicationState.RUNNING, FinalApplicationStatus.UNDEFINED,
+            0.5f, ""),
+        new FakeYarnApps.Step(YarnApplicationState.KILLED, FinalApplicationStatus.KILLED, 1,
+            "Application killed by user."));
+    AppCliRun r = AppCliRun.run(yarn, "submit", spec(Map.of()).toString());
+    assertEquals(r.toString(), 1, r.code);
+    assertTrue(r.toString(), r.out.endsWith(id + " KILLED (KILLED): [##########..........] at"
+        + " least 2 of 4 rounds done (the last report before the end): Application killed by"
+        + " user.\n"));
   }
 
   @Test(timeout = 30_000)

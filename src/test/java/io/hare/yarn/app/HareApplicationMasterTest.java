@@ -181,6 +181,9 @@ public class HareApplicationMasterTest {
     String last = next();
     assertTrue(last, last.startsWith("unregister FAILED: round 0 task 1 failed 2 times;"
         + " last attempt: exit code 42 on container " + container(3)));
+    // where it stopped, for clients: YARN reports progress 1 for any ended job
+    assertTrue(last, last.endsWith(" [hare: 0 of 2 rounds done; stopped in round 0 with 1 of 2"
+        + " tasks done]"));
     assertFalse(ok.get(10, TimeUnit.SECONDS));
     assertFalse("no round was finished", new File(work, "_hare/round-1.done").exists());
   }
