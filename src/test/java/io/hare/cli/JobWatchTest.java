@@ -28,7 +28,7 @@ public class JobWatchTest {
     return r;
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void runningJobShowsItsTaskContainersButNotTheAm() {
     // 3 containers = the AM + 2 tasks; 5 of 8 rounds = 12.5 of 20 steps, 12 drawn
     assertEquals("application_1700000000000_0007 RUNNING: [############........] 5 of 8 rounds"
@@ -39,7 +39,7 @@ public class JobWatchTest {
         JobWatch.line(report(YarnApplicationState.RUNNING, 0, 1), 8, -1));
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void endedOrUnknownSizeJobsShowNoTaskCount() {
     assertEquals("application_1700000000000_0007 FINISHED (SUCCEEDED): [####################]"
         + " 8 of 8 rounds done",
@@ -49,7 +49,7 @@ public class JobWatchTest {
         JobWatch.line(report(YarnApplicationState.RUNNING, 0.4f, 2), 0, -1));
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void aFailedJobSaysTheRoundsItsAmFinishedNotYarnsProgressOfOne() {
     // YARN reports progress 1 for any ended job; the AM's mark is the truth
     ApplicationReport r = report(YarnApplicationState.FINISHED, 1, 0);
@@ -61,7 +61,7 @@ public class JobWatchTest {
         JobWatch.line(r, 8, 3));
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void withoutTheAmsMarkAnEndedJobShowsOnlyWhatWasSeen() {
     ApplicationReport killed = report(YarnApplicationState.KILLED, 1, 0);
     killed.setFinalApplicationStatus(FinalApplicationStatus.KILLED);
@@ -73,7 +73,7 @@ public class JobWatchTest {
         JobWatch.line(killed, 8, -1));
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void roundsDoneNeverGoBackWhileANewAttemptStarts() {
     // a new AM attempt reports 0 until it has read the checkpoint
     assertEquals("application_1700000000000_0007 RUNNING: [#####...............] 2 of 8 rounds"

@@ -30,7 +30,7 @@ public class StatusKillTest {
         FinalApplicationStatus.UNDEFINED, progress, ""));
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void statusShowsRoundsDone() {
     running(0.3f);
     AppCliRun r = AppCliRun.run(yarn, "status", id.toString());
@@ -40,7 +40,7 @@ public class StatusKillTest {
     assertTrue(r.toString(), r.out.contains("name: mnist, queue: research, user: alice"));
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void statusOfAFailedJobSaysWhereItStoppedThenWhy() {
     running(0.3f);
     yarn.scripts.get(id).clear();
@@ -55,7 +55,7 @@ public class StatusKillTest {
         + " code 2\n"));
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void unknownOrMalformedIdIsBadInput() {
     AppCliRun unknown = AppCliRun.run(yarn, "status", id.toString());
     assertEquals(unknown.toString(), 2, unknown.code);
@@ -67,7 +67,7 @@ public class StatusKillTest {
     assertEquals(none.toString(), 2, none.code);
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void killKillsARunningJobAndLeavesAnEndedOne() {
     running(0.5f);
     AppCliRun r = AppCliRun.run(yarn, "kill", id.toString());

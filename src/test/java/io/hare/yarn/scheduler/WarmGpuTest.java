@@ -20,6 +20,7 @@ import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
 import org.junit.After;
+import org.junit.BeforeClass;
 import org.junit.Test;
 
 /**
@@ -31,6 +32,12 @@ import org.junit.Test;
 public class WarmGpuTest {
 
   private HareRm h;
+
+  /** One-time loading outside the tests' timeouts. */
+  @BeforeClass
+  public static void warmUp() {
+    HareRm.warmUp();
+  }
 
   @After
   public void stop() {
@@ -50,7 +57,7 @@ public class WarmGpuTest {
             .collect(Collectors.toSet());
   }
 
-  @Test(timeout = 60_000)
+  @Test(timeout = 300_000)
   public void aReportedNextTaskKeepsTheGpuAndCountsAsAnEndAndAStart() throws Exception {
     h = HareRm.start(HareRm.conf());
     List<String> heard = new ArrayList<>();
@@ -85,7 +92,7 @@ public class WarmGpuTest {
     assertEquals(1, h.scheduler().runningGpuTasks());
   }
 
-  @Test(timeout = 60_000)
+  @Test(timeout = 300_000)
   public void aPolicyThatKeepsNoWarmGpusAsksForEveryTaskContainerBack() throws Exception {
     YarnConfiguration conf = HareRm.conf();
     conf.set(SchedulerKeys.POLICY, "yarn-fifo");
@@ -99,7 +106,7 @@ public class WarmGpuTest {
     assertEquals(got.stream().map(Container::getId).collect(Collectors.toSet()), asked(m));
   }
 
-  @Test(timeout = 60_000)
+  @Test(timeout = 300_000)
   public void underHareOnlyAJobNotFirstInLineGivesItsGpuBack() throws Exception {
     h = HareRm.start(HareRm.conf());
     MockNM nm = h.node("h1:1234", 1);
