@@ -2,6 +2,7 @@ package io.hare.cli;
 
 import io.hare.core.BadInputException;
 import io.hare.yarn.JobTags;
+import io.hare.yarn.app.JobStop;
 import io.hare.yarn.app.YarnApps;
 import io.hare.yarn.app.YarnClientApps;
 import java.io.PrintWriter;
@@ -46,14 +47,16 @@ public final class StatusCommand implements Callable<Integer> {
       rounds = 0; // not a Hare job, or odd tags: show percent
     }
     PrintWriter out = spec.commandLine().getOut();
-    out.println(JobWatch.line(r, rounds));
+    out.println(JobWatch.line(r, rounds, -1));
     out.println("  name: " + r.getName() + ", queue: " + r.getQueue() + ", user: " + r.getUser());
     out.println("  tags: " + String.join(" ", r.getApplicationTags()));
     if (r.getTrackingUrl() != null && !r.getTrackingUrl().isEmpty()) {
       out.println("  tracking: " + r.getTrackingUrl());
     }
-    if (r.getDiagnostics() != null && !r.getDiagnostics().isEmpty()) {
-      out.println("  diagnostics: " + r.getDiagnostics());
+    // the first line already says where a failed job stopped: here only why
+    String why = JobStop.why(r.getDiagnostics());
+    if (!why.isEmpty()) {
+      out.println("  diagnostics: " + why);
     }
     out.flush();
     return HareCommand.OK;

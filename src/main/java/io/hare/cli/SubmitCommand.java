@@ -17,8 +17,6 @@ import java.util.concurrent.Callable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.ApplicationReport;
-import org.apache.hadoop.yarn.api.records.FinalApplicationStatus;
-import org.apache.hadoop.yarn.api.records.YarnApplicationState;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -100,12 +98,13 @@ public final class SubmitCommand implements Callable<Integer> {
         return HareCommand.OK;
       }
       ApplicationReport end = new JobWatch(apps, out, pollMs, pause).watch(id, parsed.rounds());
-      boolean ok = end.getYarnApplicationState() == YarnApplicationState.FINISHED
-          && end.getFinalApplicationStatus() == FinalApplicationStatus.SUCCEEDED;
+      boolean ok = JobWatch.succeeded(end);
       if (!ok) {
+        // the last line above says where it stopped and why
         PrintWriter err = spec.commandLine().getErr();
-        err.println("hare submit: " + id + " " + end.getFinalApplicationStatus() + ": "
-            + end.getDiagnostics());
+        err.println("hare submit: " + id + " did not succeed: " + end.getYarnApplicationState()
+            + " (" + end.getFinalApplicationStatus() + "); its logs: yarn logs -applicationId "
+            + id);
         err.flush();
       }
       return ok ? HareCommand.OK : HareCommand.FAILURE;

@@ -16,7 +16,7 @@ public class SwitchGapsTest {
     return new TaskEvents.Attempt(app, 0, 0, host, "v100", "c-" + app + start, start, end, 0);
   }
 
-  @Test(timeout = 5_000)
+  @Test(timeout = 60_000)
   public void gapsPerSlotSplitBySameAndCrossJobInsideTheWindow() {
     List<TaskEvents.Attempt> tasks = List.of(
         task("a", "n1", 0, 1000), task("a", "n1", 1010, 2000), // same job, 10 ms
@@ -30,7 +30,7 @@ public class SwitchGapsTest {
     assertEquals(160.0 / (160 + 1840), g.overheadFraction(), 1e-9);
   }
 
-  @Test(timeout = 5_000)
+  @Test(timeout = 60_000)
   public void aGapBeforeTheWindowOpensIsNoSwitch() {
     List<TaskEvents.Attempt> tasks = List.of(
         // a's first gap starts before the window: idle while b's AM started, not a switch

@@ -29,7 +29,7 @@ public class BenchCommandTest {
     return r;
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void badOptionsExit2NamingTheOption() {
     badInput("--nodes", "bench", "scheduler", "--nodes", "0");
     badInput("--jobs", "bench", "scheduler", "--jobs", "-3");
@@ -42,7 +42,7 @@ public class BenchCommandTest {
     badInput("--no-such", "bench", "scheduler", "--no-such");
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void benchAloneListsItsBenchmarksAndExits2() {
     CliRun r = CliRun.run("bench");
     assertEquals(r.toString(), HareCommand.BAD_INPUT, r.code);
@@ -53,7 +53,7 @@ public class BenchCommandTest {
         && help.out.contains("--churn-ticks") && help.out.contains("--json"));
   }
 
-  @Test(timeout = 180_000)
+  @Test(timeout = 600_000)
   public void jsonIsOneObjectWithTheIssuesFieldsFirst() throws Exception {
     CliRun r = CliRun.run("bench", "scheduler", "--nodes", "4", "--gpus-per-node", "2",
         "--jobs", "6", "--warmup-ticks", "1", "--churn-ticks", "3", "--json");

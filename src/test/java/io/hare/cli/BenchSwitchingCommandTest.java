@@ -20,7 +20,7 @@ public class BenchSwitchingCommandTest {
     return c;
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void badOptionsExit2NamingEveryOneOfThem() {
     CliRun r = CliRun.run("bench", "switching", "--task-seconds", "0", "--nodes", "9",
         "--heartbeat-ms", "5");
@@ -32,7 +32,7 @@ public class BenchSwitchingCommandTest {
     assertFalse("no stack trace\n" + r, r.err.contains("\tat "));
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void standbysAreOnUnlessNoStandbysAsksForTheDefault() {
     assertEquals("true", parsed("--task-seconds", "2").hareSchedulerConf()
         .get(SchedulerKeys.STANDBY_ENABLED));

@@ -31,7 +31,7 @@ public class ConfCheckTest {
     return f;
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void validFileIsAccepted() throws Exception {
     Path f = site("yarn.scheduler.hare.policy", "hlas", "yarn.scheduler.hare.weight.max", "8");
     CliRun r = CliRun.run("conf-check", "--conf", f.toString());
@@ -40,7 +40,7 @@ public class ConfCheckTest {
     assertTrue(r.toString(), r.out.contains("2 yarn.scheduler.hare.* keys"));
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void everyBadValueIsNamedAtOnce() throws Exception {
     Path f = site("yarn.scheduler.hare.weight.max", "0",
         "yarn.scheduler.hare.gpu-type.attribute", "gpu.model");
@@ -56,7 +56,7 @@ public class ConfCheckTest {
   }
 
   /** conf-check lists every row of {@link BadSchedulerConf} at once, each by its key. */
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void everyBadKeyOfTheTableIsListed() throws Exception {
     Map<String, String> bad = BadSchedulerConf.all(tmp.newFolder("files").toPath());
     List<String> props = new ArrayList<>();
@@ -76,7 +76,7 @@ public class ConfCheckTest {
     assertFalse(r.toString(), r.err.contains("Exception"));
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void laterSourcesWin() throws Exception {
     Path bad = site("yarn.scheduler.hare.weight.max", "0");
     Path good = site("yarn.scheduler.hare.weight.max", "5", "yarn.scheduler.hare.policy", "hare");
@@ -86,7 +86,7 @@ public class ConfCheckTest {
         "-D", "yarn.scheduler.hare.weight.max=3").code);
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void missingOrMalformedFileIsBadInput() throws Exception {
     CliRun missing = CliRun.run("conf-check", "--conf", tmp.getRoot() + "/nope.xml");
     assertEquals(missing.toString(), 2, missing.code);
@@ -98,7 +98,7 @@ public class ConfCheckTest {
     assertTrue(r.toString(), r.err.contains("cannot read the configuration"));
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void misspeltKeyIsRefusedWithASuggestion() throws Exception {
     Path f = site("yarn.scheduler.hare.weight.mx", "4");
     CliRun r = CliRun.run("conf-check", "--conf", f.toString());
@@ -107,7 +107,7 @@ public class ConfCheckTest {
         "yarn.scheduler.hare.weight.mx: unknown key; did you mean yarn.scheduler.hare.weight.max?"));
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void theShippedExampleIsValid() {
     CliRun r = CliRun.run("conf-check", "--conf", "conf/yarn-site.xml");
     assertEquals(r.toString(), 0, r.code);

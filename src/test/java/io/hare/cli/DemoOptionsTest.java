@@ -18,7 +18,7 @@ public class DemoOptionsTest {
     assertTrue("nothing on stdout: " + r, r.out.isEmpty());
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void badOptionsAreNamed() {
     refused("--jobs: must be from 1 to 40, got 0", "--jobs", "0");
     refused("--nodes: 'a100=2' is not TYPE=GPUS", "--nodes", "v100=1,a100=2");
@@ -33,13 +33,13 @@ public class DemoOptionsTest {
     refused("--inject: an empty name", "--inject", "");
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void anUnknownPolicyOrBadSettingIsRefusedByTheSchedulersOwnValidation() {
     refused("yarn.scheduler.hare.policy", "--policy", "no-such-policy");
     refused("yarn.scheduler.hare.weight.max", "-D", "yarn.scheduler.hare.weight.max=0");
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void helpNamesTheOptions() {
     CliRun r = CliRun.run("demo", "--help");
     assertEquals(r.toString(), HareCommand.OK, r.code);

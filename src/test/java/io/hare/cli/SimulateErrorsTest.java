@@ -37,21 +37,21 @@ public class SimulateErrorsTest {
     }
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void unknownPolicyIsBadInputAndListsTheKnownOnes() {
     CliRun r = badInput("simulate", "--cluster", CLUSTER, "--workload", "paper",
         "--policies", "yarn-fifo,no-such-policy");
     assertErr(r, "unknown policy 'no-such-policy'", "yarn-fifo");
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void everyUnknownPolicyIsReportedAtOnce() {
     CliRun r = badInput("simulate", "--cluster", CLUSTER, "--workload", "paper",
         "--policies", "nope1,yarn-fifo,nope2");
     assertErr(r, "'nope1'", "'nope2'", "2 problems");
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void policyListedTwiceOrEmptyIsBadInput() {
     assertErr(badInput("simulate", "--cluster", CLUSTER, "--workload", "paper",
         "--policies", "yarn-fifo,yarn-fifo"), "yarn-fifo is listed twice");
@@ -62,7 +62,7 @@ public class SimulateErrorsTest {
         "is policy yarn-fifo, listed twice");
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void badClusterStringsNameTheEntry() {
     assertErr(badInput("simulate", "--cluster", "v100=x,t4=2", "--workload", "paper",
         "--policies", "yarn-fifo"), "--cluster", "'v100=x'", "integer");
@@ -74,7 +74,7 @@ public class SimulateErrorsTest {
         "--policies", "yarn-fifo"), "--cluster", "no GPUs");
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void missingJobsOrProfilesFileIsNamed() throws IOException {
     Path jobs = tmp.newFile("jobs.csv").toPath();
     Path missing = tmp.getRoot().toPath().resolve("nope.csv");
@@ -89,7 +89,7 @@ public class SimulateErrorsTest {
         "--jobs-file", "not a readable file");
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void missingPhillyDataNamesThePathAndHowToSetIt() {
     Path missing = tmp.getRoot().toPath().resolve("philly.csv");
     CliRun r = CliRun.run(new CliRun.FixtureSources(),
@@ -99,7 +99,7 @@ public class SimulateErrorsTest {
     assertErr(r, missing.toString(), "$" + DataPaths.ENV_PHILLY_CSV, "no such file");
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void workloadChoiceIsExclusiveAndRequired() {
     badInput("simulate", "--cluster", CLUSTER, "--policies", "yarn-fifo");
     badInput("simulate", "--cluster", CLUSTER, "--workload", "paper", "--jobs-file", "a.csv",
@@ -110,7 +110,7 @@ public class SimulateErrorsTest {
         "--policies", "yarn-fifo"), "--workload", "paper or philly", "'google'");
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void badNumbersAreBadInput() {
     assertErr(badInput("simulate", "--cluster", CLUSTER, "--workload", "paper", "--jobs", "ten",
         "--policies", "yarn-fifo"), "--jobs", "ten");
@@ -122,7 +122,7 @@ public class SimulateErrorsTest {
         "--switch-ms", "-5", "--policies", "yarn-fifo"), "--switch-ms", ">= 0");
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void settingsOutsideTheHareRootsOrMalformedAreBadInput() {
     assertErr(badInput("simulate", "--cluster", CLUSTER, "--workload", "paper",
         "--policies", "yarn-fifo", "-D", "yarn.scheduler.fair.x=1"),
@@ -134,14 +134,14 @@ public class SimulateErrorsTest {
         "-D", "no-equals-sign");
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void outThatIsAFileIsBadInput() throws IOException {
     Path f = tmp.newFile("taken").toPath();
     assertErr(badInput("simulate", "--cluster", CLUSTER, "--workload", "paper",
         "--policies", "yarn-fifo", "--out", f.toString()), "--out", "not a directory");
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void unknownOptionAndMissingCommandAreBadInput() {
     assertErr(badInput("simulate", "--cluster", CLUSTER, "--workload", "paper",
         "--policies", "yarn-fifo", "--bogus"), "--bogus", "--help");
@@ -150,7 +150,7 @@ public class SimulateErrorsTest {
     assertErr(badInput("simulat"), "simulat");
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void aPolicyBreakingTheRulesIsARuntimeFailure() {
     CliRun r = CliRun.run("simulate", "--cluster", CLUSTER, "--workload", "paper", "--jobs", "4",
         "--policies", "yarn-fifo," + TestingPolicies.Broken.class.getName());
@@ -159,7 +159,7 @@ public class SimulateErrorsTest {
     assertEquals(r.toString(), "", r.out);
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void everyCommandHasHelp() {
     CliRun top = CliRun.run("--help");
     assertEquals(top.toString(), HareCommand.OK, top.code);

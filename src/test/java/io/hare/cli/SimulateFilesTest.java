@@ -77,7 +77,7 @@ public class SimulateFilesTest {
     assertEquals("", r.out);
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void dataPathsOptionThenKeyThenEnvironmentThenDefault() {
     Path opt = Path.of("opt.csv");
     Map<String, String> key = Map.of(DataPaths.PHILLY_CSV, "key.csv");
@@ -92,7 +92,7 @@ public class SimulateFilesTest {
         && def.source().contains(DataPaths.ENV_PHILLY_CSV));
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void dataPathKeysAreDocumentedWithTheirDefaults() throws Exception {
     Map<String, String> documented = new HashMap<>();
     try (InputStream in = SimulateFilesTest.class.getResourceAsStream("/hare-sim-default.xml")) {

@@ -3,6 +3,7 @@ package io.hare.cli;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
+import io.hare.yarn.app.JobStop;
 import java.util.List;
 import java.util.Set;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
@@ -29,7 +30,7 @@ public class StatusKillTest {
         FinalApplicationStatus.UNDEFINED, progress, ""));
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void statusShowsRoundsDone() {
     running(0.3f);
     AppCliRun r = AppCliRun.run(yarn, "status", id.toString());
@@ -39,7 +40,22 @@ public class StatusKillTest {
     assertTrue(r.toString(), r.out.contains("name: mnist, queue: research, user: alice"));
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
+  public void statusOfAFailedJobSaysWhereItStoppedThenWhy() {
+    running(0.3f);
+    yarn.scripts.get(id).clear();
+    yarn.script(id, new FakeYarnApps.Step(YarnApplicationState.FINISHED,
+        FinalApplicationStatus.FAILED, 1, "sync step of round 3 exited with code 2 "
+            + new JobStop(3, 10, 3, 2, 2).mark()));
+    AppCliRun r = AppCliRun.run(yarn, "status", id.toString());
+    assertEquals(r.toString(), 0, r.code);
+    assertTrue(r.toString(), r.out.startsWith(id + " FINISHED (FAILED): [######..............]"
+        + " 3 of 10 rounds done; stopped in round 3 with 2 of 2 tasks done\n"));
+    assertTrue(r.toString(), r.out.contains("  diagnostics: sync step of round 3 exited with"
+        + " code 2\n"));
+  }
+
+  @Test(timeout = 60_000)
   public void unknownOrMalformedIdIsBadInput() {
     AppCliRun unknown = AppCliRun.run(yarn, "status", id.toString());
     assertEquals(unknown.toString(), 2, unknown.code);
@@ -51,7 +67,7 @@ public class StatusKillTest {
     assertEquals(none.toString(), 2, none.code);
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void killKillsARunningJobAndLeavesAnEndedOne() {
     running(0.5f);
     AppCliRun r = AppCliRun.run(yarn, "kill", id.toString());

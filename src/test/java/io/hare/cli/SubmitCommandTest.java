@@ -10,6 +10,7 @@ import io.hare.yarn.app.ContainerClasspath;
 import io.hare.yarn.app.HareJobSpec;
 import io.hare.yarn.app.JobSpecFile;
 import io.hare.yarn.app.JobSpecValidator;
+import io.hare.yarn.app.JobStop;
 import io.hare.yarn.app.SharedJars;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -87,7 +88,7 @@ public class SubmitCommandTest {
     return f;
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void validateAcceptsAValidSpec() throws Exception {
     AppCliRun r = AppCliRun.run(yarn, "submit", "--validate", spec(Map.of()).toString());
     assertEquals(r.toString(), 0, r.code);
@@ -95,7 +96,7 @@ public class SubmitCommandTest {
     assertTrue(r.toString(), yarn.submitted.isEmpty());
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void validateListsEveryProblem() throws Exception {
     Path f = spec(Map.of(AppKeys.TASK_GPUS, "8", "yarn.app.hare.job.ronuds", "3"));
     AppCliRun r = AppCliRun.run(yarn, "submit", "--validate", f.toString(),
@@ -108,7 +109,7 @@ public class SubmitCommandTest {
     assertFalse(r.toString(), r.err.contains("Exception"));
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void missingOrNonXmlFileIsBadInput() throws Exception {
     AppCliRun missing = AppCliRun.run(yarn, "submit", "--validate", tmp.getRoot() + "/no.xml");
     assertEquals(missing.toString(), 2, missing.code);
@@ -121,7 +122,7 @@ public class SubmitCommandTest {
     assertTrue(yarn.submitted.isEmpty());
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void detachedSubmissionBuildsTheAmContext() throws Exception {
     AppCliRun r = AppCliRun.run(yarn, "submit", spec(Map.of()).toString(), "--detach",
         "-D", AppKeys.JOB_ROUNDS + "=6");
@@ -178,7 +179,7 @@ public class SubmitCommandTest {
    * for the first job start the second job's containers without localizing it again. Another
    * jar is staged apart from it.
    */
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void jobsOfOneJarShareItsStagedCopy() throws Exception {
     Path f = spec(Map.of());
     assertEquals(0, AppCliRun.run(yarn, "submit", f.toString(), "--detach").code);
@@ -206,7 +207,7 @@ public class SubmitCommandTest {
         .getLastModifiedTime(Path.of(first.getResource().getFile())).toMillis());
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void aJobFileNamedLikeTheHareJarIsRefused() throws Exception {
     Path own = tmp.newFolder("mine").toPath().resolve("hare-yarn.jar");
     Files.writeString(own, "a file of the job's");
@@ -223,7 +224,7 @@ public class SubmitCommandTest {
    * every staged file (jar, spec, data files) is readable by the owner only; tasks of other users
    * cannot read or change them. On the local file system, as on HDFS.
    */
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void theWorkDirectoryAndStagedFilesAreTheOwnersOnly() throws Exception {
     AppCliRun r = AppCliRun.run(yarn, "submit", spec(Map.of()).toString(), "--detach");
     assertEquals(r.toString(), 0, r.code);
@@ -250,7 +251,7 @@ public class SubmitCommandTest {
     }
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void followsRoundsUntilSuccess() throws Exception {
     ApplicationId id = ApplicationId.newInstance(1700000000000L, 1);
     yarn.script(id,
@@ -277,17 +278,40 @@ public class SubmitCommandTest {
     assertEquals(6, yarn.polls);
   }
 
-  @Test(timeout = 30_000)
-  public void failedJobExitsOneWithItsDiagnostics() throws Exception {
+  @Test(timeout = 60_000)
+  public void failedJobsLastLineSaysWhereItStoppedAndWhy() throws Exception {
     ApplicationId id = ApplicationId.newInstance(1700000000000L, 1);
-    yarn.script(id, new FakeYarnApps.Step(YarnApplicationState.FINISHED,
-        FinalApplicationStatus.FAILED, 0.5f, "round 2 task 1 failed 3 times; exit code 42"));
+    // as YARN reports it: progress 1 once ended, whatever the job did
+    yarn.script(id,
+        new FakeYarnApps.Step(YarnApplicationState.RUNNING, FinalApplicationStatus.UNDEFINED,
+            0.25f, ""),
+        new FakeYarnApps.Step(YarnApplicationState.FINISHED, FinalApplicationStatus.FAILED, 1,
+            "round 1 task 1 failed 3 times;\nexit code 42 "
+                + new JobStop(1, 4, 1, 1, 2).mark()));
     AppCliRun r = AppCliRun.run(yarn, "submit", spec(Map.of()).toString());
     assertEquals(r.toString(), 1, r.code);
-    assertTrue(r.toString(), r.err.contains("FAILED: round 2 task 1 failed 3 times"));
+    assertTrue(r.toString(), r.out.endsWith(id + " FINISHED (FAILED): [#####...............] 1"
+        + " of 4 rounds done; stopped in round 1 with 1 of 2 tasks done: round 1 task 1 failed"
+        + " 3 times; exit code 42\n"));
+    assertTrue(r.toString(), r.err.contains(id + " did not succeed: FINISHED (FAILED)"));
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
+  public void killedJobKeepsTheRoundsLastSeenRunning() throws Exception {
+    ApplicationId id = ApplicationId.newInstance(1700000000000L, 1);
+    yarn.script(id,
+        new FakeYarnApps.Step(YarnApplicationState.RUNNING, FinalApplicationStatus.UNDEFINED,
+            0.5f, ""),
+        new FakeYarnApps.Step(YarnApplicationState.KILLED, FinalApplicationStatus.KILLED, 1,
+            "Application killed by user."));
+    AppCliRun r = AppCliRun.run(yarn, "submit", spec(Map.of()).toString());
+    assertEquals(r.toString(), 1, r.code);
+    assertTrue(r.toString(), r.out.endsWith(id + " KILLED (KILLED): [##########..........] at"
+        + " least 2 of 4 rounds done (the last report before the end): Application killed by"
+        + " user.\n"));
+  }
+
+  @Test(timeout = 60_000)
   public void asksBeyondTheClusterAreRefusedBeforeSubmission() throws Exception {
     yarn.max = Resource.newInstance(1000, 8);
     AppCliRun r = AppCliRun.run(yarn, "submit", spec(Map.of()).toString());

@@ -84,7 +84,7 @@ public class SubmitRefusalTest {
     this.mentions = mentions;
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void refusedBeforeAnythingIsStagedOrSubmitted() throws Exception {
     Path staging = tmp.newFolder("staging").toPath();
     Path jar = tmp.newFile("hare-yarn.jar").toPath();

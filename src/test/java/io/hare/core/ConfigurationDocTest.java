@@ -18,7 +18,7 @@ import org.w3c.dom.NodeList;
  */
 public class ConfigurationDocTest {
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void thePageListsEveryKeyWithItsDefault() throws Exception {
     String page = Files.readString(Path.of("docs/configuration.md"));
     List<String> missing = new ArrayList<>();

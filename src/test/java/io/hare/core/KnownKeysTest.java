@@ -10,14 +10,14 @@ public class KnownKeysTest {
 
   private final KnownKeys known = new KnownKeys(SchedulerKeys.class, SchedulerKeys.PREFIX);
 
-  @Test(timeout = 5_000)
+  @Test(timeout = 60_000)
   public void knownKeysFamiliesAndOtherRootsPass() {
     assertEquals(List.of(), known.unknown(List.of(SchedulerKeys.POLICY,
         SchedulerKeys.HARE_LP_MAX_JOBS, SchedulerKeys.WEIGHT_MAX_USER_PREFIX + "alice",
         SchedulerKeys.WEIGHT_MAX_QUEUE_PREFIX + "default", "yarn.resourcemanager.address")));
   }
 
-  @Test(timeout = 5_000)
+  @Test(timeout = 60_000)
   public void misspeltKeyGetsTheClosestKnownOne() {
     // "polcy" is one edit from "policy"; "weight.maximum" three from "weight.max"
     assertEquals(List.of(
@@ -28,7 +28,7 @@ public class KnownKeysTest {
             "yarn.scheduler.hare.polcy")));
   }
 
-  @Test(timeout = 5_000)
+  @Test(timeout = 60_000)
   public void farOffKeyPointsToTheDefaultsFileAndAFamilyNeedsAMember() {
     assertEquals(List.of(
         "yarn.scheduler.hare.totally-different-setting-name: unknown key; see hare-default.xml"

@@ -11,7 +11,7 @@ import org.junit.Test;
 /** hare-default.xml documents exactly the keys of {@link SchedulerKeys}, with the same defaults. */
 public class SchedulerKeysTest {
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void defaultsFileMatchesConstants() throws Exception {
     // hare-default.xml also documents the NodeManager's yarn.nodemanager.hare.* keys
     Map<String, String> scheduler = new TreeMap<>();
@@ -23,7 +23,7 @@ public class SchedulerKeysTest {
     assertEquals(KeysDocs.inCode(SchedulerKeys.class), scheduler);
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void keysFollowTheNamingRules() throws Exception {
     for (String k : KeysDocs.inCode(SchedulerKeys.class).keySet()) {
       assertTrue(k + ": lower-case, dots between levels, hyphens inside",

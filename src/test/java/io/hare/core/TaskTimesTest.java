@@ -8,13 +8,13 @@ import org.junit.Test;
 /** Task times: compute strictly positive, sync may be zero, both finite. */
 public class TaskTimesTest {
 
-  @Test(timeout = 5_000)
+  @Test(timeout = 60_000)
   public void roundIsComputePlusSync() {
     assertEquals(120.5, new TaskTimes(100, 20.5).roundMs(), 0);
     assertEquals(0.25, new TaskTimes(0.25, 0).roundMs(), 0);
   }
 
-  @Test(timeout = 5_000)
+  @Test(timeout = 60_000)
   public void badTimesAreRefusedWithTheirValue() {
     String compute = "compute time must be finite and > 0 ms, got ";
     assertBad(compute + "0.0", 0, 1);

@@ -43,12 +43,12 @@ public class DemoReportTest {
         Map.of("127.0.0.2", 1, "127.0.0.3", 2), Map.of("127.0.0.2", "v100", "127.0.0.3", "t4"));
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void totalWeightedJctIsTheWeightedSumOfSubmitToFinish() {
     assertEquals(2 * 4.0 + 1 * 7.5, run("hare", 4000).totalWeightedJctS(), 1e-9);
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void jsonHasTheDocumentedFieldsAndTheComparedRun() throws Exception {
     JsonNode o = new ObjectMapper().readTree(DemoReport.json(run("hare", 4000),
         Optional.of(run("yarn-fifo", 8000))));
@@ -72,7 +72,7 @@ public class DemoReportTest {
     assertTrue(!o.get("compare").has("compare"));
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void summaryComparesEachRunWithTheFirst() {
     StringWriter w = new StringWriter();
     DemoReport.printSummary(List.of(run("hare", 4000), run("yarn-fifo", 8000)),
@@ -83,7 +83,7 @@ public class DemoReportTest {
     assertTrue(text, text.contains("1/2")); // one job of two succeeded
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void picturesAreWrittenWithAPageThatShowsThem() throws Exception {
     Path dir = tmp.getRoot().toPath();
     List<Path> written = DemoPictures.write(dir, List.of(run("hare", 4000)), "tables");

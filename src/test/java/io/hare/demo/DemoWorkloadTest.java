@@ -10,7 +10,7 @@ import org.junit.Test;
 
 public class DemoWorkloadTest {
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void slowdownsComeFromThePapersSpeedUpsOverAK80() {
     assertEquals(1.0, DemoModel.RESNET50.slowdown("v100"), 0);
     assertEquals(6.9 / 2.2, DemoModel.RESNET50.slowdown("t4"), 1e-12);
@@ -20,7 +20,7 @@ public class DemoWorkloadTest {
     assertEquals(DemoModel.LSTM, DemoModel.byName("lstm"));
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void jobsAreSubmittedAGapApartAndALargerWorkloadRepeatsWithNewSeedsAndNames() {
     List<DemoJob> jobs = DemoWorkload.jobs(20, 1000);
     assertEquals(20, jobs.size());
@@ -37,7 +37,7 @@ public class DemoWorkloadTest {
     assertTrue(jobs.get(8).name().endsWith("-2"));
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void theWorkloadMixesModelsWeightsAndScales() {
     List<DemoJob> jobs = DemoWorkload.jobs(DemoWorkload.DEFAULT_JOBS, 0);
     assertEquals(DemoModel.ALL.size(), jobs.stream().map(DemoJob::model).distinct().count());

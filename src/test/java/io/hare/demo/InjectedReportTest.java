@@ -39,7 +39,7 @@ public class InjectedReportTest {
         Map.of("h1", "v100", "h2", "t4"), injected, Set.of("always-fails"));
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void jsonListsTheInjectedFaultsAndEveryAttemptWithItsState() throws Exception {
     JsonNode o = new ObjectMapper().readTree(DemoReport.json(run(), Optional.empty()));
     JsonNode i = o.get("injected");
@@ -60,7 +60,7 @@ public class InjectedReportTest {
     assertFalse(o.get("jobs").get(0).get("made_to_fail").asBoolean());
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void withoutFaultsTheListIsEmpty() throws Exception {
     DemoResult plain = new DemoResult("hare", run().jobs(), run().tasks(), List.of(), List.of(),
         Map.of("h1", 1, "h2", 1), Map.of("h1", "v100", "h2", "t4"));
@@ -68,7 +68,7 @@ public class InjectedReportTest {
     assertEquals(0, o.get("injected").size());
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void textListsWhatWasInjectedWhenAndTheFailedJobsFirstDiagnosticLine() {
     StringWriter w = new StringWriter();
     DemoReport.printJobs(run(), new PrintWriter(w, true));
@@ -82,7 +82,7 @@ public class InjectedReportTest {
     assertFalse(text, text.contains("Container id"));
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void aRunIsAsExpectedWhenOnlyTheJobsMadeToFailFailed() {
     assertTrue(run().asExpected());
     DemoResult r = run();

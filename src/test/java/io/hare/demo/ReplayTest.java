@@ -78,7 +78,7 @@ public class ReplayTest {
         Map.of("h1", "v100"));
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void aScheduleThePolicyMadeIsReproducedTaskForTask() throws Exception {
     Replay.Outcome o = Replay.of(run(true), fifo());
     assertTrue(o.why(), o.allSame());
@@ -88,7 +88,7 @@ public class ReplayTest {
         List.of(1000L, 2000L, 3000L, 4000L), n.simulatedStartMs());
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void aScheduleThePolicyWouldNotMakeIsCaught() throws Exception {
     Replay.Outcome o = Replay.of(run(false), fifo());
     assertFalse(o.allSame());
@@ -96,7 +96,7 @@ public class ReplayTest {
     assertEquals(List.of("a/r0", "b/r0", "a/r1", "c/r0"), o.nodes().get(0).simulated());
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void aRunWithAFailedTaskIsNotReplayed() throws Exception {
     DemoResult r = run(true);
     List<DemoResult.Task> tasks = new ArrayList<>(r.tasks());

@@ -12,7 +12,7 @@ public class GpuSlotsTest {
     return new TaskEvents.Attempt("app", 0, 0, "h", "t4", c, start, end, end < 0 ? -1 : 0);
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void tasksTakeTheFirstSlotFreeAtTheirStart() {
     TaskEvents.Attempt x = a("x", 0, 100);
     TaskEvents.Attempt y = a("y", 10, 50);
@@ -25,7 +25,7 @@ public class GpuSlotsTest {
     assertEquals(0, (int) s.get(w));
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void anAttemptWithoutAnEndHoldsItsSlot() {
     TaskEvents.Attempt lost = a("lost", 0, -1);
     TaskEvents.Attempt later = a("later", 1000, 2000);
@@ -35,7 +35,7 @@ public class GpuSlotsTest {
   }
 
   /** A task killed with its AM frees its GPU when YARN sees the container end. */
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void aLostAttemptHoldsItsSlotUntilYarnSawItsContainerEnd() {
     TaskEvents.Attempt killed = a("killed", 0, -1);
     TaskEvents.Attempt rerun = a("rerun", 1000, 2000);

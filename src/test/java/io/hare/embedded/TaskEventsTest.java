@@ -35,7 +35,7 @@ public class TaskEventsTest {
         "HARE_GPU_TYPE", "v100", "CONTAINER_ID", container);
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void recordsStartEndAndExitCodeOfEachAttemptAndKeepsTheExitCode() throws Exception {
     Path events = tmp.getRoot().toPath().resolve("events.txt");
     assertEquals(0, run(TaskEvents.wrapTask("true", events), task(0, 0, "c1")));
@@ -62,7 +62,7 @@ public class TaskEventsTest {
     assertEquals(0, runs.syncs().get(0).round());
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void aStartWithoutAnEndIsAnAttemptThatNeverEnded() throws Exception {
     Path events = tmp.getRoot().toPath().resolve("events.txt");
     Files.write(events, List.of(
@@ -75,7 +75,7 @@ public class TaskEventsTest {
     assertEquals(-1, runs.syncs().get(0).endMs());
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void aMissingFileHasNoRunsAndAGarbageLineIsNamed() throws Exception {
     Path events = tmp.getRoot().toPath().resolve("events.txt");
     assertTrue(TaskEvents.read(events).attempts().isEmpty());

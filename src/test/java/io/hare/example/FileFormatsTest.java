@@ -13,7 +13,7 @@ import org.junit.Test;
 /** The work-directory files: exact doubles, a self-describing header, corrupt files named. */
 public class FileFormatsTest {
 
-  @Test(timeout = 5_000)
+  @Test(timeout = 60_000)
   public void modelIsExactBigEndianDoubles() throws Exception {
     double[] w = {0.1, -0.0, Double.MIN_VALUE, 1e300, 5, 6};
     byte[] bytes = new Model(7, 2, 2, w).encode();
@@ -30,7 +30,7 @@ public class FileFormatsTest {
     assertEquals(7, back.round());
   }
 
-  @Test(timeout = 5_000)
+  @Test(timeout = 60_000)
   public void gradientRoundTrips() throws Exception {
     Gradient g = new Gradient(3, 1, 4, 2, 1, 0.25, new double[] {1, 2, 3, 4});
     Gradient back = Gradient.decode(g.encode(), "g");
@@ -41,14 +41,14 @@ public class FileFormatsTest {
     assertArrayEquals(g.values(), back.values(), 0);
   }
 
-  @Test(timeout = 5_000)
+  @Test(timeout = 60_000)
   public void configKeepsTheExactRate() throws Exception {
     JobConfig c = new JobConfig(-9, 3, 5, 100, 7, 0.1);
     assertEquals(c, JobConfig.decode(c.encode(), "job.properties"));
     assertTrue(new String(c.encode(), "ISO-8859-1").contains("learning-rate=0x1.999999999999ap-4"));
   }
 
-  @Test(timeout = 5_000)
+  @Test(timeout = 60_000)
   public void corruptFilesAreNamed() {
     byte[] model = new Model(0, 2, 1, new double[4]).encode();
     byte[] truncated = Arrays.copyOf(model, model.length - 1);

@@ -93,19 +93,19 @@ public class ReferenceEqualityTest {
     assertTrue(ref.toString() + "\n--- loss log\n" + log, ref.out.startsWith(log));
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void scrambledRetriedRunEqualsReference() throws Exception {
     Path dir = runAsHare(8, 4, 42);
     assertSameAsReference(dir, 8, 4);
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void oneTaskPerRoundAndOddKAlsoEqualReference() throws Exception {
     assertSameAsReference(runAsHare(5, 1, 7, "--seed", "3"), 5, 1);
     assertSameAsReference(runAsHare(4, 3, 8, "--seed", "3", "--batch-size", "50"), 4, 3);
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void lossGoesDown() throws Exception {
     Path dir = runAsHare(10, 4, 1);
     List<String> lines = Files.readAllLines(dir.resolve(WorkFiles.LOSS_LOG));

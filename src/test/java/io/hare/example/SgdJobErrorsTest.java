@@ -51,7 +51,7 @@ public class SgdJobErrorsTest {
     }
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void missingRoundIsNamed() throws Exception {
     Map<String, String> env = taskEnv(0, 0, 2);
     env.remove(TaskContract.ROUND);
@@ -60,7 +60,7 @@ public class SgdJobErrorsTest {
     assertNoGradients();
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void nonNumbersAreNamedWithTheirValue() throws Exception {
     Map<String, String> env = taskEnv(0, 0, 2);
     env.put(TaskContract.ROUND, "one");
@@ -71,7 +71,7 @@ public class SgdJobErrorsTest {
     assertNoGradients();
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void taskIndexMustBeBelowK() throws Exception {
     assertRefused(SgdJobRun.run(taskEnv(0, 2, 2), "task"), "HARE_TASK_INDEX",
         "less than HARE_TASKS_PER_ROUND (2), got 2");
@@ -81,14 +81,14 @@ public class SgdJobErrorsTest {
     assertNoGradients();
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void missingWorkDirIsNamed() {
     Map<String, String> env = taskEnv(0, 0, 2);
     env.remove(TaskContract.WORK_DIR);
     assertRefused(SgdJobRun.run(env, "task"), "HARE_WORK_DIR");
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void syncNamesEveryMissingGradient() throws Exception {
     assertEquals(0, SgdJobRun.run(taskEnv(0, 1, 3), "task").code);
     SgdJobRun r = assertRefused(SgdJobRun.run(SgdJobRun.env(dir, 0, -1, 3, ""), "sync"),
@@ -97,7 +97,7 @@ public class SgdJobErrorsTest {
     assertFalse("no model written", Files.exists(Path.of(dir, WorkFiles.model(1))));
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void syncRefusesAGradientOfAnotherK() throws Exception {
     assertEquals(0, SgdJobRun.run(taskEnv(0, 0, 2), "task").code);
     assertEquals(0, SgdJobRun.run(taskEnv(0, 1, 2), "task").code);
@@ -105,21 +105,21 @@ public class SgdJobErrorsTest {
         "task 0 of 2", "not for round 0 task 0 of 1");
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void taskBeforeItsModelExistsNamesTheModel() throws Exception {
     assertRefused(SgdJobRun.run(taskEnv(3, 0, 2), "task"), "model-r3",
         "sync step of round 2 has not run");
     assertNoGradients();
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void uninitialisedWorkDirIsNamed() throws Exception {
     String empty = tmp.newFolder().toString();
     assertRefused(SgdJobRun.run(SgdJobRun.env(empty, 0, 0, 1, ""), "task"),
         WorkFiles.CONFIG, "run 'init' first");
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void badTypeFactorsAreNamed() throws Exception {
     assertRefused(SgdJobRun.run(taskEnv(0, 0, 1), "task", "--type-factors", "t4=fast"),
         "--type-factors", "'t4=fast'");
@@ -128,7 +128,7 @@ public class SgdJobErrorsTest {
     assertNoGradients();
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void initRefusesOtherSettingsOnAnInitialisedDir() {
     assertRefused(SgdJobRun.run(Map.of(), "init", "--work-dir", dir, "--examples", "65",
         "--batch-size", "8"), WorkFiles.CONFIG, "already initialised");
@@ -138,7 +138,7 @@ public class SgdJobErrorsTest {
         "classes=1");
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void workDirOptionWinsOverTheEnvironment() throws Exception {
     // under Hare, HARE_WORK_DIR is the AM's staging directory; the data lives where init wrote it
     Map<String, String> env = SgdJobRun.env(tmp.newFolder().toString(), 0, 0, 1, "t4");

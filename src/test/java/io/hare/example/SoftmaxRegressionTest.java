@@ -17,7 +17,7 @@ public class SoftmaxRegressionTest {
     return new Model(0, 2, 1, w);
   }
 
-  @Test(timeout = 5_000)
+  @Test(timeout = 60_000)
   public void batchesWalkThroughTheDataAndWrap() {
     assertArrayEquals(new int[] {0, 1, 2, 3}, SoftmaxRegression.batch(0, 0, 2, 4, 10));
     assertArrayEquals(new int[] {4, 5, 6, 7}, SoftmaxRegression.batch(0, 1, 2, 4, 10));
@@ -27,7 +27,7 @@ public class SoftmaxRegressionTest {
     assertArrayEquals(new int[] {6, 7}, SoftmaxRegression.batch(1_000_000_000, 3, 4, 2, 10));
   }
 
-  @Test(timeout = 5_000)
+  @Test(timeout = 60_000)
   public void gradientAtZeroModel() {
     // p = (1/2, 1/2) for both examples. Example 1 (y=0): error (-1/2, 1/2) times (x=2, bias 1);
     // example 2 (y=1): error (1/2, -1/2) times (x=-1, bias 1). Sum (-1.5, 0, 1.5, 0), mean /2.
@@ -39,7 +39,7 @@ public class SoftmaxRegressionTest {
     assertEquals(5, g.tasksPerRound());
   }
 
-  @Test(timeout = 5_000)
+  @Test(timeout = 60_000)
   public void gradientAndLossAtAModelWithBias() {
     // Class 0 has bias ln 3, class 1 nothing: p = (3/4, 1/4) whatever x. For x=-1, y=1:
     // loss ln 4, error (3/4, -3/4) times (x=-1, bias 1).
@@ -51,14 +51,14 @@ public class SoftmaxRegressionTest {
     assertEquals((Math.log(4.0 / 3) + Math.log(4)) / 2, SoftmaxRegression.loss(m, TWO), 1e-15);
   }
 
-  @Test(timeout = 5_000)
+  @Test(timeout = 60_000)
   public void hugeLogitsGiveAFiniteLoss() {
     Model m = model(0, 1000, 0, -1000); // p(y=1) = e^-2000 underflows; its log does not
     assertEquals(2000.0, SoftmaxRegression.gradient(m, TWO, new int[] {1}, 0, 1).batchLoss(),
         1e-9);
   }
 
-  @Test(timeout = 5_000)
+  @Test(timeout = 60_000)
   public void stepAveragesAndDescends() {
     Model m0 = model(0, 0, 0, 0);
     Gradient a = grad(-0.75, 0, 0.75, 0);
@@ -69,7 +69,7 @@ public class SoftmaxRegressionTest {
     assertEquals(1, m1.round());
   }
 
-  @Test(timeout = 5_000)
+  @Test(timeout = 60_000)
   public void stepSumsInTheGivenOrder() {
     // 1e16 + 1 rounds back to 1e16 (the spacing there is 2), so the order is visible in the
     // bits: this is why the sync step reads the gradients in task-index order.
@@ -82,14 +82,14 @@ public class SoftmaxRegressionTest {
         SoftmaxRegression.step(m0, List.of(big, minus, one), 1).weights()[0], 0);
   }
 
-  @Test(timeout = 5_000)
+  @Test(timeout = 60_000)
   public void meanBatchLoss() {
     Gradient a = new Gradient(0, 0, 2, 2, 1, 1.0, new double[4]);
     Gradient b = new Gradient(0, 1, 2, 2, 1, 2.0, new double[4]);
     assertEquals(1.5, SoftmaxRegression.meanBatchLoss(List.of(a, b)), 0);
   }
 
-  @Test(timeout = 5_000)
+  @Test(timeout = 60_000)
   public void generatedDataIsBalancedAndSeeded() {
     JobConfig c = new JobConfig(5, 3, 4, 10, 2, 0.1);
     Dataset d = Dataset.generate(c);

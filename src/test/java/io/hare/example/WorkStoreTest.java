@@ -39,7 +39,7 @@ public class WorkStoreTest {
     }
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void localStore() throws Exception {
     Path dir = tmp.getRoot().toPath().resolve("x/y");
     WorkStore s = WorkStore.open(dir.toString());
@@ -48,7 +48,7 @@ public class WorkStoreTest {
     assertEquals(List.of("a"), visible(dir));
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void fileUriIsLocal() throws Exception {
     Path dir = tmp.newFolder().toPath();
     WorkStore s = WorkStore.open(dir.toUri().toString());
@@ -57,7 +57,7 @@ public class WorkStoreTest {
     assertArrayEquals(new byte[] {4}, Files.readAllBytes(dir.resolve("b")));
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void hadoopStoreOnTheLocalFileSystem() throws Exception {
     Path dir = tmp.getRoot().toPath().resolve("h/d");
     exercise(HadoopWorkStore.open(dir.toUri()));

@@ -11,7 +11,7 @@ import org.junit.Test;
 /** The metrics of a hand-built result. */
 public class SimResultTest {
 
-  @Test(timeout = 5_000)
+  @Test(timeout = 60_000)
   public void metricsOfAHandBuiltResult() {
     // A: w 2, 0 -> 1000 (JCT 1 s); B: w 1, 500 -> 3500 (3 s); C: w 0.5, arrives 1000, unfinished;
     // D: w 1, 2000 -> 4000 (2 s)
@@ -39,7 +39,7 @@ public class SimResultTest {
     assertEquals(3.0, r.replanMaxMs(), 1e-12);
   }
 
-  @Test(timeout = 5_000)
+  @Test(timeout = 60_000)
   public void p95IsTheNearestRank() {
     // JCTs 1..20 s: ceil(0.95 x 20) = 19th; 1..21 s: ceil(19.95) = 20th; one job: itself
     assertEquals(19.0, withJcts(20).p95JctS(), 0);
@@ -49,7 +49,7 @@ public class SimResultTest {
     assertEquals(95.0, withJcts(100).p95JctS(), 0);
   }
 
-  @Test(timeout = 5_000)
+  @Test(timeout = 60_000)
   public void emptyAndAllUnfinished() {
     SimResult none = new SimResult("p", List.of(), List.of(), 0, 4, 0, 0, 0, 0);
     assertTrue(Double.isNaN(none.avgJctS()));

@@ -14,7 +14,7 @@ import org.junit.Test;
 /** The tag codec: what the client writes the scheduler reads back; bad values name themselves. */
 public class JobTagsTest {
 
-  @Test(timeout = 5_000)
+  @Test(timeout = 60_000)
   public void writtenTagsParseBackEvenLowerCased() throws Exception {
     JobTags.Info info = new JobTags.Info(2.5, OptionalInt.of(40), OptionalInt.of(4),
         Optional.of("ResNet-50-bs64"));
@@ -27,7 +27,7 @@ public class JobTagsTest {
     assertEquals(Optional.of("resnet-50-bs64"), back.model());
   }
 
-  @Test(timeout = 5_000)
+  @Test(timeout = 60_000)
   public void anAmThatTakesStandbysSaysSoInATag() throws Exception {
     JobTags.Info info = new JobTags.Info(1, OptionalInt.empty(), OptionalInt.empty(),
         Optional.empty(), true, JobTags.PROTOCOL_VERSION);
@@ -40,7 +40,7 @@ public class JobTagsTest {
     refused("hare.standby=1", "hare.standby", "1", "true or false");
   }
 
-  @Test(timeout = 5_000)
+  @Test(timeout = 60_000)
   public void anAmDeclaresTheHareProtocolVersionItSpeaks() throws Exception {
     JobTags.Info info = new JobTags.Info(1, OptionalInt.empty(), OptionalInt.empty(),
         Optional.empty(), false, JobTags.PROTOCOL_VERSION);
@@ -54,13 +54,13 @@ public class JobTagsTest {
     refused("hare.protocol=0", "hare.protocol", "0", "a whole number from 1 to 1");
   }
 
-  @Test(timeout = 5_000)
+  @Test(timeout = 60_000)
   public void noHareTagsMeansWeightOneAndNothingKnown() throws Exception {
     assertEquals(JobTags.Info.NONE, JobTags.parse(List.of("team=vision", "nightly")));
     assertEquals(JobTags.Info.NONE, JobTags.parse(null));
   }
 
-  @Test(timeout = 5_000)
+  @Test(timeout = 60_000)
   public void malformedTagsAreRefusedWithTagValueAndRule() {
     refused("hare.weight=abc", "hare.weight", "abc", "> 0");
     refused("hare.weight=nan", "hare.weight", "nan", "> 0");
@@ -76,7 +76,7 @@ public class JobTagsTest {
     refused("hare.rounds", "hare.rounds", "needs a value", "=VALUE");
   }
 
-  @Test(timeout = 5_000)
+  @Test(timeout = 60_000)
   public void aTagGivenTwiceIsRefused() {
     try {
       JobTags.parse(List.of("hare.weight=1", "hare.weight=2"));

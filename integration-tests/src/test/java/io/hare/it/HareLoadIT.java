@@ -56,7 +56,7 @@ public class HareLoadIT {
   static final int MAX_ROUND_TICKS = 400;
   static final long HEAP_BOUND_MB = 8;
 
-  @Test(timeout = 300_000)
+  @Test(timeout = 600_000)
   public void fiveHundredJobsOfTenRoundsEachRunEveryTaskExactlyOnce() throws Exception {
     BenchShape shape = new BenchShape(100, 8, JOBS, ROUNDS, FAIL_EVERY);
     SchedulerBench.prime(Contender.HARE); // class loading and static caches, before measuring

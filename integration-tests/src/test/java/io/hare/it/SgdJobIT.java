@@ -70,14 +70,14 @@ public class SgdJobIT {
     }
   }
 
-  @Test(timeout = 180_000)
+  @Test(timeout = 600_000)
   public void twoWeightedJobsSubmittedWithTheCliTrainToTheReferenceModel() throws Exception {
     File light = initJob("light", 1);
     File heavy = initJob("heavy", 2);
     ApplicationId a = submit(light, "light", 1);
     ApplicationId b = submit(heavy, "heavy", 3);
 
-    GenericTestUtils.waitFor(() -> ended(a) && ended(b), 250, 150_000);
+    GenericTestUtils.waitFor(() -> ended(a) && ended(b), 250, 540_000);
     for (ApplicationId id : List.of(a, b)) {
       ApplicationReport r = yarn.getApplicationReport(id);
       assertEquals(id + ": " + r.getDiagnostics(), FinalApplicationStatus.SUCCEEDED,

@@ -60,7 +60,8 @@ import org.slf4j.LoggerFactory;
  *       container ({@link ProcessSyncStep}); then the round is checkpointed, progress (reported on
  *       each heartbeat) becomes (r+1)/R, and round r+1 asks.
  *   <li>After R rounds, or at the first failure, unregister with SUCCEEDED or FAILED and the
- *       diagnostics of {@link JobOutcome} (the failing task, its exit code and its log). A crash
+ *       diagnostics of {@link JobOutcome} (the failing task, its exit code and its log), ended
+ *       by a {@link JobStop} mark (rounds done, the round and tasks where it stopped). A crash
  *       before unregistering lets YARN start a new attempt, which resumes.
  * </ol>
  *
@@ -227,8 +228,10 @@ public final class HareApplicationMaster {
             + "; exiting without unregistering, after " + outcome.roundsDone()
             + " finished rounds");
       }
+      // YARN reports progress 1 for any ended job: the diagnostics carry where it stopped
       rm.unregisterApplicationMaster(outcome.succeeded() ? FinalApplicationStatus.SUCCEEDED
-          : FinalApplicationStatus.FAILED, outcome.diagnostics(), null);
+          : FinalApplicationStatus.FAILED, outcome.succeeded() ? outcome.diagnostics()
+          : outcome.diagnostics() + " " + protocol.stop().mark(), null);
       return outcome.succeeded();
     } finally {
       nm.stop();

@@ -361,6 +361,13 @@ public final class RoundProtocol {
     return (float) roundsDone / spec.rounds();
   }
 
+  /** Rounds done and the round in progress with its tasks done, for a failed job's diagnostics. */
+  public synchronized JobStop stop() {
+    return tasks == null ? new JobStop(roundsDone, spec.rounds(), -1, 0, 0)
+        : new JobStop(roundsDone, spec.rounds(), tasks.round(), tasks.done(),
+            spec.tasksPerRound());
+  }
+
   public synchronized Optional<JobOutcome> outcome() {
     return Optional.ofNullable(outcome);
   }

@@ -56,6 +56,10 @@ final class RoundTasks {
     states[index] = State.WAITING;
   }
 
+  int done() {
+    return done;
+  }
+
   boolean allDone() {
     return done == states.length;
   }

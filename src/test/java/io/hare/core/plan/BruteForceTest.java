@@ -16,14 +16,14 @@ public class BruteForceTest {
     return BruteForce.minWeightedJctS(ClusterSpec.parse(cluster), List.of(jobs), p);
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void tasksOfOneRoundRunBackToBackOnOneGpu() {
     ProfileTable p = ProfileTable.builder().put("m", "a", 100, 10).build();
     // two tasks in a row on the only GPU: compute ends at 200, the second syncs until 210
     assertEquals(0.210, min("a=1", p, new JobSpec("j", 0, 1, "m", 2, 1)), 1e-12);
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void bothTasksOnTheFastGpuBeatSplitting() {
     ProfileTable p = ProfileTable.builder().put("m", "fast", 100, 0).put("m", "slow", 300, 0)
         .build();
@@ -31,7 +31,7 @@ public class BruteForceTest {
     assertEquals(0.200, min("fast=1,slow=1", p, new JobSpec("j", 0, 1, "m", 2, 1)), 1e-12);
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void shortJobFirstOnOneGpu() {
     ProfileTable p = ProfileTable.builder().put("long", "a", 300, 0).put("short", "a", 100, 0)
         .build();
@@ -40,7 +40,7 @@ public class BruteForceTest {
         new JobSpec("s", 0, 1, "short", 1, 1)), 1e-12);
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void weightsAndArrivalsCount() {
     ProfileTable p = ProfileTable.builder().put("long", "a", 300, 0).put("short", "a", 100, 0)
         .build();
@@ -51,7 +51,7 @@ public class BruteForceTest {
         new JobSpec("s", 0, 1, "short", 1, 1)), 1e-12);
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void syncGatesTheNextRoundButFreesTheGpu() {
     ProfileTable p = ProfileTable.builder().put("ps", "a", 100, 100).put("solo", "a", 100, 0)
         .build();
@@ -61,7 +61,7 @@ public class BruteForceTest {
         new JobSpec("solo", 0, 1, "solo", 1, 1)), 1e-12);
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void jobsGoOnlyWhereTheyCanRun() {
     ProfileTable p = ProfileTable.builder().put("m", "slow", 500, 0).build();
     // the fast GPU has no profile for the model, so both tasks run on the slow one
@@ -71,7 +71,7 @@ public class BruteForceTest {
     assertEquals(1.0, min("slow=1", p, new JobSpec("j", 0, 1, "m", 2, 1)), 1e-12);
   }
 
-  @Test(timeout = 20_000)
+  @Test(timeout = 60_000)
   public void fig1OptimumIsSevenAndAHalfSeconds() {
     assertEquals(Fig1.OPTIMAL_TOTAL_JCT_S,
         BruteForce.minWeightedJctS(Fig1.cluster(), Fig1.jobs(), Fig1.profiles()), 1e-12);

@@ -22,7 +22,7 @@ public class ExactSolverTest {
 
   private static final ExactSolver SOLVER = new ExactSolver(5, 1);
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void fig1OptimumIsSevenAndAHalfSeconds() {
     ExactSchedule s = SOLVER.solve(Fig1.cluster(), Fig1.jobs(), Fig1.profiles());
     assertTrue(s.optimal());
@@ -79,7 +79,7 @@ public class ExactSolverTest {
     }
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void identicalGpusAndTasksSpreadEvenly() {
     // 2 rounds of 4 tasks on 4 identical GPUs: one task per GPU per round, 2 x (100 + 30)
     ProfileTable p = ProfileTable.builder().put("m", "a", 100, 30).build();
@@ -93,7 +93,7 @@ public class ExactSolverTest {
     ExactChecks.assertValid(s, cluster, jobs, p);
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void timesAreRoundedLikeTheSimulator() {
     // compute 0.2 ms rounds up to 1 ms, sync 10.4 to 10: two rounds take 2 x 11 ms
     ProfileTable p = ProfileTable.builder().put("m", "a", 0.2, 10.4).build();
@@ -102,7 +102,7 @@ public class ExactSolverTest {
     assertEquals(0.022, s.weightedJctS(), 1e-12);
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void timeLimitGivesAValidScheduleAndAFlag() {
     // 60 tasks on 4 GPUs in a millisecond: nothing can be proven optimal
     ProfileTable p = ProfileTable.builder().put("m", "a", 100, 10).put("m", "b", 170, 20)
@@ -118,7 +118,7 @@ public class ExactSolverTest {
     ExactChecks.assertValid(s, cluster, jobs, p);
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void tooBigInstancesAreRefusedWithTheLimit() {
     ProfileTable p = ProfileTable.builder().put("m", "a", 100, 0).build();
     List<JobSpec> jobs = List.of(new JobSpec("j", 0, 1, "m", 11, 10));
@@ -137,7 +137,7 @@ public class ExactSolverTest {
     }
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void badInstancesAreRefused() {
     ProfileTable p = ProfileTable.builder().put("m", "a", 100, 0).build();
     ClusterSpec a = ClusterSpec.parse("a=1");
@@ -148,7 +148,7 @@ public class ExactSolverTest {
     assertRefused("decimal places", a, List.of(new JobSpec("j", 0, 1.0 / 3, "m", 1, 1)), p);
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void noJobsIsTriviallyOptimal() {
     ExactSchedule s = SOLVER.solve(ClusterSpec.parse("a=1"), List.of(),
         ProfileTable.builder().build());
@@ -157,7 +157,7 @@ public class ExactSolverTest {
     assertEquals(0, s.weightedJctS(), 0);
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void solverArgumentsAreChecked() {
     for (double limit : new double[] {0, -1, Double.NaN, Double.POSITIVE_INFINITY}) {
       try {

@@ -10,7 +10,7 @@ import org.junit.Test;
 /** Midpoints H = relaxed group start + max Tc / 2 on a hand-made relaxed solution. */
 public class MidpointOrderTest {
 
-  @Test(timeout = 5_000)
+  @Test(timeout = 60_000)
   public void midpointsFromTheCumulativeWorkSortedWithTies() {
     // types a and b have GPUs, c has none; now = 1000, grid (ms after now) 0, 100, 200, 400
     List<GpuType> types = List.of(GpuType.of("a"), GpuType.of("b"), GpuType.of("c"));
@@ -50,7 +50,7 @@ public class MidpointOrderTest {
         new GroupRef(3, 1, 175), new GroupRef(2, 0, 250), new GroupRef(0, 1, 250)), order);
   }
 
-  @Test(timeout = 5_000)
+  @Test(timeout = 60_000)
   public void equalKeysAndArrivalsGoByIdThenGroup() {
     // two identical one-group jobs listed as "b" then "a": ties by id put "a" first
     List<GpuType> types = List.of(GpuType.of("t"));

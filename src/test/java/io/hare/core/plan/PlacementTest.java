@@ -17,7 +17,7 @@ import org.junit.Test;
  */
 public class PlacementTest {
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void greedyIsValidAndCanonicalFitsTheSymmetryBreaking() {
     for (long seed = 1; seed <= 40; seed++) {
       ExactSolverTest.Instance x = ExactSolverTest.Instance.random(seed);

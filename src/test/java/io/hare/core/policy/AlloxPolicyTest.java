@@ -30,7 +30,7 @@ public class AlloxPolicyTest {
       .put("cnn", "v100", 100, 0).put("cnn", "k80", 700, 0)
       .put("gnn", "v100", 200, 0).put("gnn", "k80", 250, 0).build();
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void matchesTwoJobsToTwoTypesByHand() throws Exception {
     // Two 2-GPU jobs, one round each, at 0; 2 v100 and 2 k80 make one machine per type.
     // Sum of completion times (position x time) of each choice:
@@ -49,7 +49,7 @@ public class AlloxPolicyTest {
     assertEquals(250, completion(r, "gnn-job"));
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void queuesBehindAFasterTypeWhenThatIsCheaper() throws Exception {
     // Two 1-GPU cnn jobs, one v100 and one k80: x on v100 and y on k80 costs 100 + 700 = 800;
     // both on v100 costs 2x100 + 100 = 300. So y waits for the v100 (k80 stays idle) and starts
@@ -62,7 +62,7 @@ public class AlloxPolicyTest {
     assertTrue(r.tasks().stream().noneMatch(t -> t.gpuType().equals("k80")));
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void matchingStartsTheShortestJobOfAMachineFirst() {
     AlloxMatching.loadNatives();
     // One machine, three jobs of 300, 100 and 200 ms: shortest processing time first.
@@ -72,7 +72,7 @@ public class AlloxPolicyTest {
     assertArrayEquals(new int[] {-1, 0, -1}, run);
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void matchingNeedsMorePositionsThanItFirstBuilds() {
     AlloxMatching.loadNatives();
     // 30 jobs; class 0 runs each in 1 ms, class 1 in 1000 ms, one machine each. Position p on
@@ -87,7 +87,7 @@ public class AlloxPolicyTest {
     assertEquals(0, java.util.Arrays.stream(run).filter(c -> c == 1).count());
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void rejectsAlphaOutsideZeroToOne() {
     try {
       Policies.create(AlloxPolicy.NAME, new PolicyConfig(Map.of(SchedulerKeys.ALLOX_ALPHA, "0"),

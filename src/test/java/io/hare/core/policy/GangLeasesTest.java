@@ -34,7 +34,7 @@ public class GangLeasesTest {
     this.name = name;
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void roundsStartTogetherOnHeldGpusThatIdleThroughSync() throws Exception {
     // a: 2 rounds of 100 ms compute + 100 ms sync on both v100. Its GPUs compute nothing during
     // 100..200 and 300..400 but stay held; b (1 GPU, arrived at 10, no shorter than a's last
@@ -48,7 +48,7 @@ public class GangLeasesTest {
     assertEquals(400, roundStart(r, "b", 0));
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void jobWiderThanEveryTypeSpansTypesFastestFirst() throws Exception {
     Assume.assumeFalse(name.equals(TiresiasLasPolicy.NAME)); // type-blind: any 3 GPUs
     ProfileTable t = ProfileTable.builder().put("cnn", "v100", 100, 0)

@@ -17,7 +17,7 @@ public class GavelFifoPolicyTest {
   private static final ProfileTable TIMES = ProfileTable.builder()
       .put("cnn", "v100", 100, 0).put("cnn", "k80", 400, 0).build();
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void takesFastestTypeWithKFreeAndOtherwiseWaits() throws Exception {
     // a: 1 v100 for 3 rounds (0..300). b (k=2) at 10: one v100 free only, k80 has 2: k80.
     // c (k=2) at 20: one v100 free, k80 taken: c waits, and does not start on 1 free v100 plus
@@ -33,7 +33,7 @@ public class GavelFifoPolicyTest {
     assertEquals(400, roundStart(r, "c", 1)); // keeps its GPUs: next round right after the first
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void headOfLineBlocksLaterJobsThatWouldFit() throws Exception {
     // a holds 2 of 3 v100 until 200. b (k=2) at 10 waits for 2 free; c (k=1) at 20 would fit
     // on the free v100 but may not pass b (Gavel's FIFO breaks out of its loop at the head).
@@ -44,7 +44,7 @@ public class GavelFifoPolicyTest {
     assertEquals(200, roundStart(r, "c", 0));
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void heldGpusStayIdleDuringSync() throws Exception {
     // a (k=2) computes 100 ms and syncs 100 ms per round: its 2 GPUs are free of tasks during
     // 100..200 and 300..400 but held, so b (k=1, arrived at 10) waits for a to finish at 400.

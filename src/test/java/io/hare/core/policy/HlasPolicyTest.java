@@ -50,7 +50,7 @@ public class HlasPolicyTest {
         .findFirst().orElseThrow();
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void freeGpuGoesToTheLeastServedJob() throws Exception {
     // One v100. "a" (k=2) runs rounds 0 and 1 alone: tasks 0-100, 100-200, sync to 220; then
     // 220-320, 320-420, sync to 440. Round 2's first task runs 440-540. "b" arrives at 500. At
@@ -64,7 +64,7 @@ public class HlasPolicyTest {
     assertEquals(640, task(r, "a", 2, 1).startMs());
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void highSpeedupJobGetsTheFastType() throws Exception {
     // Both arrive at 0 with no service; "a-gnn" is first in priority (earlier rank) but gains
     // only 2x on v100, "b-cnn" gains 7x: cnn takes the v100, gnn the k80.
@@ -77,7 +77,7 @@ public class HlasPolicyTest {
     assertEquals(0, task(r, "a-gnn", 0, 0).startMs());
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void roundDoesNotWaitOnAStragglerOnASlowType() throws Exception {
     // k=2 cnn on one v100 and one k80. Its second task on the k80 would end at 700 (round over
     // at 740); waiting for the v100 (free at 100) ends it at 200, so it declines the k80: both
@@ -92,7 +92,7 @@ public class HlasPolicyTest {
     assertEquals(740, eager.jobs().get(0).completionMs());
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void scheduleDoesNotDependOnRoundsUntilAJobFinishes() throws Exception {
     assertFalse(Policies.create(HlasPolicy.NAME, PolicyConfig.defaults()).clairvoyant());
     List<JobSpec> a = Workloads.randomJobs(11, 10);
@@ -123,7 +123,7 @@ public class HlasPolicyTest {
     return jobs;
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void pureLeastAttainedServiceStarvesTheOldJob() throws Exception {
     // Without aging every new job (no service) beats "old" (service > 0) and the stream keeps
     // the GPU busy: s_i runs 100(i+1) to 100(i+2), so old's second round starts at 20,100.
@@ -131,7 +131,7 @@ public class HlasPolicyTest {
     assertEquals(20_100, task(r, "old", 1, 0).startMs());
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void agingLetsTheOldJobThroughTheStream() throws Exception {
     // Rate 0.1: after r rounds old's key is 100r, s_i's is 0.1 x (50 + 100i) = 5 + 10i, so only
     // s_0 .. s_(10r-1) may go before old's round r. Hand-run: round r starts at 1100r while the
@@ -144,7 +144,7 @@ public class HlasPolicyTest {
     assertEquals(0, r.unfinishedJobs());
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void rejectsBadSettingsAllAtOnce() {
     try {
       Policies.create(HlasPolicy.NAME, new PolicyConfig(Map.of(
@@ -158,7 +158,7 @@ public class HlasPolicyTest {
     }
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void picksUpReadinessTheHostReportsWithoutACallback() {
     // A host whose asks arrive after the barrier callback: the job is announced with no ready
     // task, and its task becomes ready silently. The periodic resync still schedules it.

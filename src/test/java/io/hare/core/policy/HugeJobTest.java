@@ -42,7 +42,7 @@ public class HugeJobTest {
     this.expected = expected;
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void theLargestDeclaredJobIsPlannedAndOthersStillRun() throws Exception {
     TaskTimeModel times = ProfileTable.builder().put("cnn", "v100", 60_000, 0).build();
     // the largest hare.tasks-per-round and hare.rounds tags allow (io.hare.yarn.JobTags)

@@ -36,7 +36,7 @@ public class PartialOfferTest {
     this.name = name;
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void usesOnlyOfferedGpusAndRetriesAtTheNextOffer() throws Exception {
     FakeCluster c = new FakeCluster();
     SchedulingPolicy p = Policies.create(name, PolicyConfig.defaults());

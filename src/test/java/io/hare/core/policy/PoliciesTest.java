@@ -13,7 +13,7 @@ import org.junit.Test;
 /** The policy registry: by short name, by class name, and every way naming one can go wrong. */
 public class PoliciesTest {
 
-  @Test(timeout = 5_000)
+  @Test(timeout = 60_000)
   public void createsByShortName() throws Exception {
     SchedulingPolicy p = Policies.create(" yarn-fifo ", PolicyConfig.defaults());
     assertSame(YarnFifoPolicy.class, p.getClass());
@@ -28,7 +28,7 @@ public class PoliciesTest {
     }
   }
 
-  @Test(timeout = 5_000)
+  @Test(timeout = 60_000)
   public void createsByClassName() throws Exception {
     SchedulingPolicy p = Policies.create(YarnFifoPolicy.class.getName(), PolicyConfig.defaults());
     assertSame(YarnFifoPolicy.class, p.getClass());
@@ -36,7 +36,7 @@ public class PoliciesTest {
     assertEquals(4, ((ReadsAKey) Policies.create(ReadsAKey.class.getName(), c)).limit);
   }
 
-  @Test(timeout = 5_000)
+  @Test(timeout = 60_000)
   public void unknownNameListsTheKnownOnes() {
     for (String bad : new String[] {"nope", "HARE", null}) {
       ConfigException e = refused(bad);
@@ -47,7 +47,7 @@ public class PoliciesTest {
     }
   }
 
-  @Test(timeout = 5_000)
+  @Test(timeout = 60_000)
   public void classNameErrorsSayWhatIsWrong() {
     assertEquals(List.of("policy: class com.example.Missing not found"),
         refused("com.example.Missing").problems());
@@ -58,7 +58,7 @@ public class PoliciesTest {
         + PolicyConfig.class.getName()), refused(noCtor).problems());
   }
 
-  @Test(timeout = 5_000)
+  @Test(timeout = 60_000)
   public void aFactorysProblemsAreThrownAfterTheCall() {
     PolicyConfig c = new PolicyConfig(Map.of("test.limit", "99", "test.x.enabled", "maybe"), 0L);
     try {
@@ -70,7 +70,7 @@ public class PoliciesTest {
     }
   }
 
-  @Test(timeout = 5_000)
+  @Test(timeout = 60_000)
   public void aConstructorThatThrowsIsAFailedStart() throws Exception {
     try {
       Policies.create(FailsToStart.class.getName(), PolicyConfig.defaults());

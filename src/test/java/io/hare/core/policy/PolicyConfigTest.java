@@ -14,7 +14,7 @@ import org.junit.Test;
 /** Typed getters: good values parsed, bad ones recorded with key and value, all thrown at once. */
 public class PolicyConfigTest {
 
-  @Test(timeout = 5_000)
+  @Test(timeout = 60_000)
   public void goodValuesAreParsedAndMissingOnesDefault() throws Exception {
     PolicyConfig c = new PolicyConfig(Map.of(
         "s", "  text ", "c", " FAST ", "d", " 2.5 ", "l", "-7", "i", "42", "b", " TRUE "), 9L);
@@ -34,7 +34,7 @@ public class PolicyConfigTest {
     c.check();
   }
 
-  @Test(timeout = 5_000)
+  @Test(timeout = 60_000)
   public void everyBadValueIsCollectedThenThrownTogether() {
     PolicyConfig c = new PolicyConfig(Map.of("c", "medium", "d1", "abc", "d2", "3", "d3", "NaN",
         "l1", "1.5", "l2", "11", "i", "3000000000", "b", "yes"), 0L);
@@ -72,7 +72,7 @@ public class PolicyConfigTest {
     }
   }
 
-  @Test(timeout = 5_000)
+  @Test(timeout = 60_000)
   public void oneProblemIsSingular() {
     PolicyConfig c = PolicyConfig.defaults();
     c.addProblem("x: bad");
@@ -84,7 +84,7 @@ public class PolicyConfigTest {
     }
   }
 
-  @Test(timeout = 5_000)
+  @Test(timeout = 60_000)
   public void valuesAndProblemsAreCopies() {
     Map<String, String> m = new HashMap<>(Map.of("k", "1"));
     PolicyConfig c = new PolicyConfig(m, 0L);

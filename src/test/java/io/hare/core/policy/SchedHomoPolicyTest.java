@@ -45,7 +45,7 @@ public class SchedHomoPolicyTest {
         .map(t -> t.jobId() + "@" + t.gpuId()).collect(Collectors.toSet());
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void ignoresGpuTypes() throws Exception {
     // The same per-type times swapped between v100 and k80: averages over the 2+2 GPUs are
     // equal, so the decisions are too, although a type-aware policy would swap placements.
@@ -69,7 +69,7 @@ public class SchedHomoPolicyTest {
     }
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void placementIsNotAlwaysTheFastType() throws Exception {
     // Blindness is real: across seeds the first cnn task lands on a k80 at least once.
     boolean sawK80 = false;
@@ -81,7 +81,7 @@ public class SchedHomoPolicyTest {
     assertTrue(sawK80);
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void batchesBySmithRuleAndBackfills() throws Exception {
     // One v100 (cnn: 100 ms + 20 ms sync). Smith ratios: B 3/200 > C 1/100 > A 1/1000. The
     // first interval is C's span (120 ms), so the first batch is {C}: C 0-100. B backfills at
@@ -100,7 +100,7 @@ public class SchedHomoPolicyTest {
     assertEquals(1480, completion(r, "A"));
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void startedJobIsNotPreemptedByABetterRatio() throws Exception {
     // A (k=2) is admitted at 0 and runs 0-100; D, ten times heavier per unit of work, arrives
     // at 50 but A keeps the GPU for its second task (100-200); D only gets the GPU while A

@@ -19,7 +19,7 @@ public class SrtfPolicyTest {
   private static final ProfileTable TIMES = ProfileTable.builder()
       .put("cnn", "v100", 100, 50).put("cnn", "k80", 400, 50).build();
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void shortArrivalPreemptsLongJobAtItsNextRoundBoundary() throws Exception {
     // long: 10 rounds of 150 ms from 0. short (1 round, 150 ms left < long's 1350 ms) arrives
     // at 120, during long's sync: the GPUs compute nothing then but are held. At long's boundary
@@ -33,7 +33,7 @@ public class SrtfPolicyTest {
     assertEquals(300 + 9 * 150, completion(r, "long"));
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void waitingJobsRunShortestRemainingFirst() throws Exception {
     // a holds both v100 until 150. b (4 rounds) arrived before c (2 rounds); at 150 c, shorter,
     // runs first (150..450), then b (450..1050).
@@ -44,7 +44,7 @@ public class SrtfPolicyTest {
     assertEquals(1050, completion(r, "b"));
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void heteroVariantPlacesOnFastestTypeWithKAvailableAndMovesUpAtABoundary()
       throws Exception {
     // a (1 round) takes the v100s; b (3 rounds) arrives at 10 and starts on k80 (the fastest
@@ -69,7 +69,7 @@ public class SrtfPolicyTest {
       .put("gnn", "v100", 200, 50).put("gnn", "k80", 250, 50)
       .put("mid", "v100", 240, 50).put("mid", "k80", 240, 50).build();
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void classicSrtfIsBlindToTypes() throws Exception {
     // type-blind: remaining time on the average GPU, so gnn and mid run first and cnn waits
     SimResult r = GangRuns.run(SrtfPolicy.NAME, "v100=1,k80=1", THREE,
@@ -79,7 +79,7 @@ public class SrtfPolicyTest {
     assertTrue(roundStart(r, "c", 0) > 0);
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void heteroVariantRanksByTheFastestType() throws Exception {
     // on the fastest type cnn and gnn are shortest: they run first, mid waits
     SimResult r = GangRuns.run(SrtfPolicy.HETERO_NAME, "v100=1,k80=1", THREE,

@@ -139,7 +139,7 @@ public class StarvationTest {
         + lastArrivalMs() + " ms", second >= lastArrivalMs());
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void badMaxWaitIsRefusedNamingKeyValueAndRange() {
     refused(HarePolicy.NAME, Map.of(SchedulerKeys.HARE_MAX_WAIT_MS, "-1"),
         SchedulerKeys.HARE_MAX_WAIT_MS + ": must be an integer in [0, 31536000000], got '-1'");
@@ -151,7 +151,7 @@ public class StarvationTest {
         + "=priority only");
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void thePapersVariantHasNoGuardAndPlanDispatchIgnoresTheDefault() throws Exception {
     // Algorithm 1 as published follows its plan; the default does not make its config invalid
     Policies.create(HarePolicy.PAPER_NAME, PolicyConfig.defaults());

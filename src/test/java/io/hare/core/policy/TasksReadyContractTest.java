@@ -38,7 +38,7 @@ public class TasksReadyContractTest {
     this.name = name;
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void aTaskAskedAgainAfterItsFailureIsPlacedAtTheNextOffer() throws Exception {
     Host h = new Host(Policies.create(name, new PolicyConfig(Map.of(), 1)));
     h.job.ready = 2;

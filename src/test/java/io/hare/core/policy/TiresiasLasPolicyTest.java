@@ -42,14 +42,14 @@ public class TiresiasLasPolicyTest {
     return GangRuns.run(TiresiasLasPolicy.NAME, conf(knob), 0, "v100=1", TIMES, jobs);
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void demotesAfterTheThresholdAtARoundBoundary() throws Exception {
     SimResult r = stream("0");
     assertEquals(100, roundStart(r, "long", 1)); // same queue, holding: s1 may not pass it
     assertEquals(200, roundStart(r, "s1", 0)); // long demoted at 200: s1 goes first
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void withoutPromotionTheLongJobStarves() throws Exception {
     SimResult r = stream("0");
     // s1..s5 run back to back 200..1200; long waits in the lower queue all along
@@ -57,7 +57,7 @@ public class TiresiasLasPolicyTest {
     assertEquals(1200, roundStart(r, "long", 2));
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void promoteKnobReturnsAStarvingJobToTheTopQueue() throws Exception {
     // knob 1: long ran 200 ms, so after waiting 200 ms (at 400) it goes back to the top queue,
     // behind s2 (arrived 350) but ahead of s3 (arrived 550): it runs again at 600.
@@ -67,7 +67,7 @@ public class TiresiasLasPolicyTest {
     assertTrue(roundStart(r, "s3", 0) > 600);
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void placementIsBlindToGpuTypes() throws Exception {
     // One 1-GPU job on an idle v100 + k80 cluster: a heterogeneity-aware policy would always
     // take the v100; Tiresias draws among the free GPUs, so some seeds land on the k80.
@@ -80,7 +80,7 @@ public class TiresiasLasPolicyTest {
     assertEquals(Set.of("v100", "k80"), seen);
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void rejectsThresholdsThatDoNotIncrease() {
     try {
       Policies.create(TiresiasLasPolicy.NAME, new PolicyConfig(

@@ -32,7 +32,7 @@ public class WaitAgingTest {
     return jobs.stream().map(JobView::id).toList();
   }
 
-  @Test(timeout = 5_000)
+  @Test(timeout = 60_000)
   public void overdueAfterMaxWaitOldestFirstAndATaskStartRestartsTheClock() {
     WaitAging w = new WaitAging(100);
     w.ready(b, 10);
@@ -52,7 +52,7 @@ public class WaitAgingTest {
     assertEquals(OptionalLong.empty(), w.nextDueMs());
   }
 
-  @Test(timeout = 5_000)
+  @Test(timeout = 60_000)
   public void jobsWithoutReadyTasksOrGoneAreNeverOverdue() {
     WaitAging w = new WaitAging(100);
     w.ready(a, 0);
@@ -67,7 +67,7 @@ public class WaitAgingTest {
     assertEquals(OptionalLong.empty(), w.nextDueMs());
   }
 
-  @Test(timeout = 5_000)
+  @Test(timeout = 60_000)
   public void zeroTurnsItOff() {
     WaitAging w = new WaitAging(0);
     w.ready(a, 0);

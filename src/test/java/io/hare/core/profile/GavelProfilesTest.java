@@ -35,7 +35,7 @@ public class GavelProfilesTest {
     }
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void namesFollowTheDocumentedMapping() {
     assertEquals("resnet-50-bs64", GavelProfiles.modelName("ResNet-50 (batch size 64)"));
     assertEquals("transformer-bs128", GavelProfiles.modelName("Transformer (batch size 128)"));
@@ -44,7 +44,7 @@ public class GavelProfilesTest {
     assertEquals("cyclegan", GavelProfiles.modelName("CycleGAN"));
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void computeIsOneStepAloneAndSyncIsTheScaleTwoOverhead() throws Exception {
     GavelProfiles g = mini();
     assertEquals(List.of("a3c", "resnet-50-bs128", "resnet-50-bs64"), g.models());
@@ -62,7 +62,7 @@ public class GavelProfilesTest {
     assertEquals(4000 / 7.029294087316617 - 1000 / 2.4967655780898292, w.syncMs(), EPS); // 168.5
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void entriesWithoutScaleDataGetTheMedianShare() throws Exception {
     GavelProfiles g = mini();
     // Derived shares: k80 bs64 0, v100 bs64 24.92/227.54 = 0.1095, v100 bs128 168.5/400.5 =
@@ -81,7 +81,7 @@ public class GavelProfilesTest {
         g.perStep("resnet-50-bs64", P100).syncMs(), EPS);
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void zeroThroughputAloneMeansCannotRunThere() throws Exception {
     GavelProfiles g = mini();
     assertNull(g.perStep("a3c", P100));
@@ -90,7 +90,7 @@ public class GavelProfilesTest {
         g.perStep("a3c", GpuType.of("v100_unconsolidated")));
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void aTaskOfNStepsIsNTimesOneStep() throws Exception {
     GavelProfiles g = mini();
     ProfileTable t = g.table(8);
@@ -101,7 +101,7 @@ public class GavelProfilesTest {
     assertEquals(g.models(), List.copyOf(t.models()));
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void malformedFilesNameTheEntry() throws Exception {
     assertBadJson("[1, 2]", "expected a JSON object");
     assertBadJson("{\"k80\": {}, \"p100\": {}}", "no object 'v100'");
@@ -134,7 +134,7 @@ public class GavelProfilesTest {
     return null;
   }
 
-  @Test(timeout = 20_000)
+  @Test(timeout = 60_000)
   public void realFileGivesAllJobTypesAndTheHandComputedEntries() throws Exception {
     Path f = realFile();
     assumeTrue("Gavel data not found next to the repository", f != null);

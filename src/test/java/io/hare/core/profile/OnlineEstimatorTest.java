@@ -18,7 +18,7 @@ public class OnlineEstimatorTest {
   private static final ProfileTable PRIOR = ProfileTable.builder()
       .put("m", "v100", 100, 20).put("other", "v100", 500, 5).build();
 
-  @Test(timeout = 5_000)
+  @Test(timeout = 60_000)
   public void priorCountsAsWeightSamplesThenMovingAverageAfterWindow() {
     OnlineEstimator e = new OnlineEstimator(PRIOR, 2, 4);
     assertEquals(new TaskTimes(100, 20), e.times("m", V100));
@@ -44,7 +44,7 @@ public class OnlineEstimatorTest {
     assertEquals(new TaskTimes(500, 5), e.times("other", V100));
   }
 
-  @Test(timeout = 5_000)
+  @Test(timeout = 60_000)
   public void zeroPriorWeightTrustsTheFirstSample() {
     OnlineEstimator e = new OnlineEstimator(PRIOR, 0, 3);
     assertEquals(0, e.confidence("m", V100), 0);
@@ -55,7 +55,7 @@ public class OnlineEstimatorTest {
     assertEquals(315, e.times("m", V100).computeMs(), 1e-9);
   }
 
-  @Test(timeout = 5_000)
+  @Test(timeout = 60_000)
   public void windowOfOneFollowsTheLastSample() {
     OnlineEstimator e = new OnlineEstimator(PRIOR, 3, 1);
     e.observe("m", V100, 130);
@@ -65,7 +65,7 @@ public class OnlineEstimatorTest {
     assertEquals(1, e.confidence("m", V100), 0);
   }
 
-  @Test(timeout = 5_000)
+  @Test(timeout = 60_000)
   public void priorHeavierThanTheWindowIsWorthAWindow() {
     OnlineEstimator e = new OnlineEstimator(PRIOR, 10, 4);
     // the prior can never weigh more than the window it is averaged in
@@ -76,7 +76,7 @@ public class OnlineEstimatorTest {
     assertEquals(4, e.confidence("m", V100), 0);
   }
 
-  @Test(timeout = 5_000)
+  @Test(timeout = 60_000)
   public void unknownTypeBecomesKnownAfterOneSample() {
     OnlineEstimator e = new OnlineEstimator(PRIOR, 5, 10);
     assertNull(e.times("m", K80));
@@ -92,7 +92,7 @@ public class OnlineEstimatorTest {
     assertEquals(2, e.confidence("m", K80), 0);
   }
 
-  @Test(timeout = 5_000)
+  @Test(timeout = 60_000)
   public void badSamplesAreIgnored() {
     OnlineEstimator e = new OnlineEstimator(PRIOR, 2, 4);
     for (double bad : new double[] {0, -5, Double.NaN, Double.POSITIVE_INFINITY,
@@ -106,7 +106,7 @@ public class OnlineEstimatorTest {
     assertEquals(0, e.confidence("m", K80), 0);
   }
 
-  @Test(timeout = 5_000)
+  @Test(timeout = 60_000)
   public void badArgumentsAreRefused() {
     for (double w : new double[] {-1, Double.NaN}) {
       try {

@@ -33,7 +33,7 @@ public class GanttChartTest {
     return m;
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void rowsAreSharedByTypeInProportionAndSpreadOverEachType() {
     // 64 rows of 128 GPUs: exactly half of each type
     List<Gpu> rows = GanttChart.selectGpus(ClusterSpec.parse("v100=100,t4=20,k80=8"), 64);
@@ -45,7 +45,7 @@ public class GanttChartTest {
     assertEquals("k80-6", rows.get(63).id());
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void aSmallTypeKeepsARowAndTheRemainderGoesToTheLargestFractions() {
     // exact shares of 10 rows over 203 GPUs: 4.93, 4.93, 0.15 -> floors 4, 4 and at least 1;
     // the one row left goes to a, the first of the largest remainders
@@ -56,7 +56,7 @@ public class GanttChartTest {
     assertEquals(5, all.size());
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void longRunsShowACompleteWindowOfTheFirstTasks() {
     int n = GanttChart.MAX_TASKS + 500;
     List<TaskRecord> tasks = new ArrayList<>();
@@ -81,7 +81,7 @@ public class GanttChartTest {
   }
 
   /** Each bar has its own task's job colour, whatever order rows and start times come in. */
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void eachBarHasTheColourOfItsJob() {
     // job a (colour 0) on the second row starts first, job b (colour 1) on the first row later
     List<TaskRecord> tasks = List.of(
@@ -98,7 +98,7 @@ public class GanttChartTest {
     }
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void sameJobSameColourAndNeighboursDiffer() {
     assertEquals(GanttChart.jobColour(7), GanttChart.jobColour(7));
     for (int i = 0; i < 50; i++) {

@@ -52,7 +52,7 @@ public class PhillyWorkloadTest {
     return ((days * 24L + h) * 60 + m) * 60 + sec;
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void arrivalsScalesAndRoundsFollowTheTrace() throws Exception {
     Workload w = load(CLUSTER, 0, Map.of());
     // Sorted by timestamp, relative to 2017-09-29 07:58:32 (line 4), each: id, arrival, k,
@@ -71,7 +71,7 @@ public class PhillyWorkloadTest {
     WorkloadFiles.checkRunnable(w, CLUSTER);
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void profilesScaleTheGavelStepByTheTaskSize() throws Exception {
     Workload w = load(CLUSTER, 0, Map.of());
     // 8192 steps: k80 100 ms + 25 ms sync a step; v100 25 ms + (2/50 s - 25 ms) = 15 ms.
@@ -82,14 +82,14 @@ public class PhillyWorkloadTest {
     assertEquals(7 - 1, w.profiles().models().size()); // x8192 is shared by two jobs
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void maxJobsTakesTheFirstByArrival() throws Exception {
     List<String> ids = load(CLUSTER, 3, Map.of()).jobs().stream().map(JobSpec::id)
         .collect(Collectors.toList());
     assertEquals(List.of("philly-4", "philly-6", "philly-5"), ids);
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void referenceTypeAndRoundCapAreSettings() throws Exception {
     // On v100 a one-step round is 40 ms: line 8's 24 s are 600 of them, 150 rounds of 4 steps.
     Workload w = load(CLUSTER, 0, Map.of(SimKeys.PHILLY_REFERENCE_TYPE, "v100"));
@@ -103,7 +103,7 @@ public class PhillyWorkloadTest {
     assertEquals(528, k.rounds());
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void tooWideJobsAreClampedKeepingTheirGpuTime() throws Exception {
     Workload w = load(ClusterSpec.parse("k80=4,t4=16"), 0, Map.of());
     Map<String, JobSpec> byId = w.jobs().stream()
@@ -119,7 +119,7 @@ public class PhillyWorkloadTest {
     WorkloadFiles.checkRunnable(w, ClusterSpec.parse("k80=4,t4=16"));
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void tooWideJobsCanBeRefusedWithTheirLine() throws Exception {
     try {
       load(ClusterSpec.parse("k80=4"), 0, Map.of(SimKeys.PHILLY_TOO_WIDE, "refuse"));
@@ -130,7 +130,7 @@ public class PhillyWorkloadTest {
     }
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void weightsAndModelsAreSeeded() throws Exception {
     Map<String, String> s = Map.of(SimKeys.PHILLY_MAX_WEIGHT, "3");
     Path mini = resource("/gavel/mini-throughputs.json");
@@ -144,7 +144,7 @@ public class PhillyWorkloadTest {
         .count() > 1);
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void clusterWithoutGavelTypesIsRefused() throws Exception {
     try {
       load(ClusterSpec.parse("t4=8,m60=8"), 0, Map.of());
@@ -155,7 +155,7 @@ public class PhillyWorkloadTest {
     }
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void badSettingIsBadInput() throws Exception {
     try {
       load(CLUSTER, 0, Map.of(SimKeys.PHILLY_REFERENCE_TYPE, "t4"));
@@ -182,26 +182,26 @@ public class PhillyWorkloadTest {
   private static final String HEADER = "timestamp,duration,num_gpus,gpu_time,cluster\n";
   private static final String OK = "2017-10-09 07:01:55,66.0,1,66.0,11cb48\n";
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void badTimestamp() throws Exception {
     assertBadTrace(HEADER + OK + "2017/10/09 07:01,66.0,1,66.0,x\n", 3, "timestamp",
         "yyyy-MM-dd HH:mm:ss");
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void negativeOrMissingDuration() throws Exception {
     assertBadTrace(HEADER + OK + "2017-10-09 07:01:55,-3,1,0,x\n", 3, "duration", ">= 0 (seconds)");
     assertBadTrace(HEADER + "2017-10-09 07:01:55,,1,0,x\n", 2, "duration", "missing value");
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void badGpuCount() throws Exception {
     assertBadTrace(HEADER + "2017-10-09 07:01:55,5,0,0,x\n", 2, "num_gpus", "an integer >= 1");
     assertBadTrace(HEADER + "2017-10-09 07:01:55,5,1.5,0,x\n", 2, "num_gpus", "'1.5'");
     assertBadTrace(HEADER + "2017-10-09 07:01:55,5,two,0,x\n", 2, "num_gpus", "not a number");
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void missingColumn() throws Exception {
     assertBadTrace("timestamp,duration,gpu_time\n2017-10-09 07:01:55,5,5\n", 1, "num_gpus",
         "missing column");

@@ -59,7 +59,7 @@ public class WorkloadFilesTest {
     }
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void readsJobsWithSecondsAsMilliseconds() throws Exception {
     Workload w = read(HEADER + "a,0,1,cnn,2,3\n# later\nb,1.5,2.5,rec,1,10\n");
     assertEquals(List.of(new JobSpec("a", 0, 1, "cnn", 2, 3),
@@ -68,7 +68,7 @@ public class WorkloadFilesTest {
     assertEquals(120, w.profiles().times("rec", io.hare.core.GpuType.of("t4")).computeMs(), 0);
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void roundTripThroughWrite() throws Exception {
     ProfileTable p = ProfileTable.builder().put("cnn", "v100", 100, 20).put("gnn", "k80", 33.5, 0)
         .build();
@@ -83,59 +83,59 @@ public class WorkloadFilesTest {
     assertEquals(p.forModel("gnn"), back.profiles().forModel("gnn"));
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void missingColumn() throws Exception {
     assertBad("job_id,arrival_s,weight,model,rounds\na,0,1,cnn,3\n", 1, "tasks_per_round",
         "missing column", "job_id,arrival_s,weight,model,tasks_per_round,rounds");
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void arrivalNotANumber() throws Exception {
     assertBad(HEADER + "a,0,1,cnn,1,1\nb,soon,1,cnn,1,1\n", 3, "arrival_s", "not a number",
         "'soon'", ">= 0 (seconds)");
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void negativeArrival() throws Exception {
     assertBad(HEADER + "a,-1,1,cnn,1,1\n", 2, "arrival_s", ">= 0", "'-1'");
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void weightZero() throws Exception {
     assertBad(HEADER + "a,0,0,cnn,1,1\n", 2, "weight", "a number > 0", "'0'");
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void weightNotFinite() throws Exception {
     assertBad(HEADER + "a,0,Infinity,cnn,1,1\n", 2, "weight", "not finite");
     assertBad(HEADER + "a,0,NaN,cnn,1,1\n", 2, "weight", "not finite");
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void tasksPerRoundZero() throws Exception {
     assertBad(HEADER + "a,0,1,cnn,0,1\n", 2, "tasks_per_round", "an integer >= 1", "'0'");
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void roundsZeroOrFractional() throws Exception {
     assertBad(HEADER + "a,0,1,cnn,1,0\n", 2, "rounds", "an integer >= 1", "'0'");
     assertBad(HEADER + "a,0,1,cnn,1,2.5\n", 2, "rounds", "an integer >= 1", "'2.5'");
     assertBad(HEADER + "a,0,1,cnn,1,many\n", 2, "rounds", "not a number");
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void duplicateJobId() throws Exception {
     assertBad(HEADER + "a,0,1,cnn,1,1\nb,0,1,cnn,1,1\na,5,1,cnn,1,1\n", 4, "job_id",
         "'a'", "already used on line 2");
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void modelWithoutAnyProfile() throws Exception {
     assertBad(HEADER + "a,0,1,resnet,1,1\n", 2, "model", "no profile for model 'resnet'",
         profiles.toString(), "cnn, rec");
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void badProfilesFileIsNamed() throws Exception {
     Files.writeString(profiles, "model,gpu_type,compute_ms,sync_ms\ncnn,v100,-1,0\n");
     try {
@@ -146,13 +146,13 @@ public class WorkloadFilesTest {
     }
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void runnableWorkloadPasses() throws Exception {
     Workload w = read(HEADER + "a,0,1,cnn,4,1\nb,0,1,rec,2,1\n");
     WorkloadFiles.checkRunnable(w, ClusterSpec.parse("v100=2,k80=2,t4=2"));
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void modelWithNoProfileOnTheClusterNamesLineModelAndTypes() throws Exception {
     Workload w = read(HEADER + "a,0,1,cnn,1,1\nb,0,1,rec,1,1\n");
     try {
@@ -164,7 +164,7 @@ public class WorkloadFilesTest {
     }
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void typeWithZeroGpusDoesNotCount() throws Exception {
     Workload w = read(HEADER + "b,0,1,rec,1,1\n");
     try {
@@ -175,7 +175,7 @@ public class WorkloadFilesTest {
     }
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void jobWiderThanItsGpusIsRefused() throws Exception {
     Workload w = read(HEADER + "a,0,1,cnn,5,1\n");
     try {
@@ -187,7 +187,7 @@ public class WorkloadFilesTest {
     }
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void workloadNotFromAFileIsNamedByJobId() throws Exception {
     Workload w = new Workload("paper", List.of(new JobSpec("j7", 0, 1, "cnn", 1, 1)),
         ProfileTable.builder().put("cnn", "v100", 1, 0).build());

@@ -20,7 +20,7 @@ public class AmClientsTest {
    * the finished job's AM alive in FINISHING (FaultsIT's node loss showed it). YARN kills an
    * ended application's containers itself.
    */
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void theNodeManagerClientLeavesContainersToYarnWhenTheAmStops() {
     NMClientAsync nm = AmClients.yarn(100).nodeManagers(
         new NMClientAsync.AbstractCallbackHandler() {

@@ -34,7 +34,7 @@ public class AmPartsTest {
     TestingAm.declareGpus();
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void checkpointCountsFinishedRoundsAcrossInstances() throws Exception {
     FileSystem fs = FileSystem.getLocal(new Configuration(false));
     Path work = new Path(tmp.getRoot().toURI());
@@ -46,7 +46,7 @@ public class AmPartsTest {
     assertTrue(new File(tmp.getRoot(), "_hare/round-2.done").isFile());
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void syncProcessGetsTheRoundEnvironmentAndItsExitCode() throws Exception {
     Map<String, String> m = JobSpecValidatorTest.valid();
     m.put(AppKeys.SYNC_COMMAND,
@@ -65,7 +65,7 @@ public class AmPartsTest {
     }
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void tasksGetTheContainerClasspathUnlessTheSpecSetsOne() throws Exception {
     Configuration conf = new Configuration(false);
     conf.set("yarn.application.classpath", "/hadoop/conf, /hadoop/lib/*");
@@ -82,7 +82,7 @@ public class AmPartsTest {
         .context(TaskEnv.forTask(own, "job", "/w", 0, 0, "t4")).getEnvironment().get("CLASSPATH"));
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void taskCommandRunsUnderBashWithItsOutputInTheLogDirectory() throws Exception {
     Map<String, String> m = JobSpecValidatorTest.valid();
     m.put(AppKeys.TASK_COMMAND, "echo 'it''s' && run");
@@ -100,7 +100,7 @@ public class AmPartsTest {
     assertEquals("a'b \"$c\"\n", new String(p.getInputStream().readAllBytes()));
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void taskCommandSurvivesTheLaunchScriptsDoubleQuotes() throws Exception {
     Map<String, String> m = JobSpecValidatorTest.valid();
     m.put(AppKeys.TASK_COMMAND, "x=\"$HARE_ROUND\"; echo \"r=$x `echo q` \\\\ 'it''s'\" $((1+1))");
@@ -115,7 +115,7 @@ public class AmPartsTest {
         Files.readString(new File(tmp.getRoot(), "stdout").toPath()));
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void gpuTypeFromTheAdminAttributeFirst() {
     NodeAttribute nm = NodeAttribute.newInstance(NodeAttribute.PREFIX_DISTRIBUTED, "gpu-model",
         NodeAttributeType.STRING, "T4");

@@ -9,12 +9,12 @@ import org.junit.Test;
 /** hare-app-default.xml documents exactly the keys of {@link AppKeys}, with the same defaults. */
 public class AppKeysTest {
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void defaultsFileMatchesConstants() throws Exception {
     assertEquals(KeysDocs.inCode(AppKeys.class), KeysDocs.documented("/hare-app-default.xml"));
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void keysFollowTheNamingRules() throws Exception {
     for (String k : KeysDocs.inCode(AppKeys.class).keySet()) {
       assertTrue(k + ": lower-case, dots between levels, hyphens inside",

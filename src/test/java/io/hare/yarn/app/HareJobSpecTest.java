@@ -30,7 +30,7 @@ public class HareJobSpecTest {
     return file;
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void validSpecGetsDefaults() throws Exception {
     HareJobSpec s = JobSpecValidator.read(JobSpecValidatorTest.conf(JobSpecValidatorTest.valid()));
     assertEquals("resnet-demo", s.name());
@@ -49,7 +49,7 @@ public class HareJobSpecTest {
             JobTags.PROTOCOL_VERSION)));
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void fullSpecRoundTripsThroughConfiguration() throws Exception {
     Path data = tmp.newFile("data.bin").toPath();
     Path env = tmp.newFile("pyenv.tar.gz").toPath();
@@ -70,7 +70,7 @@ public class HareJobSpecTest {
         List.copyOf(JobTags.write(s.tags())));
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void everyProblemIsReportedAtOnce() throws Exception {
     Configuration c = new Configuration(false);
     c.set(AppKeys.JOB_ROUNDS, "0");
@@ -90,7 +90,7 @@ public class HareJobSpecTest {
     }
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void fileAndOverrides() throws Exception {
     Path f = write(tmp.newFile("job.xml").toPath(), JobSpecValidatorTest.valid());
     Configuration c = JobSpecFile.load(f, Map.of(AppKeys.JOB_ROUNDS, "3"));
@@ -98,7 +98,7 @@ public class HareJobSpecTest {
     assertEquals(10, JobSpecValidator.read(JobSpecFile.load(f, Map.of())).rounds());
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void missingNotXmlOrNotConfigurationIsBadInput() throws Exception {
     Path garbage = tmp.newFile("garbage.xml").toPath();
     Files.writeString(garbage, "rounds = 10\n");
@@ -123,7 +123,7 @@ public class HareJobSpecTest {
     }
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void editDistance() {
     assertEquals(0, KeyHints.distance("abc", "abc"));
     assertEquals(1, KeyHints.distance("abc", "abd"));

@@ -27,32 +27,32 @@ public class HurriableAmrmClientTest {
     return turn;
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void theFirstHeartbeatGoesAtOnceALaterOneWhenHurried() throws Exception {
     HurriableAmrmClient c = new HurriableAmrmClient(AN_HOUR_MS);
     c.awaitTurn();
     CountDownLatch second = waitTurn(c);
     assertFalse("it waits its interval", second.await(200, TimeUnit.MILLISECONDS));
     c.hurry();
-    assertTrue(second.await(20, TimeUnit.SECONDS));
+    assertTrue(second.await(30, TimeUnit.SECONDS));
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void aHurryDuringAHeartbeatSendsTheNextAtOnce() throws Exception {
     HurriableAmrmClient c = new HurriableAmrmClient(AN_HOUR_MS);
     c.awaitTurn();
     c.hurry(); // while the first one is in flight
-    assertTrue(waitTurn(c).await(20, TimeUnit.SECONDS));
+    assertTrue(waitTurn(c).await(30, TimeUnit.SECONDS));
     assertFalse("one hurry, one early heartbeat",
         waitTurn(c).await(200, TimeUnit.MILLISECONDS));
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void aShorterIntervalAppliesToTheHeartbeatBeingWaitedFor() throws Exception {
     HurriableAmrmClient c = new HurriableAmrmClient(AN_HOUR_MS);
     c.awaitTurn();
     CountDownLatch second = waitTurn(c);
     c.setIntervalMs(1);
-    assertTrue(second.await(20, TimeUnit.SECONDS));
+    assertTrue(second.await(30, TimeUnit.SECONDS));
   }
 }

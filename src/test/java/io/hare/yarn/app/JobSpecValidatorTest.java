@@ -121,7 +121,7 @@ public class JobSpecValidatorTest {
     this.allowed = allowed;
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void refusedNamingTheKey() {
     Map<String, String> m = valid();
     if (value == null) {

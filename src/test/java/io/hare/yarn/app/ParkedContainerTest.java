@@ -36,7 +36,7 @@ public class ParkedContainerTest {
     return am;
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void theRoundsLastContainerIsParkedAndRunsTheNextRoundsFirstTask() throws Exception {
     TestingAm am = am(2, 1);
     am.standby("t4-b"); // container 1: the scheduler makes standbys
@@ -60,7 +60,7 @@ public class ParkedContainerTest {
     assertTrue(am.protocol.outcome().orElseThrow().succeeded());
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void anUntaggedContainerOrOneInTheLastRoundRetires() throws Exception {
     TestingAm am = am(2, 1);
     am.parkable = false; // a scheduler without standbys
@@ -78,7 +78,7 @@ public class ParkedContainerTest {
     assertEquals(List.of("sync 1"), am.take());
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void aRevokedContainerWithTasksStillWaitingIsParkedToo() throws Exception {
     TestingAm am = am(1, 2);
     am.standby("t4-b"); // container 1
@@ -101,7 +101,7 @@ public class ParkedContainerTest {
         am.take());
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void aParkedContainerTheSchedulerKillsIsNoFailureAndTheJobsEndReleasesIt()
       throws Exception {
     TestingAm am = am(3, 1);

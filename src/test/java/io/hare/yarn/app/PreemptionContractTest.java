@@ -34,7 +34,7 @@ public class PreemptionContractTest {
     return c;
   }
 
-  @Test
+  @Test(timeout = 60_000)
   public void aContractFromTheWireNamesEachOfItsContainers() throws Exception {
     StrictPreemptionContract sent = Records.newRecord(StrictPreemptionContract.class);
     sent.setContainers(new HashSet<>(List.of(container(4), container(9))));
@@ -48,7 +48,7 @@ public class PreemptionContractTest {
         ContainerId.newContainerId(ATTEMPT, 9)), new HashSet<>(ids));
   }
 
-  @Test
+  @Test(timeout = 60_000)
   public void aNegotiableContractFromTheWireNamesEachOfItsContainers() throws Exception {
     PreemptionContract sent = Records.newRecord(PreemptionContract.class);
     sent.setContainers(new HashSet<>(List.of(container(5), container(7))));
@@ -60,7 +60,7 @@ public class PreemptionContractTest {
         ContainerId.newContainerId(ATTEMPT, 7)), new HashSet<>(AmCallbacks.containers(received)));
   }
 
-  @Test
+  @Test(timeout = 60_000)
   public void aContractWithoutAProtobufIsReadThroughTheRecord() {
     Set<PreemptionContainer> asked = Set.of(container(2));
     StrictPreemptionContract plain = new StrictPreemptionContract() {

@@ -36,7 +36,7 @@ public class RoundProtocolTest {
     return JobSpecValidator.read(JobSpecValidatorTest.conf(m));
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void launchesEachContainerAsItArrivesAndWaitsAtTheBarrier() throws Exception {
     TestingAm am = new TestingAm(spec(2, 3, 1, true), 0);
     am.protocol.start();
@@ -68,7 +68,7 @@ public class RoundProtocolTest {
     assertEquals(1f, am.protocol.progress(), 0);
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void surplusContainersAreReleased() throws Exception {
     TestingAm am = new TestingAm(spec(1, 2, 1, false), 0);
     am.protocol.start();
@@ -83,7 +83,7 @@ public class RoundProtocolTest {
     assertTrue(am.protocol.outcome().orElseThrow().succeeded());
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void failedTaskIsRetriedOnAnyGpu() throws Exception {
     TestingAm am = new TestingAm(spec(1, 2, 3, true), 0);
     am.protocol.start();
@@ -107,7 +107,7 @@ public class RoundProtocolTest {
     assertFalse(am.protocol.outcome().isPresent());
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void lastFailedAttemptEndsTheJobNamingTaskExitCodeAndLog() throws Exception {
     TestingAm am = new TestingAm(spec(3, 2, 2, true), 0);
     am.protocol.start();
@@ -132,7 +132,7 @@ public class RoundProtocolTest {
     assertEquals(List.of("release 4"), am.take()); // late containers go back
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void failedSyncEndsTheJob() throws Exception {
     TestingAm am = new TestingAm(spec(2, 1, 1, true), 0);
     am.protocol.start();
@@ -144,7 +144,7 @@ public class RoundProtocolTest {
     assertFalse(am.take().contains("checkpoint 1"));
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void resumesAfterTheCheckpointedRound() throws Exception {
     TestingAm am = new TestingAm(spec(4, 2, 1, true), 3);
     am.protocol.start();
@@ -157,7 +157,7 @@ public class RoundProtocolTest {
     assertEquals(new JobOutcome(true, 4, ""), am.protocol.outcome().orElseThrow());
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void finishedJobResumesToSuccessWithoutAsking() throws Exception {
     TestingAm am = new TestingAm(spec(2, 2, 1, false), 2);
     am.protocol.start();
@@ -165,7 +165,7 @@ public class RoundProtocolTest {
     assertEquals(new JobOutcome(true, 2, ""), am.protocol.outcome().orElseThrow());
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void abortWithdrawsOutstandingAsks() throws Exception {
     TestingAm am = new TestingAm(spec(2, 3, 1, false), 0);
     am.protocol.start();
@@ -178,7 +178,7 @@ public class RoundProtocolTest {
         am.protocol.outcome().orElseThrow());
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void aContainerWithoutGpuIsStartedAsAStandbyAndWithdrawsNoAsk() throws Exception {
     TestingAm am = new TestingAm(spec(1, 2, 1, false), 0, true);
     am.protocol.start();
@@ -194,7 +194,7 @@ public class RoundProtocolTest {
     assertFalse("nothing to run yet", am.protocol.onRunnerReady(TestingAm.id(1)).isDone());
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void aPromotedStandbyRunsTheNextWaitingTaskUnderTheAskItSatisfied() throws Exception {
     TestingAm am = new TestingAm(spec(1, 3, 1, false), 0, true);
     am.protocol.start();
@@ -222,7 +222,7 @@ public class RoundProtocolTest {
     assertTrue(am.protocol.outcome().orElseThrow().succeeded());
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void aStandbyPromotedWhenNoTaskWaitsIsReleasedAndItsRunnerExits() throws Exception {
     TestingAm am = new TestingAm(spec(2, 1, 1, false), 0, true);
     am.protocol.start();
@@ -238,7 +238,7 @@ public class RoundProtocolTest {
     assertEquals(List.of("checkpoint 1", "add"), am.take());
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void aStandbyKilledOrNotStartedBeforeItsPromotionIsNoFailure() throws Exception {
     TestingAm am = new TestingAm(spec(1, 1, 1, false), 0, true); // one failure ends the job
     am.protocol.start();
@@ -257,7 +257,7 @@ public class RoundProtocolTest {
     assertTrue(am.protocol.outcome().orElseThrow().succeeded());
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void aPromotedStandbyEndingBeforeItsRunnerReportsFailsThatTask() throws Exception {
     TestingAm am = new TestingAm(spec(1, 1, 2, false), 0, true);
     am.protocol.start();
@@ -272,7 +272,7 @@ public class RoundProtocolTest {
     assertEquals("0", am.started.get(2L).get("HARE_TASK_INDEX"));
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void theJobsEndReleasesItsStandbys() throws Exception {
     TestingAm am = new TestingAm(spec(1, 1, 1, false), 0, true);
     am.protocol.start();
@@ -288,7 +288,7 @@ public class RoundProtocolTest {
     assertEquals(List.of("release 3"), am.take());
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void anAmWithoutTaskRunnersReleasesAContainerWithoutGpu() throws Exception {
     TestingAm am = new TestingAm(spec(1, 1, 1, false), 0);
     am.protocol.start();

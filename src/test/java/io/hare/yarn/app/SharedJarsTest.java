@@ -24,7 +24,7 @@ public class SharedJarsTest {
     return FileSystem.getLocal(new Configuration());
   }
 
-  @Test
+  @Test(timeout = 60_000)
   public void aBrokenCopyUnderTheContentsNameIsStagedAgain() throws Exception {
     java.nio.file.Path jar = tmp.newFile("a.jar").toPath();
     Files.writeString(jar, "the jar's bytes");
@@ -42,7 +42,7 @@ public class SharedJarsTest {
     }
   }
 
-  @Test
+  @Test(timeout = 60_000)
   public void onlyStagedJarsAreShared() throws Exception {
     java.nio.file.Path jar = tmp.newFile("b.jar").toPath();
     Path copy = SharedJars.stage(local(), new Path(tmp.newFolder("s").toURI()), jar, "b.jar");

@@ -74,7 +74,7 @@ public class TaskRunnerScriptTest {
     return "echo \"$HARE_ROUND/$HARE_TASK_INDEX\" >> '" + log() + "'; [ \"$HARE_TASK_INDEX\" != 2 ]";
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void runsEachTaskTheAmHandsOutAndReportsEveryExitCode() throws Exception {
     List<String> reports = Collections.synchronizedList(new ArrayList<>());
     List<Optional<RunnerServer.Next>> answers = new ArrayList<>(List.of(
@@ -91,14 +91,14 @@ public class TaskRunnerScriptTest {
     assertEquals(List.of(CONTAINER + " 0", CONTAINER + " 0", CONTAINER + " 1"), reports);
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void withoutARunnerServerTheContainerRunsOneTaskAndEndsWithItsStatus() throws Exception {
     assertEquals(0, run(task(), null, ""));
     assertEquals(List.of("0/0"), Files.readAllLines(log()));
     assertEquals(7, run("exit 7", null, ""));
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void aWrongSecretIsRefusedAndTheFirstTasksStatusStands() throws Exception {
     List<String> reports = Collections.synchronizedList(new ArrayList<>());
     try (RunnerServer s = new RunnerServer((c, code) -> {
@@ -133,13 +133,13 @@ public class TaskRunnerScriptTest {
     }
 
     CompletableFuture<Optional<RunnerServer.Next>> nextReady() throws InterruptedException {
-      CompletableFuture<Optional<RunnerServer.Next>> f = waiting.poll(20, TimeUnit.SECONDS);
+      CompletableFuture<Optional<RunnerServer.Next>> f = waiting.poll(30, TimeUnit.SECONDS);
       assertNotNull("no runner said ready", f);
       return f;
     }
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void aStandbyRunsNothingUntilTheAmHandsItATask() throws Exception {
     TestingStandbys h = new TestingStandbys();
     String task = "echo \"$HARE_ROUND/$HARE_TASK_INDEX/${HARE_STANDBY:-}\" >> '" + log() + "'";
@@ -156,7 +156,7 @@ public class TaskRunnerScriptTest {
     assertEquals(List.of(CONTAINER + " ready", CONTAINER + " 0"), h.reports);
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void aRunnerToldToParkSaysReadyAndRunsTheTaskItIsLaterHanded() throws Exception {
     TestingStandbys h = new TestingStandbys() {
       @Override
@@ -176,7 +176,7 @@ public class TaskRunnerScriptTest {
     assertEquals(List.of(CONTAINER + " 0", CONTAINER + " ready", CONTAINER + " 0"), h.reports);
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void aStandbyGivenUpOrWithoutARunnerServerExits0HavingRunNothing() throws Exception {
     TestingStandbys h = new TestingStandbys();
     try (RunnerServer s = new RunnerServer(h)) {
@@ -189,7 +189,7 @@ public class TaskRunnerScriptTest {
     assertEquals(List.of(CONTAINER + " ready"), h.reports);
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void aReadyRunnerGetsItsTaskWhenTheAmHasOneAndItsFutureEndsWithTheConnection()
       throws Exception {
     TestingStandbys h = new TestingStandbys();
@@ -214,7 +214,7 @@ public class TaskRunnerScriptTest {
       }
       // the server sees the connection end while it waits and gives the answer up
       try {
-        gone.get(20, TimeUnit.SECONDS);
+        gone.get(30, TimeUnit.SECONDS);
         fail("the standby's future outlived its connection");
       } catch (CancellationException expected) {
         // what the AM finds when it later promotes that container

@@ -27,7 +27,7 @@ public class WarmContainerTest {
     return ContainerId.newContainerId(TestingAm.ATTEMPT, n);
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void oneContainerRunsTheWholeRoundThenStopsAtTheBarrier() throws ConfigException {
     TestingAm am = new TestingAm(RoundProtocolTest.spec(2, 3, 1, true), 0);
     am.protocol.start();
@@ -49,7 +49,7 @@ public class WarmContainerTest {
     assertEquals(List.of("checkpoint 1", "add", "add", "add"), am.take());
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void aRevokedContainerRunsNoFurtherTask() throws ConfigException {
     TestingAm am = new TestingAm(RoundProtocolTest.spec(1, 2, 1, false), 0);
     am.protocol.start();
@@ -66,7 +66,7 @@ public class WarmContainerTest {
     assertTrue(am.protocol.outcome().orElseThrow().succeeded());
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void aTaskThatFailsInAWarmContainerIsAskedForAgainAndTheContainerExits()
       throws ConfigException {
     TestingAm am = new TestingAm(RoundProtocolTest.spec(1, 2, 2, false), 0);
@@ -87,7 +87,7 @@ public class WarmContainerTest {
     assertTrue(am.protocol.outcome().orElseThrow().succeeded());
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void aWarmContainerLostWithATaskRunningFailsThatTask() throws ConfigException {
     TestingAm am = new TestingAm(RoundProtocolTest.spec(1, 2, 2, false), 0);
     am.protocol.start();

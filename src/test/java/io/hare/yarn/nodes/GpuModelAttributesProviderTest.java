@@ -40,7 +40,7 @@ public class GpuModelAttributesProviderTest {
     assertEquals(model, a.getAttributeValue());
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void theConfiguredModelWinsOverTheScript() throws Exception {
     YarnConfiguration conf = new YarnConfiguration();
     conf.set(GpuModelAttributesProvider.MODEL, " V100 ");
@@ -76,7 +76,7 @@ public class GpuModelAttributesProviderTest {
     assertEquals(Set.of(), descriptorsOf(conf));
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void theProviderRefusesToStartWithoutAValidModel() {
     YarnConfiguration none = new YarnConfiguration();
     assertInitFails(none, GpuModelAttributesProvider.MODEL, GpuModelAttributesProvider.SCRIPT_PATH);

@@ -46,7 +46,7 @@ public class GpuModelScriptTest {
     pb.redirectError(err);
     Process p = pb.start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue("script hung", p.waitFor(20, TimeUnit.SECONDS));
+    assertTrue("script hung", p.waitFor(30, TimeUnit.SECONDS));
     String e = Files.readString(err.toPath());
     Files.delete(err.toPath());
     return new Result(p.exitValue(), out, e);

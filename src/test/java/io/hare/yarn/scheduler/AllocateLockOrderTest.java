@@ -11,6 +11,7 @@ import org.apache.hadoop.yarn.api.records.Container;
 import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
 import org.junit.After;
+import org.junit.BeforeClass;
 import org.junit.Test;
 
 /**
@@ -25,6 +26,12 @@ public class AllocateLockOrderTest {
   private HareRm h;
   private final ExecutorService am = Executors.newSingleThreadExecutor();
 
+  /** One-time loading outside the tests' timeouts. */
+  @BeforeClass
+  public static void warmUp() {
+    HareRm.warmUp();
+  }
+
   @After
   public void stop() {
     am.shutdownNow();
@@ -33,7 +40,7 @@ public class AllocateLockOrderTest {
     }
   }
 
-  @Test(timeout = 60_000)
+  @Test(timeout = 300_000)
   public void allocateCompletesWhileTheAttemptsMonitorIsHeld() throws Exception {
     h = HareRm.start(HareRm.conf());
     MockNM nm = h.node("h1:1234", 2);

@@ -19,6 +19,7 @@ import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
 import org.junit.After;
+import org.junit.BeforeClass;
 import org.junit.Test;
 
 /**
@@ -30,6 +31,12 @@ import org.junit.Test;
 public class AmProtocolTest {
 
   private HareRm h;
+
+  /** One-time loading outside the tests' timeouts. */
+  @BeforeClass
+  public static void warmUp() {
+    HareRm.warmUp();
+  }
 
   @After
   public void stop() {
@@ -62,7 +69,7 @@ public class AmProtocolTest {
     assertTrue(r.getUpdatedContainers().isEmpty());
   }
 
-  @Test(timeout = 120_000)
+  @Test(timeout = 300_000)
   public void aResizeFromAnAmWithoutTheHareProtocolIsRefusedWithYarnsUpdateError()
       throws Exception {
     h = HareRm.start(HareRm.conf());
@@ -82,7 +89,7 @@ public class AmProtocolTest {
         h.scheduler().runningGpuTasks());
   }
 
-  @Test(timeout = 120_000)
+  @Test(timeout = 300_000)
   public void aHareAmsTaskBoundaryIsServedButAnIncreaseIsRefused() throws Exception {
     h = HareRm.start(HareRm.conf());
     MockNM nm = h.node("h1:1234", 2);
@@ -100,7 +107,7 @@ public class AmProtocolTest {
         ExecutionType.OPPORTUNISTIC))), 1);
   }
 
-  @Test(timeout = 120_000)
+  @Test(timeout = 300_000)
   public void placementConstraintsAreRefusedAtAllocateWithAMessage() throws Exception {
     YarnConfiguration conf = HareRm.conf();
     // the handler that would hand SchedulingRequests to a scheduler that enables them
@@ -123,7 +130,7 @@ public class AmProtocolTest {
     assertEquals("nothing placed", 0, h.heartbeatAndPull(am, nm).size());
   }
 
-  @Test(timeout = 120_000)
+  @Test(timeout = 300_000)
   public void aNodeLabelAskIsRefusedAtAllocateWithAMessage() throws Exception {
     h = HareRm.start(HareRm.conf());
     MockNM nm = h.node("h1:1234", 2);

@@ -40,7 +40,7 @@ public class BackgroundReplanTest {
     return new YarnJob(id, n, 1, JobTags.Info.NONE, false, times);
   }
 
-  @Test(timeout = 20_000)
+  @Test(timeout = 60_000)
   public void aPassDuringASolveReturnsAtOnceAndCallbacksWaitForIt() throws Exception {
     Scripted policy = new Scripted();
     ExecutorService background = Replanner.newThread();
@@ -76,7 +76,7 @@ public class BackgroundReplanTest {
     assertEquals(1, durations.size());
   }
 
-  @Test(timeout = 20_000)
+  @Test(timeout = 60_000)
   public void aSameThreadExecutorReplansBeforeTheAssignOfTheSamePass() throws Exception {
     Scripted policy = new Scripted();
     PolicyHost host = sameThreadOnOneGpu(policy, 0);
@@ -93,7 +93,7 @@ public class BackgroundReplanTest {
    * callbacks it was given, as the simulator's replay of the run does (a close call between two
    * jobs must not turn on when the solving thread happened to read).
    */
-  @Test(timeout = 20_000)
+  @Test(timeout = 60_000)
   public void aTaskEndingDuringASolveRefinesTheEstimatesAfterIt() throws Exception {
     Scripted policy = new Scripted();
     ExecutorService background = Replanner.newThread();
@@ -127,7 +127,7 @@ public class BackgroundReplanTest {
    * at whatever event comes next: nothing else changes here, and without the held pass the
    * arrival would run by the stand-in order until then.
    */
-  @Test(timeout = 20_000)
+  @Test(timeout = 60_000)
   public void aReplanHeldBackByTheIntervalRunsOnceItHasPassed() throws Exception {
     Scripted policy = new Scripted();
     PolicyHost host = sameThreadOnOneGpu(policy, 200);

@@ -15,6 +15,7 @@ import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
 import org.junit.After;
+import org.junit.BeforeClass;
 import org.junit.Test;
 
 /**
@@ -26,6 +27,12 @@ public class ExampleConfTest {
 
   private HareRm h;
 
+  /** One-time loading outside the tests' timeouts. */
+  @BeforeClass
+  public static void warmUp() {
+    HareRm.warmUp();
+  }
+
   @After
   public void stop() {
     if (h != null) {
@@ -33,7 +40,7 @@ public class ExampleConfTest {
     }
   }
 
-  @Test(timeout = 60_000)
+  @Test(timeout = 300_000)
   public void exampleYarnSiteStartsTheRmAndPlacesGpuTasks() throws Exception {
     File site = new File("conf/yarn-site.xml"); // surefire runs in the project directory
     assertTrue(site.getAbsolutePath() + " missing", site.isFile());
@@ -59,7 +66,7 @@ public class ExampleConfTest {
         throw new IllegalStateException(e);
       }
       return got.size() == 2;
-    }, 50, 30_000);
+    }, 50, 120_000);
     for (Container c : got) {
       assertEquals(1, HareRm.gpus(c));
     }

@@ -22,7 +22,7 @@ public class GpuInventoryTest {
   private static final List<GpuType> TYPES = List.of(GpuType.of("v100"), GpuType.of("t4"),
       GpuType.of("k80"));
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void freeListAndCountsMatchARecountAfterRandomChanges() {
     for (long seed = 0; seed < 20; seed++) {
       Random r = new Random(seed);
@@ -54,7 +54,7 @@ public class GpuInventoryTest {
     }
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void touchedGpusAreDrainedOnceEach() {
     GpuInventory inv = new GpuInventory();
     inv.setNode(NodeId.newInstance("h", 1), 2, TYPES.get(0));

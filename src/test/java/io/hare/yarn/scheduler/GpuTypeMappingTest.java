@@ -16,7 +16,7 @@ public class GpuTypeMappingTest {
     return GpuTypeMapping.parse("map.txt", List.of(lines), problems);
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void globsMatchCaseInsensitivelyAndTheFirstMatchWins() {
     List<String> problems = new ArrayList<>();
     GpuTypeMapping m = parse(problems,
@@ -37,7 +37,7 @@ public class GpuTypeMappingTest {
     assertNull("a glob matches the whole name", m.modelOf("x-gpu-v100-01"));
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void everyBadLineIsReportedWithItsNumberAndWhatIsAllowed() {
     List<String> problems = new ArrayList<>();
     GpuTypeMapping m = parse(problems,
@@ -62,7 +62,7 @@ public class GpuTypeMappingTest {
     assertTrue(problems.get(5), problems.get(5).startsWith("map.txt:7: bad host glob 'node[1-'"));
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void aMissingFileIsOneProblemAndNoFileIsNoMapping() {
     List<String> problems = new ArrayList<>();
     assertTrue(GpuTypeMapping.read("", problems).isEmpty());

@@ -30,6 +30,7 @@ import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppState;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttemptState;
 import org.apache.hadoop.yarn.util.Times;
 import org.junit.After;
+import org.junit.BeforeClass;
 import org.junit.Test;
 
 /**
@@ -40,6 +41,12 @@ import org.junit.Test;
 public class HareAdminTest {
 
   private HareRm h;
+
+  /** One-time loading outside the tests' timeouts. */
+  @BeforeClass
+  public static void warmUp() {
+    HareRm.warmUp();
+  }
 
   @After
   public void stop() {
@@ -79,7 +86,7 @@ public class HareAdminTest {
     }
   }
 
-  @Test(timeout = 60_000)
+  @Test(timeout = 300_000)
   public void aUserNotInTheSubmitAclIsRefused() throws Exception {
     h = HareRm.start(withAcls());
     h.node("h1:1234", 1);
@@ -91,7 +98,7 @@ public class HareAdminTest {
     submitAs("qadmin", true, null); // queue admins may submit, as in YARN
   }
 
-  @Test(timeout = 60_000)
+  @Test(timeout = 300_000)
   public void onlyTheOwnerAndAdminsMayKillAnApplication() throws Exception {
     h = HareRm.start(withAcls());
     h.node("h1:1234", 1);
@@ -150,7 +157,7 @@ public class HareAdminTest {
    * attempt (YARN's MODIFY_APP check, answered by Hare's queue ACLs); the owner, a queue admin
    * and a YARN admin may.
    */
-  @Test(timeout = 60_000)
+  @Test(timeout = 300_000)
   public void onlyTheOwnerAndAdminsMayModifyAnApplication() throws Exception {
     h = HareRm.start(withAcls());
     h.node("h1:1234", 1);
@@ -180,7 +187,7 @@ public class HareAdminTest {
     h.rm.waitForState(first, RMAppAttemptState.FAILED);
   }
 
-  @Test(timeout = 60_000)
+  @Test(timeout = 300_000)
   public void queueAclsAreReportedPerCaller() throws Exception {
     h = HareRm.start(withAcls());
     assertEquals(List.of(QueueACL.SUBMIT_APPLICATIONS), aclsOf("alice"));
@@ -203,7 +210,7 @@ public class HareAdminTest {
     return infos.get(0).getUserAcls();
   }
 
-  @Test(timeout = 60_000)
+  @Test(timeout = 300_000)
   public void weightCapsPerUserAndPerQueue() throws Exception {
     YarnConfiguration conf = HareRm.conf();
     conf.set(SchedulerKeys.WEIGHT_MAX, "8");

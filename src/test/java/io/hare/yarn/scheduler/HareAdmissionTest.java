@@ -14,6 +14,7 @@ import org.apache.hadoop.yarn.server.resourcemanager.MockRMAppSubmitter;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppState;
 import org.junit.After;
+import org.junit.BeforeClass;
 import org.junit.Test;
 
 /**
@@ -24,6 +25,12 @@ public class HareAdmissionTest {
 
   private HareRm h;
 
+  /** One-time loading outside the tests' timeouts. */
+  @BeforeClass
+  public static void warmUp() {
+    HareRm.warmUp();
+  }
+
   @After
   public void stop() {
     if (h != null) {
@@ -31,7 +38,7 @@ public class HareAdmissionTest {
     }
   }
 
-  @Test(timeout = 60_000)
+  @Test(timeout = 300_000)
   public void tagsAreReadAndWeightsCapped() throws Exception {
     YarnConfiguration conf = HareRm.conf();
     conf.set(SchedulerKeys.WEIGHT_MAX, "8");
@@ -45,7 +52,7 @@ public class HareAdmissionTest {
     assertEquals(1.0, h.scheduler().weight(plain.getApplicationId()), 0);
   }
 
-  @Test(timeout = 60_000)
+  @Test(timeout = 300_000)
   public void aMalformedTagRejectsOnlyThatApplication() throws Exception {
     h = HareRm.start(HareRm.conf());
     MockNM nm = h.node("h1:1234", 1);
@@ -69,7 +76,7 @@ public class HareAdmissionTest {
    * and has one round. With a cap of 1 both weigh 1 and Smith's rule runs the short job first;
    * without an effective cap the claimed weight would put the long job first.
    */
-  @Test(timeout = 60_000)
+  @Test(timeout = 300_000)
   public void aHandWrittenHugeWeightIsClampedAndBuysNoPriority() throws Exception {
     assertEquals("modest", firstOnTheGpu("1"));
     assertEquals("the test can fail: uncapped, the claim wins", "greedy",
@@ -106,7 +113,7 @@ public class HareAdmissionTest {
    * positive weight, the largest weight) are admitted and harm no one: a plain job submitted
    * next to them gets its GPU, and so does the extreme job.
    */
-  @Test(timeout = 60_000)
+  @Test(timeout = 300_000)
   public void extremeButValidTagsAreAdmittedAndOthersStillRun() throws Exception {
     h = HareRm.start(HareRm.conf());
     MockNM nm = h.node("h1:1234", 2);

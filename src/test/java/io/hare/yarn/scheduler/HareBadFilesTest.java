@@ -169,7 +169,7 @@ public class HareBadFilesTest {
     }
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 300_000)
   public void refusedAtStartAndOnRefreshWhichKeepsTheOldFiles() throws Exception {
     Files.write(file().toPath(), content);
     // at start: the validation the RM runs in serviceInit (a refused start: HareSettingsTest)

@@ -128,7 +128,7 @@ public class HareBadTagsTest {
     }
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 300_000)
   public void refusedWithItsReasonAndOthersAreStillServed() throws Exception {
     String message = submitBad();
     // YARN lower-cases tags; the message quotes what the scheduler saw

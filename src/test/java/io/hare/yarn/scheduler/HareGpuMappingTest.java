@@ -22,6 +22,7 @@ import org.apache.hadoop.yarn.nodelabels.NodeAttributesManager;
 import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
 import org.junit.After;
+import org.junit.BeforeClass;
 import org.junit.Test;
 
 /**
@@ -33,6 +34,12 @@ import org.junit.Test;
 public class HareGpuMappingTest {
 
   private HareRm h;
+
+  /** One-time loading outside the tests' timeouts. */
+  @BeforeClass
+  public static void warmUp() {
+    HareRm.warmUp();
+  }
 
   @After
   public void stop() {
@@ -69,7 +76,7 @@ public class HareGpuMappingTest {
     return out;
   }
 
-  @Test(timeout = 60_000)
+  @Test(timeout = 300_000)
   public void nodesThatRegisterGetTheirModelCentrallyAndPlacementUsesIt() throws Exception {
     h = HareRm.start(conf(mapFile("map1.txt",
         "# lab\ngpu-v100-* v100\ngpu-* k80   # everything else is old\n")));
@@ -91,7 +98,7 @@ public class HareGpuMappingTest {
     assertEquals(v100.getNodeId(), got.get(0).getNodeId());
   }
 
-  @Test(timeout = 60_000)
+  @Test(timeout = 300_000)
   public void aRefreshWithABadFileFailsAndKeepsTheMapping() throws Exception {
     File map = mapFile("map2.txt", "n1 v100\nn2 v100\n");
     YarnConfiguration conf = conf(map);
@@ -125,7 +132,7 @@ public class HareGpuMappingTest {
     assertEquals(GpuType.of("t4"), h.scheduler().gpuType(n3.getNodeId()));
   }
 
-  @Test(timeout = 60_000)
+  @Test(timeout = 300_000)
   public void theResourceManagerRefusesToStartOnABadFile() throws Exception {
     File map = mapFile("map3.txt", "ok-host v100\nbad host line\n");
     try {

@@ -13,6 +13,7 @@ import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
 import org.junit.After;
+import org.junit.BeforeClass;
 import org.junit.Test;
 
 /**
@@ -23,6 +24,12 @@ import org.junit.Test;
 public class HareGpuTypesTest {
 
   private HareRm h;
+
+  /** One-time loading outside the tests' timeouts. */
+  @BeforeClass
+  public static void warmUp() {
+    HareRm.warmUp();
+  }
 
   @After
   public void stop() {
@@ -41,7 +48,7 @@ public class HareGpuTypesTest {
     return conf;
   }
 
-  @Test(timeout = 60_000)
+  @Test(timeout = 300_000)
   public void aModelMuchFasterOnV100GetsTheV100Node() throws Exception {
     h = HareRm.start(withProfiles());
     MockNM k80 = h.node("k80host:1234", 1);
@@ -56,7 +63,7 @@ public class HareGpuTypesTest {
     assertEquals(v100.getNodeId(), got.get(0).getNodeId());
   }
 
-  @Test(timeout = 60_000)
+  @Test(timeout = 300_000)
   public void anAttributeUpdateChangesTheTypeUsedForPlacement() throws Exception {
     h = HareRm.start(withProfiles());
     MockNM n1 = h.node("n1:1234", 1);
@@ -73,7 +80,7 @@ public class HareGpuTypesTest {
     assertEquals(n2.getNodeId(), got.get(0).getNodeId());
   }
 
-  @Test(timeout = 60_000)
+  @Test(timeout = 300_000)
   public void aGpuNodeWithoutTheAttributeGetsTheDefaultType() throws Exception {
     YarnConfiguration conf = HareRm.conf();
     conf.set(SchedulerKeys.GPU_TYPE_DEFAULT, "T4");

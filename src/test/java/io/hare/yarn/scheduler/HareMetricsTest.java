@@ -19,6 +19,7 @@ import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppState;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.QueueMetrics;
 import org.junit.After;
+import org.junit.BeforeClass;
 import org.junit.Test;
 
 /**
@@ -33,6 +34,12 @@ public class HareMetricsTest {
 
   private HareRm h;
 
+  /** One-time loading outside the tests' timeouts. */
+  @BeforeClass
+  public static void warmUp() {
+    HareRm.warmUp();
+  }
+
   @After
   public void stop() {
     if (h != null) {
@@ -44,7 +51,7 @@ public class HareMetricsTest {
     return r.getResourceValue(HareRm.GPU);
   }
 
-  @Test(timeout = 60_000)
+  @Test(timeout = 300_000)
   public void queueAndHareMetricsFollowTasks() throws Exception {
     h = HareRm.start(HareRm.conf());
     MockNM nm = h.node("h1:1234", 2);
@@ -88,7 +95,7 @@ public class HareMetricsTest {
     assertEquals(16 * 1024 - 2 * 1024, q.getAvailableMB());
   }
 
-  @Test(timeout = 60_000)
+  @Test(timeout = 300_000)
   public void rejectedApplicationsAndReplansAreCounted() throws Exception {
     h = HareRm.start(HareRm.conf());
     MockNM nm = h.node("h1:1234", 2);

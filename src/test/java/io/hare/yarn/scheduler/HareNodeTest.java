@@ -13,7 +13,7 @@ import org.junit.Test;
  */
 public class HareNodeTest {
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void showsOnlyTheNegativePartInsideTheFifoPass() {
     HareNode n = new HareNode(MockNodes.newNodeInfo(0, Resource.newInstance(8192, 8)));
     Resource[] seen = new Resource[1];

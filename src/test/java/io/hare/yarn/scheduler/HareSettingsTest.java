@@ -18,7 +18,7 @@ import org.junit.Test;
 /** A bad configuration stops the RM at start, naming every bad key and value at once. */
 public class HareSettingsTest {
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 300_000)
   public void defaultsAreValid() throws Exception {
     HareSettings s = HareSettings.read(new YarnConfiguration());
     assertEquals("hare", s.newPolicy().name());
@@ -26,7 +26,7 @@ public class HareSettingsTest {
     assertEquals("gpu-model", s.gpuTypeAttribute());
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 300_000)
   public void everyBadKeyIsNamedWithItsValue() throws Exception {
     File badCsv = GenericTestUtils.getTestDir("bad-profiles.csv");
     Files.writeString(badCsv.toPath(), "model,gpu_type,compute_ms,sync_ms\ncnn,v100,-5,0\n");
@@ -54,7 +54,7 @@ public class HareSettingsTest {
     }
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 300_000)
   public void anUnknownPolicyIsNamedWithTheKnownOnes() {
     YarnConfiguration conf = new YarnConfiguration();
     conf.set(SchedulerKeys.POLICY, "fastest");
@@ -67,7 +67,7 @@ public class HareSettingsTest {
     }
   }
 
-  @Test(timeout = 60_000)
+  @Test(timeout = 300_000)
   public void theResourceManagerRefusesToStart() {
     YarnConfiguration conf = HareRm.conf();
     conf.set(SchedulerKeys.WEIGHT_MAX, "-3");
@@ -95,7 +95,7 @@ public class HareSettingsTest {
    * Every row of {@link BadSchedulerConf} at once: the RM refuses to start, and its error names
    * each bad key, all in one message.
    */
-  @Test(timeout = 60_000)
+  @Test(timeout = 300_000)
   public void theResourceManagerNamesEveryBadKeyOfTheTableAtOnce() throws Exception {
     Map<String, String> bad = BadSchedulerConf.all(
         HareSettingsRefusalTest.dir().toPath());
@@ -125,7 +125,7 @@ public class HareSettingsTest {
     }
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 300_000)
   public void adminKeysAreValidatedWithTheRest() throws Exception {
     File map = GenericTestUtils.getTestDir("bad-gpu-map.txt");
     Files.writeString(map.toPath(), "gpu-* v100\nthis line is bad\n# ok\nh2 Tesla!\n");
@@ -153,7 +153,7 @@ public class HareSettingsTest {
     }
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 300_000)
   public void theMostSpecificWeightCapApplies() throws Exception {
     YarnConfiguration conf = new YarnConfiguration();
     conf.set(SchedulerKeys.WEIGHT_MAX, "8");

@@ -20,6 +20,7 @@ import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
 import org.apache.hadoop.yarn.util.ControlledClock;
 import org.junit.After;
+import org.junit.BeforeClass;
 import org.junit.Test;
 
 /**
@@ -37,6 +38,12 @@ public class ParkingTest {
   private ApplicationId app;
   private Container task;
   private int version;
+
+  /** One-time loading outside the tests' timeouts. */
+  @BeforeClass
+  public static void warmUp() {
+    HareRm.warmUp();
+  }
 
   @After
   public void stop() {
@@ -94,7 +101,7 @@ public class ParkingTest {
         .getResourceValue(HareRm.GPU);
   }
 
-  @Test(timeout = 60_000)
+  @Test(timeout = 300_000)
   public void aParkedContainerGivesItsGpuBackAndRunsTheJobsNextRound() throws Exception {
     running(true);
     assertEquals("the AM may park it", Set.of(JobTags.PARKABLE), task.getAllocationTags());
@@ -136,7 +143,7 @@ public class ParkingTest {
     assertEquals(0, h.scheduler().standbys());
   }
 
-  @Test(timeout = 60_000)
+  @Test(timeout = 300_000)
   public void withoutStandbysAParkedContainerIsKilledAndItsGpuFreed() throws Exception {
     running(false);
     assertTrue("not tagged parkable: the Hare AM would not ask",
@@ -152,7 +159,7 @@ public class ParkingTest {
     assertEquals(0, h.scheduler().standbys());
   }
 
-  @Test(timeout = 60_000)
+  @Test(timeout = 300_000)
   public void aParkingRequestOfAnotherSizeOrAnOldVersionChangesNothing() throws Exception {
     running(true);
     park(1024, version + 1);
@@ -210,7 +217,7 @@ public class ParkingTest {
    * that waited longer than the limit (30 s by default) lost them and started its next tasks in
    * new containers.
    */
-  @Test(timeout = 60_000)
+  @Test(timeout = 300_000)
   public void aJobWaitingForAGpuKeepsAllItsParkedContainers() throws Exception {
     parkedAndWaiting(0);
     assertEquals("a waits with one task and keeps both", 2, h.scheduler().standbys());
@@ -230,7 +237,7 @@ public class ParkingTest {
    * once it had as many, parked ones included, as waiting tasks, and its next task there
    * started in a new container.
    */
-  @Test(timeout = 60_000)
+  @Test(timeout = 300_000)
   public void containersParkedElsewhereDoNotKeepAJobFromAStandbyWhereItsGpuFrees()
       throws Exception {
     h = HareRm.start(standbysAhead());
@@ -254,7 +261,7 @@ public class ParkingTest {
    * one-GPU node holding two jobs' parked containers still gets the standby of the job first in
    * line for its busy GPU.
    */
-  @Test(timeout = 60_000)
+  @Test(timeout = 300_000)
   public void parkedContainersLeaveRoomForAStandbyMadeAhead() throws Exception {
     h = HareRm.start(standbysAhead());
     nm = h.node("h1:1234", 1);

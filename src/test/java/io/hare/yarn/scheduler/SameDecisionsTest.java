@@ -29,6 +29,7 @@ import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
 import org.junit.After;
+import org.junit.BeforeClass;
 import org.junit.Test;
 
 /**
@@ -51,6 +52,12 @@ public class SameDecisionsTest {
 
   private HareRm h;
 
+  /** One-time loading outside the tests' timeouts. */
+  @BeforeClass
+  public static void warmUp() {
+    HareRm.warmUp();
+  }
+
   @After
   public void stop() {
     if (h != null) {
@@ -58,7 +65,7 @@ public class SameDecisionsTest {
     }
   }
 
-  @Test(timeout = 90_000)
+  @Test(timeout = 300_000)
   public void simulatorAndSchedulerDecideAlike() throws Exception {
     // type-aware policies: their choice of type is by design, not by the order GPUs are listed
     for (String policy : List.of("hare", "hlas")) {

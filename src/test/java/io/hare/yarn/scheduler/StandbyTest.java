@@ -19,6 +19,7 @@ import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
 import org.apache.hadoop.yarn.util.ControlledClock;
 import org.junit.After;
+import org.junit.BeforeClass;
 import org.junit.Test;
 
 /**
@@ -35,6 +36,12 @@ public class StandbyTest {
   private MockNM nm;
   private MockAM a;
   private Container aTask;
+
+  /** One-time loading outside the tests' timeouts. */
+  @BeforeClass
+  public static void warmUp() {
+    HareRm.warmUp();
+  }
 
   @After
   public void stop() {
@@ -111,7 +118,7 @@ public class StandbyTest {
         .getResourceValue(HareRm.GPU);
   }
 
-  @Test(timeout = 60_000)
+  @Test(timeout = 300_000)
   public void theNextJobsStandbyIsGivenTheGpuWhenItFrees() throws Exception {
     busyGpu(conf(86_400_000L));
     MockAM b = h.launch(h.submitHare("hare.rounds=1", "hare.tasks-per-round=1",
@@ -149,7 +156,7 @@ public class StandbyTest {
     assertEquals(0, h.scheduler().runningGpuTasks());
   }
 
-  @Test(timeout = 60_000)
+  @Test(timeout = 300_000)
   public void aJobThatBecomesFirstInLineGetsItsOwnStandbyAndTheGpu() throws Exception {
     busyGpu(conf(86_400_000L));
     // light and long, then heavy and short: the heavier job goes first once it asks
@@ -184,7 +191,7 @@ public class StandbyTest {
    * the first re-plans moved the line, and the jobs the last re-plan put first started their
    * first tasks in new containers (350-470 ms switches).
    */
-  @Test(timeout = 60_000)
+  @Test(timeout = 300_000)
   public void aJobNewlyInLineTakesTheRoomOfTheStandbyUnneededLongest() throws Exception {
     busyGpu(conf(86_400_000L)); // one GPU: room for two standbys made ahead
     ControlledClock clock = h.controlledClock();
@@ -216,7 +223,7 @@ public class StandbyTest {
     assertEquals(standbys.get(2).getId(), promoted.get(0).getContainer().getId());
   }
 
-  @Test(timeout = 60_000)
+  @Test(timeout = 300_000)
   public void theJobFirstInLineKeepsOnlyTheGpusItHasTasksForTheNextGetsTheRest()
       throws Exception {
     h = HareRm.start(conf(86_400_000L));
@@ -245,7 +252,7 @@ public class StandbyTest {
    * of a's two GPUs (on one node), not one on every node; job c gets its standby on the other
    * node. Counted per node, b's one task took every node's GPU and c got none anywhere.
    */
-  @Test(timeout = 60_000)
+  @Test(timeout = 300_000)
   public void aJobInLineTakesAsManyGpusAsItHasTasksAcrossNodes() throws Exception {
     MockNM other = heavyJobOnTwoNodes(2);
     MockAM b = h.launch(h.submitHare("hare.weight=4", "hare.rounds=1", "hare.tasks-per-round=1",
@@ -266,7 +273,7 @@ public class StandbyTest {
    * the estimates cannot tell which (both tasks started in one pass), so job b, next in line with
    * two tasks, waits on both nodes: its first task on the other GPU is no container launch.
    */
-  @Test(timeout = 60_000)
+  @Test(timeout = 300_000)
   public void theNextJobWaitsOnEveryGpuTheRunningJobMayLeave() throws Exception {
     MockNM other = heavyJobOnTwoNodes(3);
     MockAM b = h.launch(h.submitHare("hare.weight=1", "hare.rounds=20", "hare.tasks-per-round=2",
@@ -281,7 +288,7 @@ public class StandbyTest {
     assertEquals(0, HareRm.gpus(got.get(0)) + HareRm.gpus(got.get(1)));
   }
 
-  @Test(timeout = 60_000)
+  @Test(timeout = 300_000)
   public void aStandbyItsJobNoLongerNeedsIsKilled() throws Exception {
     h = HareRm.start(conf(86_400_000L));
     nm = h.node("h1:1234", 1);
@@ -322,7 +329,7 @@ public class StandbyTest {
    * the limit ran from the standby's start: in the switching bench a job first in line again lost
    * its standbys 2 s before their GPUs freed, and its tasks started in new containers.
    */
-  @Test(timeout = 60_000)
+  @Test(timeout = 300_000)
   public void aStandbyMadeAheadIsKilledOnceItWaitedPastTheLimitUnneeded() throws Exception {
     long leadMs = 86_400_000L;
     h = HareRm.start(conf(leadMs));
@@ -365,7 +372,7 @@ public class StandbyTest {
     assertEquals(0, h.scheduler().standbys());
   }
 
-  @Test(timeout = 60_000)
+  @Test(timeout = 300_000)
   public void aJobWhoseAmDoesNotTakeStandbysGetsNone() throws Exception {
     busyGpu(conf(86_400_000L));
     MockAM b = h.launch(h.submitHare("hare.rounds=1", "hare.tasks-per-round=1"), nm);
@@ -373,7 +380,7 @@ public class StandbyTest {
     assertTrue(h.heartbeatAndPull(b, nm).isEmpty());
   }
 
-  @Test(timeout = 60_000)
+  @Test(timeout = 300_000)
   public void noStandbyBeforeTheLeadTimeOrWhenDisabled() throws Exception {
     // a task is expected to take the default 60 s: a lead of 0 waits for its end
     busyGpu(conf(0));

@@ -12,12 +12,19 @@ import org.apache.hadoop.yarn.api.records.NodeId;
 import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
 import org.junit.After;
+import org.junit.BeforeClass;
 import org.junit.Test;
 
 /** A task listener hears asks, consultations, starts and ends in the scheduler's order. */
 public class TaskListenerTest {
 
   private HareRm h;
+
+  /** One-time loading outside the tests' timeouts. */
+  @BeforeClass
+  public static void warmUp() {
+    HareRm.warmUp();
+  }
 
   @After
   public void stop() {
@@ -26,7 +33,7 @@ public class TaskListenerTest {
     }
   }
 
-  @Test(timeout = 60_000)
+  @Test(timeout = 300_000)
   public void hearsAsksThePolicyConsultedStartsAndEnds() throws Exception {
     h = HareRm.start(HareRm.conf());
     List<String> heard = new ArrayList<>();

@@ -16,7 +16,7 @@ public class TaskTimeSourceTest {
   private final TaskTimeSource times = new TaskTimeSource(ProfileTable.builder()
       .put("cnn", "v100", 100, 20).build(), 5000, 1, 10);
 
-  @Test(timeout = 5_000)
+  @Test(timeout = 60_000)
   public void profiledModelsUseTheirRowsOthersTheDefault() {
     times.addJob("a", "cnn");
     times.addJob("b", null);
@@ -29,7 +29,7 @@ public class TaskTimeSourceTest {
     assertEquals(5000, times.times("c", V100).computeMs(), 0);
   }
 
-  @Test(timeout = 5_000)
+  @Test(timeout = 60_000)
   public void measuredRunsRefineOnlyThatJobOnThatType() {
     times.addJob("a", "cnn");
     times.addJob("a2", "cnn");

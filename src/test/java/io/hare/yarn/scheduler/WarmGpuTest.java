@@ -20,6 +20,7 @@ import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
 import org.junit.After;
+import org.junit.BeforeClass;
 import org.junit.Test;
 
 /**
@@ -32,6 +33,12 @@ import org.junit.Test;
 public class WarmGpuTest {
 
   private HareRm h;
+
+  /** One-time loading outside the tests' timeouts. */
+  @BeforeClass
+  public static void warmUp() {
+    HareRm.warmUp();
+  }
 
   @After
   public void stop() {
@@ -53,7 +60,7 @@ public class WarmGpuTest {
             .collect(Collectors.toSet());
   }
 
-  @Test(timeout = 60_000)
+  @Test(timeout = 300_000)
   public void aReportedNextTaskKeepsTheGpuAndCountsAsAnEndAndAStart() throws Exception {
     h = HareRm.start(HareRm.conf());
     List<String> heard = new ArrayList<>();
@@ -88,7 +95,7 @@ public class WarmGpuTest {
     assertEquals(1, h.scheduler().runningGpuTasks());
   }
 
-  @Test(timeout = 60_000)
+  @Test(timeout = 300_000)
   public void aPolicyThatKeepsNoWarmGpusAsksForEveryTaskContainerBack() throws Exception {
     YarnConfiguration conf = HareRm.conf();
     conf.set(SchedulerKeys.POLICY, "yarn-fifo");
@@ -102,7 +109,7 @@ public class WarmGpuTest {
     assertEquals(got.stream().map(Container::getId).collect(Collectors.toSet()), asked(m));
   }
 
-  @Test(timeout = 60_000)
+  @Test(timeout = 300_000)
   public void underHareOnlyAJobNotFirstInLineGivesItsGpuBack() throws Exception {
     h = HareRm.start(HareRm.conf());
     MockNM nm = h.node("h1:1234", 1);
@@ -123,7 +130,7 @@ public class WarmGpuTest {
         asked(a.allocate(List.of(), List.of()).getPreemptionMessage()));
   }
 
-  @Test(timeout = 120_000)
+  @Test(timeout = 300_000)
   public void anAmWithoutTheHareProtocolIsNeverAskedForItsGpus() throws Exception {
     YarnConfiguration conf = HareRm.conf();
     conf.set(SchedulerKeys.POLICY, "yarn-fifo");
