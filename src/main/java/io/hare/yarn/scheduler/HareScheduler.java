@@ -803,9 +803,13 @@ public class HareScheduler extends FifoScheduler {
    */
   public synchronized SchedulerReport report() {
     long now = getClock().getTime();
+    boolean acls = YarnConfiguration.isAclEnabled(getConf() != null ? getConf() : getConfig());
+    HareQueue q = queue;
     return SchedulerReport.take(host.policy().name(), now, inventory.counts(),
         gpuTasks.runningCount(), host.pendingTasks(), gpuTasks.standbyCount(), gpuTasks.jobs(),
-        host.forecast(now));
+        id -> applications.containsKey(id) ? applications.get(id).getUser() : null,
+        host.forecast(now), (caller, owner) -> !acls || caller.getShortUserName().equals(owner)
+            || q.hasAccess(QueueACL.ADMINISTER_QUEUE, caller));
   }
 
   /** Re-plans run so far. */

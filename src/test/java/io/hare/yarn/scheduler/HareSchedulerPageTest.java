@@ -6,6 +6,7 @@ import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.hare.core.SchedulerKeys;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.HttpURLConnection;
@@ -45,7 +46,10 @@ public class HareSchedulerPageTest {
   }
 
   private void twoJobsOnTwoTypes() throws Exception {
-    YarnConfiguration conf = HareRm.conf();
+    twoJobsOnTwoTypes(HareRm.conf());
+  }
+
+  private void twoJobsOnTwoTypes(YarnConfiguration conf) throws Exception {
     conf.setBoolean("mockrm.webapp.enabled", true); // MockRM.ENABLE_WEBAPP, package-private
     conf.set(YarnConfiguration.RM_WEBAPP_ADDRESS, "localhost:0");
     conf.setBoolean(YarnConfiguration.IS_MINI_YARN_CLUSTER, true); // the RM writes back its port
@@ -97,11 +101,12 @@ public class HareSchedulerPageTest {
     String rowA = html.substring(html.indexOf("<tr><td><a href=\"/cluster/app/"
         + a.getApplicationId() + "\">"));
     assertTrue(rowA, rowA.startsWith("<tr><td><a href=\"/cluster/app/" + a.getApplicationId()
-        + "\">" + a.getApplicationId() + "</a></td><td>2.00</td><td>"));
+        + "\">" + a.getApplicationId() + "</a></td><td>" + a.getUser() + "</td><td>2.00</td>"));
     assertTrue(rowA, rowA.contains("<td>3</td><td>0 of 4</td><td>3</td><td>0</td><td>20"));
     assertTrue("A's predicted completion is shown with how far off it is: " + rowA,
         rowA.substring(0, rowA.indexOf("</tr>")).matches("(?s).*<td>20\\S+Z \\(in \\d+m \\d+s\\)</td>$"));
-    assertTrue(html, html.contains(b.getApplicationId() + "</a></td><td>1.00</td>"));
+    assertTrue(html, html.contains(b.getApplicationId() + "</a></td><td>" + b.getUser()
+        + "</td><td>1.00</td>"));
     assertTrue(html, html.contains("estimate: what is left of each job"));
   }
 
@@ -146,5 +151,30 @@ public class HareSchedulerPageTest {
     assertEquals("YARN's own answer stays", 200, yarns.status());
     assertEquals("fifoScheduler", new ObjectMapper().readTree(yarns.body()).get("scheduler")
         .get("schedulerInfo").get("type").asText());
+  }
+
+  @Test(timeout = 180_000)
+  public void withAclsOthersJobsAreForTheQueuesAdministrators() throws Exception {
+    YarnConfiguration conf = HareRm.conf();
+    conf.setBoolean(YarnConfiguration.YARN_ACL_ENABLE, true);
+    conf.set(SchedulerKeys.QUEUE_DEFAULT_ACL_ADMINISTER_QUEUE, "root ");
+    twoJobsOnTwoTypes(conf);
+    ObjectMapper json = new ObjectMapper();
+    for (String user : List.of(a.getUser(), "root")) {
+      Answer r = get("/ws/v1/hare/scheduler?user.name=" + user);
+      assertEquals(r.body(), 200, r.status());
+      JsonNode s = json.readTree(r.body()).get("hareScheduler");
+      assertEquals(user, 2, s.get("jobs").size());
+      assertEquals(user, 0, s.get("hiddenJobs").asInt());
+    }
+    Answer other = get("/ws/v1/hare/scheduler?user.name=mallory");
+    JsonNode s = json.readTree(other.body()).get("hareScheduler");
+    assertEquals(0, s.get("jobs").size());
+    assertEquals(2, s.get("hiddenJobs").asInt());
+    assertEquals("the GPUs are not secret", 4, s.get("gpuTasks").get("running").asInt());
+    Answer page = get("/cluster/scheduler?user.name=mallory");
+    assertEquals(200, page.status());
+    assertFalse(page.body(), page.body().contains(a.getApplicationId().toString()));
+    assertTrue(page.body(), page.body().contains("2 jobs of other users are not shown"));
   }
 }

@@ -54,7 +54,7 @@ public final class HareWebFilter implements Filter {
       boolean rest = REST_PATH.equals(path);
       Supplier<SchedulerReport> reports = HareWeb.reports(instance);
       if ((page || rest) && reports != null) {
-        answer(reports.get(), page, res);
+        answer(reports.get().visibleTo(req.getRemoteUser()), page, res);
         return;
       }
     }

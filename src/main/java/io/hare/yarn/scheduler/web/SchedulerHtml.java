@@ -45,14 +45,15 @@ final class SchedulerHtml {
         .append(esc(forecast.isPresent() ? SchedulerJson.ESTIMATE : SchedulerJson.unavailable(r)))
         .append(forecast.isPresent() && !forecast.get().complete()
             ? " (the forecast stopped at its task cap: later jobs have none)" : "")
-        .append(".</p>\n<table id=\"jobs\"><tr><th>application</th><th>weight</th><th>model</th>")
+        .append(".</p>\n<table id=\"jobs\"><tr><th>application</th><th>user</th><th>weight</th>")
+        .append("<th>model</th>")
         .append("<th>k</th><th>rounds done</th><th>running</th><th>waiting</th>")
         .append("<th>predicted completion</th></tr>\n");
     for (SchedulerReport.Job j : r.jobs()) {
       OptionalLong c = SchedulerJson.predicted(forecast, j.id());
       h.append("<tr><td><a href=\"/cluster/app/").append(esc(j.id())).append("\">")
-          .append(esc(j.id())).append("</a></td><td>")
-          .append(String.format(Locale.ROOT, "%.2f", j.weight())).append("</td><td>")
+          .append(esc(j.id())).append("</a></td><td>").append(esc(String.valueOf(j.user())))
+          .append("</td><td>").append(String.format(Locale.ROOT, "%.2f", j.weight())).append("</td><td>")
           .append(esc(j.model())).append("</td><td>").append(j.tasksPerRound())
           .append("</td><td>").append(j.roundsDone()).append(" of ")
           .append(j.rounds().isPresent() ? Integer.toString(j.rounds().getAsInt()) : "?")
@@ -60,7 +61,12 @@ final class SchedulerHtml {
           .append(j.waitingTasks()).append("</td><td>")
           .append(c.isPresent() ? when(c.getAsLong(), r.atMs()) : "-").append("</td></tr>\n");
     }
-    return h.append("</table>\n</body></html>\n").toString();
+    h.append("</table>\n");
+    if (r.hiddenJobs() > 0) {
+      h.append("<p>").append(r.hiddenJobs()).append(" jobs of other users are not shown (YARN")
+          .append(" ACLs: only the queue's administrators see them).</p>\n");
+    }
+    return h.append("</body></html>\n").toString();
   }
 
   /** An instant and how far from now, e.g. {@code 2026-12-02T09:00:00Z (in 1h 5m)}. */

@@ -61,6 +61,7 @@ final class SchedulerJson {
     for (SchedulerReport.Job j : r.jobs()) {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("id", j.id());
+      m.put("user", j.user());
       m.put("weight", j.weight());
       m.put("model", j.model());
       m.put("tasksPerRound", j.tasksPerRound());
@@ -76,6 +77,7 @@ final class SchedulerJson {
       jobs.add(m);
     }
     s.put("jobs", jobs);
+    s.put("hiddenJobs", r.hiddenJobs());
     try {
       return JSON.writeValueAsString(Map.of("hareScheduler", s));
     } catch (JsonProcessingException e) {
