@@ -11,10 +11,11 @@ import io.hare.sim.JobOutcome;
 import io.hare.sim.SimOptions;
 import io.hare.sim.SimResult;
 import io.hare.sim.Simulator;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.function.Supplier;
 import org.junit.Test;
 
@@ -24,85 +25,23 @@ import org.junit.Test;
  */
 public class HareForecastTest {
 
-  /** Forwards to hare and keeps the forecast of the first offer. */
-  private static final class FirstForecast implements SchedulingPolicy {
-    final SchedulingPolicy hare;
-    Forecast first;
+  private Forecast first;
 
-    FirstForecast(SchedulingPolicy hare) {
-      this.hare = hare;
-    }
-
-    @Override
-    public String name() {
-      return hare.name();
-    }
-
-    @Override
-    public boolean clairvoyant() {
-      return hare.clairvoyant();
-    }
-
-    @Override
-    public void onJobArrived(JobView job, long nowMs) {
-      hare.onJobArrived(job, nowMs);
-    }
-
-    @Override
-    public void onTaskStarted(JobView job, GpuView gpu, long nowMs) {
-      hare.onTaskStarted(job, gpu, nowMs);
-    }
-
-    @Override
-    public void onTaskComputed(JobView job, GpuView gpu, long nowMs, long computeMs) {
-      hare.onTaskComputed(job, gpu, nowMs, computeMs);
-    }
-
-    @Override
-    public void onTaskFailed(JobView job, GpuView gpu, long nowMs) {
-      hare.onTaskFailed(job, gpu, nowMs);
-    }
-
-    @Override
-    public void onTasksReady(JobView job, long nowMs) {
-      hare.onTasksReady(job, nowMs);
-    }
-
-    @Override
-    public void onRoundDone(JobView job, long nowMs) {
-      hare.onRoundDone(job, nowMs);
-    }
-
-    @Override
-    public void onJobDone(JobView job, long nowMs) {
-      hare.onJobDone(job, nowMs);
-    }
-
-    @Override
-    public boolean replanDue(long nowMs) {
-      return hare.replanDue(nowMs);
-    }
-
-    @Override
-    public void replan(ClusterView cluster, long nowMs) {
-      hare.replan(cluster, nowMs);
-    }
-
-    @Override
-    public OptionalLong wakeUpAtMs() {
-      return hare.wakeUpAtMs();
-    }
-
-    @Override
-    public List<Assignment> assign(ClusterView cluster, List<? extends GpuView> freeGpus,
-        long nowMs) {
-      if (first == null) {
-        Optional<Supplier<Forecast>> f = hare.forecast(cluster, nowMs);
-        assertTrue("hare makes a forecast", f.isPresent());
-        first = f.get().get();
-      }
-      return hare.assign(cluster, freeGpus, nowMs);
-    }
+  /** Hare, keeping the forecast its host could take at the first offer. */
+  private SchedulingPolicy forecastingAtFirstOffer(SchedulingPolicy hare) {
+    return (SchedulingPolicy) Proxy.newProxyInstance(getClass().getClassLoader(),
+        new Class<?>[] {SchedulingPolicy.class}, (proxy, method, args) -> {
+          if (method.getName().equals("assign") && first == null) {
+            Optional<Supplier<Forecast>> f = hare.forecast((ClusterView) args[0], (long) args[2]);
+            assertTrue("hare makes a forecast", f.isPresent());
+            first = f.get().get();
+          }
+          try {
+            return method.invoke(hare, args);
+          } catch (InvocationTargetException e) {
+            throw e.getCause();
+          }
+        });
   }
 
   @Test(timeout = 30_000)
@@ -112,16 +51,16 @@ public class HareForecastTest {
     ProfileTable t = ProfileTable.builder().put("m", "v100", 100, 0).build();
     List<JobSpec> jobs = List.of(new JobSpec("a", 0, 2, "m", 2, 2),
         new JobSpec("b", 0, 1, "m", 1, 3));
-    FirstForecast p = new FirstForecast(
+    SchedulingPolicy p = forecastingAtFirstOffer(
         Policies.create(HarePolicy.NAME, new PolicyConfig(Map.of(), 1)));
     SimResult r = new Simulator(ClusterSpec.parse("v100=2"), jobs, t, SimOptions.defaults())
         .run(p);
-    assertEquals(0, p.first.atMs());
+    assertEquals(0, first.atMs());
     for (JobOutcome o : r.jobs()) {
-      assertEquals(o.jobId(), o.completionMs(), p.first.completionMs(o.jobId()).getAsLong());
+      assertEquals(o.jobId(), o.completionMs(), first.completionMs(o.jobId()).getAsLong());
     }
-    assertEquals(200, p.first.completionMs("a").getAsLong());
-    assertEquals(500, p.first.completionMs("b").getAsLong());
+    assertEquals(200, first.completionMs("a").getAsLong());
+    assertEquals(500, first.completionMs("b").getAsLong());
   }
 
   @Test(timeout = 30_000)
