@@ -19,9 +19,10 @@ import org.slf4j.LoggerFactory;
  * {@link HareWebFilterInitializer} to the RM's {@code hadoop.http.filter.initializers} when it is
  * initialised, before the RM builds its web server, and registers where its reports come from.
  *
- * <p>Several ResourceManagers may live in one JVM (tests, an HA mini cluster): each scheduler
- * registers under its own id, which travels to its web server's filter in the RM's
- * configuration ({@link #INSTANCE_KEY}), so each page shows its own scheduler.
+ * <p>Several ResourceManagers may live in one JVM (tests, an HA mini cluster): each RM's
+ * scheduler registers under an id kept in that RM's configuration ({@link #INSTANCE_KEY}), which
+ * travels to its web server's filter, so each page shows its own scheduler, and the scheduler an
+ * RM re-creates when it becomes active takes its predecessor's place.
  */
 public final class HareWeb {
 
@@ -46,9 +47,14 @@ public final class HareWeb {
    * result when the scheduler stops.
    */
   public static AutoCloseable install(Configuration rmConf, Supplier<SchedulerReport> reports) {
-    String id = UUID.randomUUID().toString();
+    // an RM that becomes active re-creates its scheduler with the same configuration while its
+    // web server, built once, keeps the id it was given: the new scheduler takes the old id over
+    String id = rmConf.get(INSTANCE_KEY);
+    if (id == null) {
+      id = UUID.randomUUID().toString();
+      rmConf.set(INSTANCE_KEY, id);
+    }
     REPORTS.put(id, reports);
-    rmConf.set(INSTANCE_KEY, id);
     String before = rmConf.get(INITIALIZERS, "");
     String after = withInitializer(before, UserGroupInformation.isSecurityEnabled());
     if (!after.equals(before)) {
@@ -59,7 +65,8 @@ public final class HareWeb {
       LOG.info("RM web server: Hare's scheduler page on /cluster/scheduler and REST answer on {}"
           + " ({} = {})", HareWebFilter.REST_PATH, INITIALIZERS, after);
     }
-    return () -> REPORTS.remove(id);
+    String registered = id;
+    return () -> REPORTS.remove(registered, reports); // unless a successor took the id over
   }
 
   /**

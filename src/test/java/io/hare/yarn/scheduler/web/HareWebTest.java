@@ -2,10 +2,15 @@ package io.hare.yarn.scheduler.web;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertSame;
 import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.hare.yarn.scheduler.SchedulerReport;
 import java.io.IOException;
+import java.util.function.Supplier;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.junit.Test;
 
@@ -27,6 +32,23 @@ public class HareWebTest {
         .replace("a.B,c.D", "a.B, c.D"));
     String listed = "x.Y," + HARE;
     assertEquals("listed by the admin: unchanged", listed, HareWeb.withInitializer(listed, false));
+  }
+
+  @Test(timeout = 30_000)
+  public void aSchedulerTheRmRecreatesTakesThePageOver() throws Exception {
+    Configuration conf = new Configuration(false);
+    Supplier<SchedulerReport> first = () -> null;
+    Supplier<SchedulerReport> second = () -> null;
+    AutoCloseable one = HareWeb.install(conf, first);
+    String id = conf.get(HareWeb.INSTANCE_KEY);
+    assertSame(first, HareWeb.reports(id));
+    AutoCloseable two = HareWeb.install(conf, second); // the RM became active: a new scheduler
+    assertEquals(id, conf.get(HareWeb.INSTANCE_KEY));
+    assertEquals("added once", 1, conf.get(HareWeb.INITIALIZERS).split(HARE, -1).length - 1);
+    one.close(); // the old one stops late: the new one keeps the page
+    assertSame(second, HareWeb.reports(id));
+    two.close();
+    assertNull(HareWeb.reports(id));
   }
 
   @Test(timeout = 30_000)
