@@ -5,10 +5,16 @@ import io.hare.yarn.JobTags;
 import io.hare.yarn.app.JobStop;
 import io.hare.yarn.app.YarnApps;
 import io.hare.yarn.app.YarnClientApps;
+import io.hare.yarn.scheduler.web.Prediction;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.util.EnumSet;
+import java.util.Set;
 import java.util.concurrent.Callable;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.ApplicationReport;
+import org.apache.hadoop.yarn.api.records.YarnApplicationState;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.exceptions.ApplicationNotFoundException;
 import picocli.CommandLine.Command;
@@ -23,6 +29,9 @@ import picocli.CommandLine.Spec;
         + "be reached; 2 APP_ID is malformed or unknown to the ResourceManager."})
 public final class StatusCommand implements Callable<Integer> {
 
+  private static final Set<YarnApplicationState> ENDED = EnumSet.of(
+      YarnApplicationState.FINISHED, YarnApplicationState.FAILED, YarnApplicationState.KILLED);
+
   @Spec
   CommandSpec spec;
 
@@ -31,11 +40,19 @@ public final class StatusCommand implements Callable<Integer> {
 
   YarnApps.Connector connector = YarnClientApps::open;
 
+  /** Where the job's predicted completion comes from: the RM's Hare REST answer. */
+  interface Predictions {
+    Prediction of(Configuration conf, ApplicationId id) throws IOException;
+  }
+
+  Predictions predictions = Prediction::fetch;
+
   @Override
   public Integer call() throws Exception {
     ApplicationId id = AppIds.parse(appId);
     ApplicationReport r;
-    try (YarnApps apps = connector.open(new YarnConfiguration())) {
+    YarnConfiguration conf = new YarnConfiguration();
+    try (YarnApps apps = connector.open(conf)) {
       r = apps.report(id);
     } catch (ApplicationNotFoundException e) {
       throw AppIds.unknown(id, e);
@@ -58,7 +75,28 @@ public final class StatusCommand implements Callable<Integer> {
     if (!why.isEmpty()) {
       out.println("  diagnostics: " + why);
     }
+    printPrediction(out, conf, id, r);
     out.flush();
     return HareCommand.OK;
+  }
+
+  /**
+   * The scheduler's predicted completion of a job that has not ended (an estimate from the
+   * policy's current order); a line saying why when there is none or the RM's web server cannot
+   * be read (the status itself came from the RM's RPC port and stands).
+   */
+  private void printPrediction(PrintWriter out, YarnConfiguration conf, ApplicationId id,
+      ApplicationReport r) {
+    if (ENDED.contains(r.getYarnApplicationState())) {
+      return;
+    }
+    String line;
+    try {
+      Prediction p = predictions.of(conf, id);
+      line = p.describe() + (p.completionMs().isPresent() ? ", an estimate" : "");
+    } catch (IOException e) {
+      line = "unavailable (" + e.getMessage() + ")";
+    }
+    out.println("  predicted completion: " + line);
   }
 }

@@ -19,6 +19,14 @@ final class AppCliRun {
   }
 
   static AppCliRun run(FakeYarnApps yarn, String... args) {
+    return run(yarn, (conf, id) -> {
+      throw new java.io.IOException("no RM web server in this test");
+    }, args);
+  }
+
+  /** With {@code hare status}'s predicted completions from {@code predictions}. */
+  static AppCliRun run(FakeYarnApps yarn, StatusCommand.Predictions predictions,
+      String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     CommandLine cl = HareCommand.commandLine(new PrintWriter(out), new PrintWriter(err),
@@ -26,7 +34,9 @@ final class AppCliRun {
     SubmitCommand submit = (SubmitCommand) cl.getSubcommands().get("submit").getCommand();
     submit.connector = conf -> yarn;
     submit.pause = ms -> { };
-    ((StatusCommand) cl.getSubcommands().get("status").getCommand()).connector = conf -> yarn;
+    StatusCommand status = (StatusCommand) cl.getSubcommands().get("status").getCommand();
+    status.connector = conf -> yarn;
+    status.predictions = predictions;
     ((KillCommand) cl.getSubcommands().get("kill").getCommand()).connector = conf -> yarn;
     int code = cl.execute(args);
     return new AppCliRun(code, out.toString(), err.toString());

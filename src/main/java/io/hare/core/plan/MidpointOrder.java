@@ -59,7 +59,7 @@ public final class MidpointOrder {
    * a chain of comparators each fetching its job spent most of the re-plan. Same order as the
    * chain (the same total order; the sort is deterministic).
    */
-  static void sort(PlanningProblem p, List<GroupRef> refs) {
+  public static void sort(PlanningProblem p, List<GroupRef> refs) {
     int jobs = p.jobs().size();
     long[] arrival = new long[jobs];
     String[] id = new String[jobs];

@@ -3,6 +3,7 @@ package io.hare.core.policy;
 import io.hare.core.GpuType;
 import io.hare.core.SchedulerKeys;
 import io.hare.core.plan.FluidRelaxation;
+import io.hare.core.plan.Forecast;
 import io.hare.core.plan.FluidSolution;
 import io.hare.core.plan.GroupRef;
 import io.hare.core.plan.ListScheduler;
@@ -19,6 +20,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -86,6 +88,8 @@ public final class HarePolicy implements SchedulingPolicy {
   private final FluidRelaxation.Options lpOptions;
   private final int lpMaxJobs;
   private final long minIntervalMs;
+  /** How a forecast list-schedules: as dispatch chooses GPUs ({@link #forecast}). */
+  private final ListScheduler.Options forecastOptions;
 
   private final HareTracker tracker = new HareTracker();
   private final FreeGpuIndex freeIndex = new FreeGpuIndex();
@@ -148,6 +152,9 @@ public final class HarePolicy implements SchedulingPolicy {
     }
     this.follower = followPlan
         ? new PlanFollower(new ListScheduler.Options(choice, switchMs, maxTasks)) : null;
+    // priority dispatch gives a round the GPUs where it ends first
+    this.forecastOptions = new ListScheduler.Options(followPlan ? choice
+        : GpuChoice.EARLIEST_FINISH, switchMs, maxTasks);
   }
 
   @Override
@@ -402,6 +409,23 @@ public final class HarePolicy implements SchedulingPolicy {
       refresh(j);
     }
     unranked.clear();
+  }
+
+  /**
+   * The state now, list-scheduled in the order dispatch follows: each job's rounds by the keys of
+   * the last plan (jobs that arrived since by their own Smith keys; under the relaxation order
+   * they have none and go last), on the GPUs dispatch would choose. Neither the type affinity nor
+   * the starvation guard is modelled: the forecast is the order's, an estimate ({@link Forecast}).
+   */
+  @Override
+  public Optional<Supplier<Forecast>> forecast(ClusterView cluster, long nowMs) {
+    if (!unranked.isEmpty()) {
+      rankArrivals(cluster);
+    }
+    PlanningProblem p = tracker.snapshot(cluster, nowMs);
+    List<GroupRef> order = ranks.order(p);
+    String[] last = HareTracker.lastJobs(cluster);
+    return Optional.of(() -> Forecast.listScheduled(p, order, forecastOptions, last));
   }
 
   /** Exposed for tests: the latest plan when following plans, else null. */

@@ -1,8 +1,10 @@
 package io.hare.core.policy;
 
 import io.hare.core.plan.GroupRef;
+import io.hare.core.plan.MidpointOrder;
 import io.hare.core.plan.PlanJob;
 import io.hare.core.plan.PlanningProblem;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -50,11 +52,16 @@ final class RoundRanks {
 
   /** Key of the job's current round; +infinity if the job or round was not ranked. */
   double rank(JobView job) {
-    Ranks r = byJob.get(job.id());
+    return rank(job.id(), job.roundsDone());
+  }
+
+  /** Key of round {@code round} of a job; +infinity if the job or round was not ranked. */
+  double rank(String jobId, int round) {
+    Ranks r = byJob.get(jobId);
     if (r == null) {
       return Double.POSITIVE_INFINITY;
     }
-    int i = job.roundsDone() - r.firstRound();
+    int i = round - r.firstRound();
     if (i < 0) {
       return Double.POSITIVE_INFINITY;
     }
@@ -62,6 +69,25 @@ final class RoundRanks {
     return i < r.keys().length ? r.keys()[i]
         : r.keys().length == 1 || r.truncated() ? r.keys()[r.keys().length - 1]
         : Double.POSITIVE_INFINITY;
+  }
+
+  /**
+   * The remaining groups of {@code p}'s jobs in the order these keys give (a job's groups in
+   * their own order, unranked ones last, ties by arrival): the order dispatch follows, for a
+   * forecast.
+   */
+  List<GroupRef> order(PlanningProblem p) {
+    List<GroupRef> out = new ArrayList<>();
+    for (int n = 0; n < p.jobs().size(); n++) {
+      PlanJob j = p.jobs().get(n);
+      double key = Double.NEGATIVE_INFINITY;
+      for (int g = 0; g < j.orderedGroups(); g++) {
+        key = Math.max(key, rank(j.id(), j.groupRound(g))); // a later round never goes first
+        out.add(new GroupRef(n, g, key));
+      }
+    }
+    MidpointOrder.sort(p, out);
+    return out;
   }
 
   void remove(String jobId) {

@@ -1,9 +1,11 @@
 package io.hare.core.policy;
 
 import io.hare.core.GpuType;
+import io.hare.core.plan.Forecast;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.Supplier;
 
 /**
  * A scheduling policy: the only place where Hare decides which task runs on which GPU. The same
@@ -104,6 +106,17 @@ public interface SchedulingPolicy {
    */
   default List<String> line(ClusterView cluster, GpuType type, int n, long nowMs) {
     return List.of();
+  }
+
+  /**
+   * A completion forecast from the policy's current order ({@link Forecast}: an estimate), or
+   * empty when the policy makes none. Called like {@link #assign}, between events; the policy
+   * takes its snapshot of {@code cluster} now and the returned supplier does the heavy part (list
+   * scheduling what is left), which a host may run on another thread, after the policy has moved
+   * on.
+   */
+  default Optional<Supplier<Forecast>> forecast(ClusterView cluster, long nowMs) {
+    return Optional.empty();
   }
 
   /**

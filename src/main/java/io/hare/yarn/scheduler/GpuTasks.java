@@ -115,6 +115,11 @@ final class GpuTasks {
     return jobs.get(id);
   }
 
+  /** The admitted jobs, in no order. */
+  Collection<YarnJob> jobs() {
+    return jobs.values();
+  }
+
   void removeJob(ApplicationId id, long nowMs) {
     YarnJob j = jobs.remove(id);
     asksChanged.remove(id);

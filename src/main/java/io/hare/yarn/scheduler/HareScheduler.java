@@ -4,6 +4,7 @@ import io.hare.core.ConfigException;
 import io.hare.core.GpuType;
 import io.hare.core.SchedulerKeys;
 import io.hare.core.policy.SchedulingPolicy;
+import io.hare.yarn.scheduler.web.HareWeb;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -129,6 +130,7 @@ public class HareScheduler extends FifoScheduler {
   private HareSchedulerMetrics hareMetrics;
   private long metricsStamp = -1;
   private long metricsPending = -1;
+  private AutoCloseable web; // the scheduler page and REST answer on the RM's web server
 
   /** The service is named FifoScheduler's way (its only constructor); names show in logs. */
   public HareScheduler() {
@@ -161,6 +163,7 @@ public class HareScheduler extends FifoScheduler {
       admission = new AppAdmission(s.admin().weightCaps(), policy.clairvoyant(), times);
       centralTypes = new CentralGpuTypes(s.gpuTypeAttribute());
       centralTypes.apply(s.admin().mapping(), List.of(), null); // nodes register later
+      web = HareWeb.install(c, this::report);
       LOG.info("Hare scheduler: policy {}, GPU type attribute {} (default type {}), weight cap"
           + " {}, {} profiled models, re-plan interval {} ms", policy.name(),
           s.gpuTypeAttribute(), s.defaultGpuType(), s.weightMax(), s.profiles().models().size(),
@@ -185,6 +188,9 @@ public class HareScheduler extends FifoScheduler {
     }
     if (hareMetrics != null) {
       hareMetrics.unregister();
+    }
+    if (web != null) {
+      web.close();
     }
     super.serviceStop();
   }
@@ -759,6 +765,21 @@ public class HareScheduler extends FifoScheduler {
   /** Hare's metrics2 source. */
   public synchronized HareSchedulerMetrics hareMetrics() {
     return hareMetrics;
+  }
+
+  /**
+   * What the RM's scheduler page and Hare's REST answer show, taken now under this lock; its
+   * forecast is computed when read, outside it ({@link SchedulerReport}).
+   */
+  public synchronized SchedulerReport report() {
+    long now = getClock().getTime();
+    boolean acls = YarnConfiguration.isAclEnabled(getConf() != null ? getConf() : getConfig());
+    HareQueue q = queue;
+    return SchedulerReport.take(host.policy().name(), now, inventory.counts(),
+        gpuTasks.runningCount(), host.pendingTasks(), gpuTasks.standbyCount(), gpuTasks.jobs(),
+        id -> applications.containsKey(id) ? applications.get(id).getUser() : null,
+        host.forecast(now), (caller, owner) -> !acls || caller.getShortUserName().equals(owner)
+            || q.hasAccess(QueueACL.ADMINISTER_QUEUE, caller));
   }
 
   /** Re-plans run so far. */

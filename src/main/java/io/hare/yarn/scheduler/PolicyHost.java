@@ -1,6 +1,7 @@
 package io.hare.yarn.scheduler;
 
 import io.hare.core.GpuType;
+import io.hare.core.plan.Forecast;
 import io.hare.core.policy.Assignment;
 import io.hare.core.policy.ClusterView;
 import io.hare.core.policy.GpuView;
@@ -14,10 +15,12 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.Executor;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -466,6 +469,22 @@ final class PolicyHost implements ClusterView {
       }
     }
     return ok;
+  }
+
+  /**
+   * The policy's completion forecast of now ({@link SchedulingPolicy#forecast}); empty when the
+   * policy makes none or a re-plan is in flight (the policy is busy: no waiting for a solve).
+   */
+  Optional<Supplier<Forecast>> forecast(long nowMs) {
+    if (!gate.enter()) {
+      return Optional.empty();
+    }
+    try {
+      publishViews();
+      return policy.forecast(this, nowMs);
+    } finally {
+      gate.exit();
+    }
   }
 
   YarnJob activeJob(String id) {

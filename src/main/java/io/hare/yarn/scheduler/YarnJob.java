@@ -106,6 +106,16 @@ final class YarnJob implements JobView {
     return rounds.isPresent() ? Math.min(r, rounds.getAsInt()) : r;
   }
 
+  /** R as the job declared it, whatever the policy may see. */
+  OptionalInt declaredRounds() {
+    return rounds;
+  }
+
+  /** k by the live counts (declared, else the most tasks asked or running at once). */
+  int liveTasksPerRound() {
+    return declaredK.orElse(Math.max(1, peakDemand));
+  }
+
   /**
    * Whether the job has tasks to come beyond those asked for, running or done, by the live
    * counts: true when its rounds or k are not declared (more may come).

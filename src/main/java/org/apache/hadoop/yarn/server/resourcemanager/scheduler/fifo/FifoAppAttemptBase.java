@@ -8,7 +8,8 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.Queue;
 /**
  * Makes {@link FifoAppAttempt} extensible outside this package: its constructor is
  * package-private (Hadoop 3.4 and 3.5), yet a scheduler that extends {@link FifoScheduler} (the
- * Hare scheduler does, so the RM's {@code /scheduler} REST resource and web UI page know it)
+ * Hare scheduler does, so the RM's {@code /ws/v1/cluster/scheduler} REST resource answers for it;
+ * YARN's FIFO web page fails on both versions and Hare serves its own, see the README)
  * must keep {@code FifoAppAttempt}s in its applications, which FifoScheduler's own code casts
  * to. This class adds nothing else; it lives in Hadoop's package only for that constructor.
  */

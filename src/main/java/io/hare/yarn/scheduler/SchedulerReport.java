@@ -1,0 +1,102 @@
+package io.hare.yarn.scheduler;
+
+import io.hare.core.GpuType;
+import io.hare.core.plan.Forecast;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+
+/**
+ * What an admin sees of the Hare scheduler (the RM's scheduler page and Hare's REST answer,
+ * {@code io.hare.yarn.scheduler.web}): the GPUs per type, the GPU tasks running and waiting, and
+ * every admitted job, taken at one moment under the scheduler's lock ({@link HareScheduler#report}).
+ * The completion forecast is the policy's ({@link Forecast}, an estimate); its heavy part runs
+ * when {@link #forecast} is called, outside the scheduler's lock.
+ *
+ * @param policy the policy's name
+ * @param atMs when it was taken, on the scheduler's clock (epoch ms in a real RM)
+ * @param gpus GPU counts per type, types sorted
+ * @param runningTasks GPU task containers running
+ * @param waitingTasks GPU tasks asked for and not started (outstanding one-GPU asks)
+ * @param standbys standby containers waiting for a GPU
+ * @param jobs admitted jobs, by arrival
+ * @param hiddenJobs admitted jobs left out by {@link #visibleTo}
+ * @param forecaster the policy's forecast of this moment; empty when the policy makes none or a
+ *     re-plan was running
+ * @param access who may see which job ({@link #visibleTo})
+ */
+public record SchedulerReport(String policy, long atMs, List<GpuCount> gpus, int runningTasks,
+    long waitingTasks, int standbys, List<Job> jobs, int hiddenJobs,
+    Optional<Supplier<Forecast>> forecaster, Access access) {
+
+  /** Whether {@code caller} may see the jobs of {@code owner}. */
+  public interface Access {
+    boolean mayView(UserGroupInformation caller, String owner);
+  }
+
+  /** GPUs of one type: {@code used} run a task, the others are free. */
+  public record GpuCount(String type, int total, int used) {
+    public int free() {
+      return total - used;
+    }
+  }
+
+  /**
+   * One admitted job as the scheduler counts it.
+   *
+   * @param rounds R as the job declared it; empty when undeclared
+   * @param roundsDone rounds all of whose k tasks finished
+   * @param runningTasks its GPU task containers running
+   * @param waitingTasks its GPU tasks asked for and not started
+   */
+  public record Job(String id, String user, double weight, String model, int tasksPerRound,
+      OptionalInt rounds, int roundsDone, int runningTasks, int waitingTasks, long arrivalMs) {}
+
+  public SchedulerReport {
+    gpus = List.copyOf(gpus);
+    jobs = List.copyOf(jobs);
+  }
+
+  /**
+   * The report as {@code remoteUser} may see it: with YARN's ACLs on, the jobs of others only
+   * for the queue's administrators, as YARN's REST answers show applications to those who may
+   * view them; no user at all (a filter chain without one) sees all, as it does there.
+   */
+  public SchedulerReport visibleTo(String remoteUser) {
+    if (remoteUser == null) {
+      return this;
+    }
+    UserGroupInformation caller = UserGroupInformation.createRemoteUser(remoteUser);
+    List<Job> shown = jobs.stream().filter(j -> access.mayView(caller, j.user())).toList();
+    return new SchedulerReport(policy, atMs, gpus, runningTasks, waitingTasks, standbys, shown,
+        hiddenJobs + jobs.size() - shown.size(), forecaster, access);
+  }
+
+  /** The forecast: list-schedules what is left now (milliseconds per hundred jobs); may be empty. */
+  public Optional<Forecast> forecast() {
+    return forecaster.map(Supplier::get);
+  }
+
+  static SchedulerReport take(String policy, long nowMs, Map<GpuType, int[]> counts,
+      int running, long waiting, int standbys, Iterable<YarnJob> admitted,
+      Function<ApplicationId, String> owners, Optional<Supplier<Forecast>> forecaster,
+      Access access) {
+    List<GpuCount> gpus = new ArrayList<>();
+    counts.forEach((t, c) -> gpus.add(new GpuCount(t.name(), c[0], c[0] - c[1])));
+    List<Job> jobs = new ArrayList<>();
+    for (YarnJob j : admitted) {
+      jobs.add(new Job(j.id(), owners.apply(j.appId()), j.weight(), j.model(), j.liveTasksPerRound(), j.declaredRounds(),
+          j.liveRoundsDone(), j.running, j.ready, j.arrivalMs()));
+    }
+    jobs.sort(Comparator.comparingLong(Job::arrivalMs).thenComparing(Job::id));
+    return new SchedulerReport(policy, nowMs, gpus, running, waiting, standbys, jobs, 0,
+        forecaster, access);
+  }
+}

@@ -1,0 +1,70 @@
+package io.hare.yarn.scheduler.web;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.HttpURLConnection;
+import java.net.URL;
+import java.util.OptionalLong;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.webapp.util.WebAppUtils;
+
+/**
+ * A job's predicted completion as the ResourceManager's Hare scheduler answers it on
+ * {@value HareWebFilter#REST_PATH} ({@code hare status}).
+ *
+ * @param atMs when the scheduler took it, on its clock
+ * @param completionMs the prediction; empty when the forecast has none for the job
+ * @param basis what the prediction is, or why there is none, in the scheduler's words
+ */
+public record Prediction(long atMs, OptionalLong completionMs, String basis) {
+
+  private static final int TIMEOUT_MS = 10_000;
+
+  /** Reads it from the RM named in {@code conf} (its web address, plain HTTP or HTTPS). */
+  public static Prediction fetch(Configuration conf, ApplicationId app) throws IOException {
+    String url = WebAppUtils.getRMWebAppURLWithScheme(conf) + HareWebFilter.REST_PATH;
+    HttpURLConnection c = (HttpURLConnection) new URL(url).openConnection();
+    c.setConnectTimeout(TIMEOUT_MS);
+    c.setReadTimeout(TIMEOUT_MS);
+    c.setRequestProperty("Accept", "application/json");
+    try {
+      int status = c.getResponseCode();
+      if (status != HttpURLConnection.HTTP_OK) {
+        throw new IOException(url + " answered HTTP " + status
+            + (status == HttpURLConnection.HTTP_NOT_FOUND ? " (is the RM's scheduler Hare?)" : ""));
+      }
+      try (InputStream in = c.getInputStream()) {
+        return parse(new ObjectMapper().readTree(in), app, url);
+      }
+    } finally {
+      c.disconnect();
+    }
+  }
+
+  static Prediction parse(JsonNode root, ApplicationId app, String from) throws IOException {
+    JsonNode s = root == null ? null : root.get("hareScheduler");
+    if (s == null || !s.has("jobs")) {
+      throw new IOException(from + " is not a Hare scheduler answer");
+    }
+    long at = s.path("atMs").asLong();
+    String basis = s.path("forecast").path("basis").asText("");
+    for (JsonNode j : s.get("jobs")) {
+      if (app.toString().equals(j.path("id").asText())) {
+        JsonNode c = j.get("predictedCompletionMs");
+        return new Prediction(at, c == null || c.isNull() ? OptionalLong.empty()
+            : OptionalLong.of(c.asLong()), basis);
+      }
+    }
+    return new Prediction(at, OptionalLong.empty(), "the scheduler does not list " + app
+        + " (not admitted yet, or ended)");
+  }
+
+  /** E.g. {@code 2026-12-02T09:00:00Z (in 4m 0s)}, or {@code none (why)}. */
+  public String describe() {
+    return completionMs.isPresent() ? SchedulerHtml.when(completionMs.getAsLong(), atMs)
+        : "none (" + basis + ")";
+  }
+}
