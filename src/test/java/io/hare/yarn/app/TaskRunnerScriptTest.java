@@ -9,6 +9,7 @@ import static org.junit.Assert.fail;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -149,6 +150,16 @@ public class TaskRunnerScriptTest {
     String key = HexFormat.of().formatHex(keys.keyOf(ID));
     assertFalse(seen.contains(key));
     assertFalse(seen.contains(ChannelKeys.VALUE_PREFIX));
+  }
+
+  @Test(timeout = 30_000)
+  public void theRunnersHmacMatchesTheProtocolsTestVector() throws Exception {
+    Process p = new ProcessBuilder("bash", "-c", TaskRunnerScript.hmac() + "hmac "
+        + ChannelKeysTest.VECTOR_KEY + " '" + ChannelKeysTest.VECTOR_GREETING + " "
+        + ChannelKeysTest.VECTOR_CONTAINER + "'").redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+    assertEquals(0, p.waitFor());
+    assertEquals(ChannelKeysTest.VECTOR_PROOF, out);
   }
 
   @Test(timeout = 30_000)
