@@ -277,12 +277,23 @@ final class RunnerServer implements AutoCloseable {
       return;
     }
     Conn c = (Conn) k.attachment();
-    if (k.isWritable()) {
-      flush(c);
+    try {
+      if (k.isWritable()) {
+        flush(c);
+      }
+      if (!c.closed && k.isValid() && k.isReadable()) {
+        read(c);
+      }
+    } catch (RuntimeException e) {
+      failed(c, e);
     }
-    if (!c.closed && k.isValid() && k.isReadable()) {
-      read(c);
-    }
+  }
+
+  /** A bug serving one connection closes that connection, not the channel. */
+  private void failed(Conn c, RuntimeException e) {
+    LOG.error("task channel: serving {} from {} failed; closing its connection", who(c), c.peer,
+        e);
+    close(c);
   }
 
   private void accept() {
@@ -452,7 +463,13 @@ final class RunnerServer implements AutoCloseable {
       c.standby = answer;
       // the answer may come from an AM callback thread, under the round protocol's lock
       answer.whenComplete((next, e) -> {
-        inbox.add(() -> answerStandby(c, answer, next));
+        inbox.add(() -> {
+          try {
+            answerStandby(c, answer, next);
+          } catch (RuntimeException x) {
+            failed(c, x);
+          }
+        });
         selector.wakeup();
       });
       return;
