@@ -39,7 +39,7 @@ public final class TaskLaunch {
   /**
    * Where warm containers' runners reach the AM's task channel ({@link RunnerServer}): its host
    * and port, given to them as {@code HARE_RUNNER_HOST} and {@code HARE_RUNNER_PORT}, and the
-   * keys each container gets its own of ({@link #withChannelKey}).
+   * keys that give each container its own ({@link #withChannelKey}).
    */
   record Channel(String host, int port, ChannelKeys keys) {}
 
