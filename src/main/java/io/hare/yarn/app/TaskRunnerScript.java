@@ -9,11 +9,13 @@ package io.hare.yarn.app;
  * over a socket instead of a container launch. Protocol: {@link RunnerServer} and
  * {@code docs/task-channel.md}.
  *
- * <p>The key is the container's own ({@link ChannelKeys}): the runner finds it in the
- * container's credentials file ({@code HADOOP_TOKEN_FILE_LOCATION}, made readable by its owner
- * only) and keeps it in an unexported shell variable, so no environment, command line or log
- * holds it. It answers the server's challenge with HMAC-SHA256 computed in bash over
- * {@code sha256sum} (coreutils), so that the key is never an argument of another process.
+ * <p>The runner connects when its container starts, while the container's first task runs, so
+ * that the handshake costs the GPU no time. The key is the container's own ({@link
+ * ChannelKeys}): the runner finds it in the container's credentials file
+ * ({@code HADOOP_TOKEN_FILE_LOCATION}, made readable by its owner only) and keeps it in a local
+ * shell variable, so no environment, command line or log holds it. It answers the server's
+ * challenge with HMAC-SHA256 computed in bash over {@code sha256sum} (coreutils), so that the
+ * key is never an argument of another process.
  *
  * <p>A standby container ({@value #STANDBY} set and not empty: the scheduler pre-launched it,
  * without its GPU, for the job next in line for one) runs no first task: it connects at once,
@@ -23,10 +25,10 @@ package io.hare.yarn.app;
  *
  * <p>Exit status: the first task's own when the channel cannot be used (no address, no key, no
  * connection, or the AM refused the handshake: the AM then reads the container's end as the
- * task's result, as for a one-task container); for a standby, 0 then (it ran nothing); 0 when
- * the AM said exit (it has every result); {@value #LOST} when, after the handshake, the
- * connection broke or the AM refused a report (the AM then counts the task it gave last as
- * failed and runs it again).
+ * task's result, as for a one-task container; the reason is on stderr); for a standby, 0 then
+ * (it ran nothing); 0 when the AM said exit (it has every result); {@value #LOST} when, after
+ * the handshake, the connection broke or the AM refused a report (the AM then counts the task
+ * it gave last as failed and runs it again).
  */
 final class TaskRunnerScript {
 
@@ -41,34 +43,22 @@ final class TaskRunnerScript {
 
   /** The bash script running {@code taskCommand} (a shell command line) as described above. */
   static String of(String taskCommand) {
-    String task = "bash -c " + TaskLaunch.quote(taskCommand);
+    // a task gets no descriptor of the channel: it cannot speak for the runner, nor keep the
+    // connection open after the runner ends
+    String task = "bash -c " + TaskLaunch.quote(taskCommand) + " 3>&-";
     String tokens = "\"$HADOOP_TOKEN_FILE_LOCATION\"";
     String refused = "echo \"hare task runner: the task channel refused this container ($a);"
-        + " it ends with its task's exit status\" >&2; exit $rc";
+        + " it runs no further task\" >&2; return 1";
     // "say" is the runner's next line: "ready" for a standby, else the last task's "done ..."
     return "task() { " + task + "; }; "
         + hmac()
-        + "if [ -n \"${" + STANDBY + ":-}\" ]; then unset " + STANDBY + "; rc=0; say=ready; "
-        + "else task; rc=$?; say=\"done ${HARE_ROUND:-} ${HARE_TASK_INDEX:-} $rc\"; fi; "
-        + "[ -n \"${HARE_RUNNER_PORT:-}\" ] || exit $rc; "
-        // the credentials file holds other tokens too: the key is the one value of its pattern
-        + "k=; if [ -r " + tokens + " ]; then chmod 600 " + tokens + " 2>/dev/null; "
-        + "k=$(LC_ALL=C grep -aoE '" + ChannelKeys.VALUE_PREFIX + "[0-9a-f]{64}' " + tokens
-        + " 2>/dev/null); fi; "
-        + "k=${k%%$'\\n'*}; k=${k#" + ChannelKeys.VALUE_PREFIX + "}; "
-        + "[ ${#k} = 64 ] || { echo 'hare task runner: no task channel key in the container"
-        + " credentials; it ends with its task exit status' >&2; exit $rc; }; "
-        // the group keeps the shell's own stderr (the tasks') once the connection is open
-        + "{ exec 3<>\"/dev/tcp/${HARE_RUNNER_HOST}/${HARE_RUNNER_PORT}\"; } 2>/dev/null "
-        + "|| exit $rc; "
-        + "a=; IFS= read -r -t " + HANDSHAKE_READ_S + " a <&3 || exit $rc; "
-        + "case \"$a\" in '" + RunnerServer.MAGIC + " " + RunnerServer.VERSION + " '*) ;; *) "
-        + refused + ";; esac; "
-        + "p=$(hmac \"$k\" \"$a $CONTAINER_ID\") || exit $rc; k=; "
-        + "printf 'hello " + RunnerServer.VERSION + " %s %s\\n' \"$CONTAINER_ID\" \"$p\" >&3 "
-        + "|| exit $rc; "
-        + "a=; IFS= read -r -t " + HANDSHAKE_READ_S + " a <&3 || exit $rc; "
-        + "[ \"$a\" = ok ] || { " + refused + "; }; "
+        + channel(tokens, refused)
+        + "if [ -n \"${" + STANDBY + ":-}\" ]; then unset " + STANDBY + "; channel || exit 0; "
+        + "say=ready; "
+        // the first task runs while the runner proves its container: the handshake costs no
+        // GPU time
+        + "else task & t=$!; channel; c=$?; wait $t; rc=$?; [ $c = 0 ] || exit $rc; "
+        + "say=\"done ${HARE_ROUND:-} ${HARE_TASK_INDEX:-} $rc\"; fi; "
         + "while printf '%s\\n' \"$say\" >&3; do "
         + "IFS=' ' read -r verb round index rest <&3 || exit " + LOST + "; "
         + "case \"$verb\" in park) say=ready; continue;; exit) exit 0;; run) ;; *) "
@@ -79,6 +69,32 @@ final class TaskRunnerScript {
         + "export HARE_ROUND=\"$round\" HARE_TASK_INDEX=\"$index\"; "
         + "task; rc=$?; say=\"done $round $index $rc\"; "
         + "done; exit " + LOST;
+  }
+
+  /**
+   * A bash function {@code channel}: connects to the task channel on descriptor 3 and proves the
+   * container; fails, having said why on stderr, if the channel cannot be used.
+   */
+  private static String channel(String tokens, String refused) {
+    return "channel() { local k a p; [ -n \"${HARE_RUNNER_PORT:-}\" ] || return 1; "
+        // the credentials file holds other tokens too: the key is the one value of its pattern
+        + "k=; if [ -r " + tokens + " ]; then chmod 600 " + tokens + " 2>/dev/null; "
+        + "k=$(LC_ALL=C grep -aoE '" + ChannelKeys.VALUE_PREFIX + "[0-9a-f]{64}' " + tokens
+        + " 2>/dev/null); fi; "
+        + "k=${k%%$'\\n'*}; k=${k#" + ChannelKeys.VALUE_PREFIX + "}; "
+        + "[ ${#k} = 64 ] || { echo 'hare task runner: no task channel key in the container"
+        + " credentials; it runs no further task' >&2; return 1; }; "
+        // the group keeps the shell's own stderr (the tasks') once the connection is open
+        + "{ exec 3<>\"/dev/tcp/${HARE_RUNNER_HOST}/${HARE_RUNNER_PORT}\"; } 2>/dev/null "
+        + "|| return 1; "
+        + "a=; IFS= read -r -t " + HANDSHAKE_READ_S + " a <&3 || return 1; "
+        + "case \"$a\" in '" + RunnerServer.MAGIC + " " + RunnerServer.VERSION + " '*) ;; *) "
+        + refused + ";; esac; "
+        + "p=$(hmac \"$k\" \"$a $CONTAINER_ID\") || return 1; "
+        + "printf 'hello " + RunnerServer.VERSION + " %s %s\\n' \"$CONTAINER_ID\" \"$p\" >&3 "
+        + "|| return 1; "
+        + "a=; IFS= read -r -t " + HANDSHAKE_READ_S + " a <&3 || return 1; "
+        + "[ \"$a\" = ok ] || { " + refused + "; }; }; ";
   }
 
   /**

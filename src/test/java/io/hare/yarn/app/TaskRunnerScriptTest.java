@@ -24,6 +24,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.test.GenericTestUtils;
 import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.junit.Rule;
 import org.junit.Test;
@@ -134,6 +135,25 @@ public class TaskRunnerScriptTest {
     assertEquals(List.of("0/0", "0/1", "0/2"), Files.readAllLines(log()));
     // task 2 exits 1 (the script's test): reported, and the AM decides
     assertEquals(List.of(CONTAINER + " 0", CONTAINER + " 0", CONTAINER + " 1"), h.reports);
+  }
+
+  @Test(timeout = 30_000)
+  public void theRunnerProvesItsContainerWhileTheFirstTaskRunsAndNoTaskHoldsTheConnection()
+      throws Exception {
+    Path go = tmp.getRoot().toPath().resolve("go");
+    // task 0 waits for the test; task 1 fails if it inherited the channel's descriptor
+    String task = "if [ \"$HARE_TASK_INDEX\" = 0 ]; then while [ ! -e '" + go + "' ]; do"
+        + " sleep 0.05; done; else [ ! -e /proc/$$/fd/3 ]; fi";
+    TestingHandler h = new TestingHandler(List.of(Optional.of(new RunnerServer.Next(0, 1)),
+        Optional.empty()));
+    try (RunnerServer s = server(h)) {
+      Process p = start(task, s, keys, false);
+      GenericTestUtils.waitFor(() -> s.connections() == 1, 20, 20_000);
+      assertEquals("connected, nothing reported while task 0 runs", List.of(), h.reports);
+      Files.createFile(go);
+      assertEquals(output(), 0, exitStatus(p));
+    }
+    assertEquals(List.of(CONTAINER + " 0", CONTAINER + " 0"), h.reports);
   }
 
   @Test(timeout = 30_000)
