@@ -242,8 +242,8 @@ final class RunnerServer implements AutoCloseable {
       }
     } catch (IOException | RuntimeException e) {
       if (!closed) {
-        LOG.error("task channel: the server stopped; runners now end with their tasks' own exit"
-            + " status", e);
+        LOG.error("task channel: the server stopped; connected runners lose their tasks (exit"
+            + " " + TaskRunnerScript.LOST + ") and new ones run one task each", e);
       }
     } finally {
       for (SelectionKey k : new ArrayList<>(selector.keys())) {
@@ -273,7 +273,11 @@ final class RunnerServer implements AutoCloseable {
       return;
     }
     if (k.isAcceptable()) {
-      accept();
+      try {
+        accept();
+      } catch (RuntimeException e) {
+        LOG.error("task channel: accepting a connection failed", e);
+      }
       return;
     }
     Conn c = (Conn) k.attachment();
@@ -309,8 +313,7 @@ final class RunnerServer implements AutoCloseable {
         return;
       }
       InetAddress peer = peerOf(ch);
-      int cap = handler.containersHeld() + limits.margin();
-      if (open >= cap) {
+      if (open >= connectionLimit()) {
         refuseAtOnce(ch, peer, "busy", "the channel holds " + open + " connections, its limit"
             + " (containers held + " + limits.margin() + ")");
         continue;
@@ -329,6 +332,16 @@ final class RunnerServer implements AutoCloseable {
         LOG.debug("task channel: a connection from {} failed at once: {}", peer, e.toString());
         closeQuietly(ch);
       }
+    }
+  }
+
+  /** The containers the AM holds plus the margin; the margin alone if the AM cannot say. */
+  private int connectionLimit() {
+    try {
+      return handler.containersHeld() + limits.margin();
+    } catch (RuntimeException e) {
+      LOG.error("task channel: cannot count the containers the AM holds", e);
+      return limits.margin();
     }
   }
 
