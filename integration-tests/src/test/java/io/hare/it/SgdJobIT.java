@@ -2,6 +2,7 @@ package io.hare.it;
 
 import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
 
 import io.hare.cli.HareCommand;
 import io.hare.cli.WorkloadSources;
@@ -17,6 +18,7 @@ import java.nio.file.Files;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.test.GenericTestUtils;
@@ -74,8 +76,8 @@ public class SgdJobIT {
   public void twoWeightedJobsSubmittedWithTheCliTrainToTheReferenceModel() throws Exception {
     File light = initJob("light", 1);
     File heavy = initJob("heavy", 2);
-    ApplicationId a = submit(light, "light", 1);
-    ApplicationId b = submit(heavy, "heavy", 3);
+    ApplicationId a = submit(light, "light", 1, ROUNDS, TASKS);
+    ApplicationId b = submit(heavy, "heavy", 3, ROUNDS, TASKS);
 
     GenericTestUtils.waitFor(() -> ended(a) && ended(b), 250, 540_000);
     for (ApplicationId id : List.of(a, b)) {
@@ -87,8 +89,31 @@ public class SgdJobIT {
       TaskEvents.Runs runs = TaskEvents.read(job.toPath().resolve(EVENTS));
       assertEquals(job + ": task attempts", ROUNDS * TASKS, runs.attempts().size());
       assertEquals(job + ": sync steps", ROUNDS, runs.syncs().size());
-      assertEqualsReference(job);
+      assertEqualsReference(job, ROUNDS, TASKS);
     }
+  }
+
+  /**
+   * A job of more tasks than the cluster's 6 GPUs: the tasks that wait run in warm containers,
+   * their runners proving their containers over the AM's task channel and reporting each result
+   * there ({@code docs/task-channel.md}); the model is still the reference's.
+   */
+  @Test(timeout = 180_000)
+  public void tasksBeyondTheGpusRunInWarmContainersOverTheTaskChannel() throws Exception {
+    int tasks = 8;
+    File wide = initJob("wide", 3);
+    ApplicationId id = submit(wide, "wide", 1, 1, tasks);
+    GenericTestUtils.waitFor(() -> ended(id), 250, 150_000);
+    ApplicationReport r = yarn.getApplicationReport(id);
+    assertEquals(id + ": " + r.getDiagnostics(), FinalApplicationStatus.SUCCEEDED,
+        r.getFinalApplicationStatus());
+    TaskEvents.Runs runs = TaskEvents.read(wide.toPath().resolve(EVENTS));
+    assertEquals("task attempts", tasks, runs.attempts().size());
+    Map<String, Long> perContainer = runs.attempts().stream().collect(Collectors.groupingBy(
+        TaskEvents.Attempt::containerId, Collectors.counting()));
+    assertTrue("some container ran several tasks, told them over the channel: " + perContainer,
+        perContainer.values().stream().anyMatch(n -> n > 1));
+    assertEqualsReference(wide, 1, tasks);
   }
 
   /** {@code SgdJob init} into a fresh directory, in-process, as a user does before submitting. */
@@ -100,15 +125,16 @@ public class SgdJobIT {
   }
 
   /** {@code hare submit --detach JOB.xml} in-process, with the client keys as {@code -D}. */
-  private static ApplicationId submit(File dir, String name, int weight) throws Exception {
+  private static ApplicationId submit(File dir, String name, int weight, int rounds, int tasks)
+      throws Exception {
     File spec = new File(dir, "job.xml");
     String java = "\"$JAVA_HOME\"/bin/java -Xmx128m io.hare.example.SgdJob";
     String where = " --work-dir '" + dir.getAbsolutePath() + "'";
     File events = new File(dir, EVENTS);
     Files.writeString(spec.toPath(), "<configuration>\n"
         + prop("yarn.app.hare.job.name", name)
-        + prop("yarn.app.hare.job.rounds", Integer.toString(ROUNDS))
-        + prop("yarn.app.hare.job.tasks-per-round", Integer.toString(TASKS))
+        + prop("yarn.app.hare.job.rounds", Integer.toString(rounds))
+        + prop("yarn.app.hare.job.tasks-per-round", Integer.toString(tasks))
         + prop("yarn.app.hare.job.weight", Integer.toString(weight))
         + prop("yarn.app.hare.job.staging-dir", new File(base, "staging").getAbsolutePath())
         + prop("yarn.app.hare.task.command", TaskEvents.wrapTask(java + " task" + where,
@@ -148,12 +174,12 @@ public class SgdJobIT {
   }
 
   /** The model after R rounds is byte-identical to {@code SgdJob reference}'s. */
-  private static void assertEqualsReference(File dir) throws Exception {
+  private static void assertEqualsReference(File dir, int rounds, int tasks) throws Exception {
     assertEquals(SgdJob.OK, sgd("reference", "--work-dir", dir.getAbsolutePath(), "--rounds",
-        Integer.toString(ROUNDS), "--tasks-per-round", Integer.toString(TASKS)));
-    byte[] trained = Files.readAllBytes(new File(dir, "model-r" + ROUNDS).toPath());
-    byte[] reference = Files.readAllBytes(new File(dir, "reference-model-r" + ROUNDS).toPath());
-    assertArrayEquals(dir + ": model-r" + ROUNDS + " differs from the reference", reference,
+        Integer.toString(rounds), "--tasks-per-round", Integer.toString(tasks)));
+    byte[] trained = Files.readAllBytes(new File(dir, "model-r" + rounds).toPath());
+    byte[] reference = Files.readAllBytes(new File(dir, "reference-model-r" + rounds).toPath());
+    assertArrayEquals(dir + ": model-r" + rounds + " differs from the reference", reference,
         trained);
   }
 

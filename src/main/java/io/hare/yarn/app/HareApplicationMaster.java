@@ -203,7 +203,7 @@ public final class HareApplicationMaster {
         new ContainerLauncher() {
           @Override
           public void startContainer(Container c, ContainerLaunchContext context) {
-            nm.startContainerAsync(c, context);
+            nm.startContainerAsync(c, launch.withChannelKey(c.getId(), context));
           }
 
           @Override
@@ -219,7 +219,7 @@ public final class HareApplicationMaster {
     rm.start();
     nm.start();
     try {
-      rm.registerApplicationMaster(InetAddress.getLocalHost().getCanonicalHostName(), -1, "");
+      rm.registerApplicationMaster(host(), -1, "");
       protocol.start();
       JobOutcome outcome = protocol.await(Long.MAX_VALUE, TimeUnit.DAYS).orElseThrow();
       if (!outcome.final_()) {
@@ -254,13 +254,13 @@ public final class HareApplicationMaster {
     Map<String, LocalResource> resources = LocalResources.of(conf, spec.files(),
         spec.archives());
     RunnerLink link = new RunnerLink();
-    RunnerServer runners = spec.taskReuse() ? new RunnerServer(link) : null;
-    Map<String, String> runnerEnv = runners == null ? Map.of() : Map.of(
-        "HARE_RUNNER_HOST", InetAddress.getLocalHost().getCanonicalHostName(),
-        "HARE_RUNNER_PORT", Integer.toString(runners.port()),
-        "HARE_RUNNER_SECRET", runners.secret());
+    ChannelKeys keys = new ChannelKeys();
+    String host = host();
+    RunnerServer runners = spec.taskReuse()
+        ? new RunnerServer(link, keys, InetAddress.getByName(host)) : null;
     TaskLaunch launch = new TaskLaunch(spec, resources, containerTokens(),
-        ContainerClasspath.of(conf), runnerEnv);
+        ContainerClasspath.of(conf), runners == null ? null
+            : new TaskLaunch.Channel(host, runners.port(), keys));
 
     YarnClient yarn = YarnClient.createYarnClient();
     yarn.init(conf);
@@ -280,6 +280,15 @@ public final class HareApplicationMaster {
       syncThread.shutdownNow();
       yarn.stop();
     }
+  }
+
+  /**
+   * This AM's host as its NodeManager names it ({@code NM_HOST}; outside a container, the local
+   * host's name): the AM registers with it, and the task channel listens on its address only.
+   */
+  private static String host() throws IOException {
+    String nm = System.getenv(Environment.NM_HOST.name());
+    return nm != null && !nm.isEmpty() ? nm : InetAddress.getLocalHost().getCanonicalHostName();
   }
 
   /** This AM's credentials without the AMRM token, for the task containers. */

@@ -36,7 +36,7 @@ public final class JobSpecValidator {
   /** Environment variables Hare sets itself; a spec may not override them. */
   public static final Set<String> RESERVED_ENV = Set.of("HARE_JOB_ID", "HARE_ROUND",
       "HARE_TASK_INDEX", "HARE_TASKS_PER_ROUND", "HARE_WORK_DIR", "HARE_GPU_TYPE",
-      "HARE_RUNNER_HOST", "HARE_RUNNER_PORT", "HARE_RUNNER_SECRET");
+      "HARE_RUNNER_HOST", "HARE_RUNNER_PORT");
 
   static final int MAX_TASK_ATTEMPTS = 100;
   static final int MIN_AM_MEMORY_MB = 256;

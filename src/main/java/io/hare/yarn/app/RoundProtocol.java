@@ -254,6 +254,17 @@ public final class RoundProtocol {
     return standbys.ready(id);
   }
 
+  /** The task container {@code id} runs, if any: the one its runner's next report is about. */
+  public synchronized Optional<RunnerServer.Next> taskOf(ContainerId id) {
+    RoundTasks.Attempt a = running.get(id);
+    return a == null ? Optional.empty() : Optional.of(new RunnerServer.Next(a.round(), a.index()));
+  }
+
+  /** Containers whose runner may be connected: running a task, retiring, or standing by. */
+  public synchronized int containersHeld() {
+    return running.size() + retiring.size() + standbys.idleCount();
+  }
+
   /**
    * Container updates from the ResourceManager. The one that counts is a standby's promotion
    * (INCREASE_RESOURCE to a GPU): the next waiting task of the round runs there. With no ask or

@@ -26,4 +26,16 @@ final class RunnerLink implements RunnerServer.Handler {
     return p == null ? CompletableFuture.completedFuture(Optional.empty())
         : p.onRunnerReady(container);
   }
+
+  @Override
+  public Optional<RunnerServer.Next> taskOf(ContainerId container) {
+    RoundProtocol p = protocol;
+    return p == null ? Optional.empty() : p.taskOf(container);
+  }
+
+  @Override
+  public int containersHeld() {
+    RoundProtocol p = protocol;
+    return p == null ? 0 : p.containersHeld();
+  }
 }

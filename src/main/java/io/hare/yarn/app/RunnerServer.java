@@ -1,59 +1,97 @@
 package io.hare.yarn.app;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStreamWriter;
-import java.io.Writer;
-import java.net.ServerSocket;
-import java.net.Socket;
-import java.net.SocketTimeoutException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HexFormat;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The ApplicationMaster's end of the warm task runner ({@link TaskRunnerScript}): a TCP server
- * the job's task containers connect to after their first task, to report each task's exit code
- * and be told the next task to run in the same container, or to exit. A standby container
- * (pre-launched without its GPU) connects before any task and waits to be given its first.
+ * The ApplicationMaster's end of the task channel ({@code docs/task-channel.md}): a TCP server on
+ * the AM host's address that the job's task runners ({@link TaskRunnerScript}) connect to, prove
+ * which container they are (challenge and response under the container's own key, {@link
+ * ChannelKeys}), report each task's exit code and are told the next task to run in the same
+ * container, to park, or to exit. A standby container (pre-launched without its GPU) connects
+ * before any task and waits to be given its first.
  *
- * <p>Protocol, one line each way per task, ASCII:
+ * <p>Protocol version {@value #VERSION}, one ASCII line each way per step:
  * <pre>
- * runner: hello CONTAINER_ID SECRET        once, after the container's first task (a standby's
- *                                          at once)
- * runner: ready                            a standby, right after hello (it ran nothing), or
- *                                          after park
- * runner: done EXIT_CODE                   after each task
- * AM:     run ROUND INDEX                  run that task of the job next, in this container
- * AM:     park                             no next task yet: the container becomes a standby
- *                                          (its GPU goes back to the scheduler); say ready
- * AM:     exit                             no next task: exit 0 (the AM has every result)
+ * AM:     hare-channel 1 NONCE            at once, on every connection it admits
+ * runner: hello 1 CONTAINER_ID PROOF      PROOF: hex HMAC-SHA256 of the greeting line, a space
+ *                                         and CONTAINER_ID, under the container's key
+ * AM:     ok                              the runner is that container
+ * runner: ready                           a standby (it ran nothing), or after park
+ * runner: done ROUND INDEX EXIT_CODE      the task the AM gave the container ended
+ * AM:     run ROUND INDEX                 run that task of the job next, in this container
+ * AM:     park                            no next task yet: wait as a standby; say ready
+ * AM:     exit                            no next task: exit 0 (the AM has every result)
+ * AM:     error CODE TEXT                 refused (busy, timeout, line, protocol, version, auth,
+ *                                         task); the AM closes the connection
  * </pre>
  * The AM answers {@code ready} only when it has a task for the standby (the scheduler gave the
  * container its GPU) or gives the standby up, which may be long after: the runner waits.
  *
- * <p>The secret, a random 128-bit value in the containers' environment only, keeps other users'
- * processes from posing as the job's runners. A connection that sends anything else is closed;
- * its container then ends with its own exit status, which the AM reads as usual.
+ * <p>Bounds: open connections (admitted, authenticated or not) at most the containers the AM
+ * holds ({@link Handler#containersHeld}) plus {@link Limits#margin}, an extra one refused at once;
+ * one connection per container; lines of at most {@link Limits#maxLineBytes} bytes of printable
+ * ASCII, a longer line refused without being kept; a hello within {@link Limits#handshakeMs} of
+ * connecting. A result is accepted only from the container the AM gave that task. Each refusal
+ * goes to the peer as an {@code error} line and to the log once per peer address
+ * ({@link RefusalLog}).
  *
- * <p>One daemon thread accepts; one daemon thread serves each runner (a job has at most k
- * running containers, plus the standbys the scheduler gives it); one daemon thread writes the
- * answers to standbys as their futures complete. {@link Handler} calls must not block.
+ * <p>One daemon thread serves every connection (non-blocking I/O); each admitted connection holds
+ * one line buffer. {@link Handler} calls are made on that thread and must not block.
  */
 final class RunnerServer implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(RunnerServer.class);
-  /** A runner that says nothing for this long after connecting is dropped. */
-  private static final int HELLO_TIMEOUT_MS = 30_000;
+  /** The protocol version this server speaks. */
+  static final int VERSION = 1;
+  /** The greeting's first word. */
+  static final String MAGIC = "hare-channel";
+  private static final int NONCE_BYTES = 32;
+
+  /**
+   * The channel's bounds.
+   *
+   * @param maxLineBytes the longest line, newline included, a peer may send
+   * @param handshakeMs how long a new connection has to say a valid hello
+   * @param margin connections allowed beyond the containers the AM holds (runners of containers
+   *     ending or starting while the AM's count moves)
+   * @param refusalLogIntervalMs how often refusals of one peer may be logged
+   */
+  record Limits(int maxLineBytes, long handshakeMs, int margin, long refusalLogIntervalMs) {
+    static final Limits DEFAULT = new Limits(4096, 10_000, 8, 60_000);
+
+    Limits {
+      if (maxLineBytes < 256 || handshakeMs < 1 || margin < 1 || refusalLogIntervalMs < 1) {
+        throw new IllegalArgumentException("channel limits: a line of at least 256 bytes, a"
+            + " handshake of at least 1 ms, a margin of at least 1 connection and a log interval"
+            + " of at least 1 ms; got " + maxLineBytes + ", " + handshakeMs + ", " + margin + ", "
+            + refusalLogIntervalMs);
+      }
+    }
+  }
 
   /** The next task of a runner: {@code round} and {@code index}; or {@link #PARK}. */
   record Next(int round, int index) {
@@ -86,165 +124,503 @@ final class RunnerServer implements AutoCloseable {
     default CompletableFuture<Optional<Next>> standby(ContainerId container) {
       return CompletableFuture.completedFuture(Optional.empty());
     }
+
+    /**
+     * The task the AM gave {@code container} and waits to hear of; empty if none (a {@code done}
+     * is then passed on as it is, for the AM to retire the runner). The default knows none.
+     */
+    default Optional<Next> taskOf(ContainerId container) {
+      return Optional.empty();
+    }
+
+    /** How many containers the AM holds, each of which may connect once. */
+    default int containersHeld() {
+      return 0;
+    }
+  }
+
+  private enum State {
+    /** Greeted; the runner's turn to say hello. */
+    HELLO,
+    /** Authenticated; the runner's turn: ready or done (a task may run for hours). */
+    REPORT,
+    /** The runner said ready; the AM's turn. */
+    WAITING
+  }
+
+  /** One admitted connection; touched by the server's thread only. */
+  private final class Conn {
+    final SocketChannel channel;
+    final SelectionKey key;
+    final InetAddress peer;
+    final ByteBuffer in = ByteBuffer.allocate(limits.maxLineBytes());
+    final long deadlineNanos;
+    ByteBuffer out;
+    boolean closeAfterWrite;
+    boolean closed;
+    State state = State.HELLO;
+    String greeting;
+    ContainerId container;
+    CompletableFuture<Optional<Next>> standby;
+
+    Conn(SocketChannel channel, InetAddress peer) throws IOException {
+      this.channel = channel;
+      this.peer = peer;
+      this.key = channel.register(selector, SelectionKey.OP_READ, this);
+      this.deadlineNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(limits.handshakeMs());
+    }
   }
 
   private final Handler handler;
-  private final String secret;
-  private final ServerSocket socket;
-  private final Thread acceptor;
-  /**
-   * Writes the answers to standbys: a standby's future completes on an AM callback thread,
-   * under the round protocol's lock, where no socket I/O belongs.
-   */
-  private final ExecutorService answers = Executors.newSingleThreadExecutor(r -> {
-    Thread t = new Thread(r, "hare-runner-answers");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ChannelKeys keys;
+  private final Limits limits;
+  private final ServerSocketChannel server;
+  private final Selector selector;
+  private final Thread thread;
+  private final SecureRandom random = new SecureRandom();
+  private final RefusalLog refusals;
+  /** Work from other threads (a standby's answer), run on the server's thread. */
+  private final Queue<Runnable> inbox = new ConcurrentLinkedQueue<>();
+  /** Connections not authenticated yet, oldest (first to time out) first. */
+  private final LinkedHashSet<Conn> greeted = new LinkedHashSet<>();
+  private final Map<ContainerId, Conn> byContainer = new HashMap<>();
+  /** Open connections; written by the server's thread only. */
+  private volatile int open;
   private volatile boolean closed;
 
-  /** Binds an ephemeral port on every interface and starts accepting. */
-  RunnerServer(Handler handler) throws IOException {
+  /** A server with {@link Limits#DEFAULT} on an ephemeral port of {@code address}. */
+  RunnerServer(Handler handler, ChannelKeys keys, InetAddress address) throws IOException {
+    this(handler, keys, address, Limits.DEFAULT);
+  }
+
+  /** Binds an ephemeral port of {@code address} (only that address) and starts serving. */
+  RunnerServer(Handler handler, ChannelKeys keys, InetAddress address, Limits limits)
+      throws IOException {
     this.handler = handler;
-    byte[] b = new byte[16];
-    new SecureRandom().nextBytes(b);
-    this.secret = HexFormat.of().formatHex(b);
-    this.socket = new ServerSocket(0);
-    this.acceptor = new Thread(this::accept, "hare-runner-accept");
-    acceptor.setDaemon(true);
-    acceptor.start();
+    this.keys = keys;
+    this.limits = limits;
+    this.refusals = new RefusalLog(LOG, limits.refusalLogIntervalMs(),
+        () -> TimeUnit.NANOSECONDS.toMillis(System.nanoTime()));
+    this.selector = Selector.open();
+    this.server = ServerSocketChannel.open();
+    try {
+      server.bind(new InetSocketAddress(address, 0));
+      server.configureBlocking(false);
+      server.register(selector, SelectionKey.OP_ACCEPT);
+    } catch (IOException e) {
+      server.close();
+      selector.close();
+      throw new IOException("cannot bind the task channel to " + address + ": " + e.getMessage(),
+          e);
+    }
+    this.thread = new Thread(this::serve, "hare-task-channel");
+    thread.setDaemon(true);
+    thread.start();
   }
 
   int port() {
-    return socket.getLocalPort();
+    return server.socket().getLocalPort();
   }
 
-  String secret() {
-    return secret;
+  /** Connections open now (admitted, authenticated or not). */
+  int connections() {
+    return open;
+  }
+
+  InetAddress address() {
+    return server.socket().getInetAddress();
+  }
+
+  private void serve() {
+    try {
+      while (!closed) {
+        selector.select(this::ready, selectTimeoutMs());
+        for (Runnable r = inbox.poll(); r != null; r = inbox.poll()) {
+          r.run();
+        }
+        expireHandshakes();
+      }
+    } catch (IOException | RuntimeException e) {
+      if (!closed) {
+        LOG.error("task channel: the server stopped; connected runners lose their tasks (exit"
+            + " " + TaskRunnerScript.LOST + ") and new ones run one task each", e);
+      }
+    } finally {
+      for (SelectionKey k : new ArrayList<>(selector.keys())) {
+        if (k.attachment() instanceof Conn c) {
+          close(c);
+        }
+      }
+      try {
+        server.close();
+        selector.close();
+      } catch (IOException e) {
+        LOG.debug("closing the task channel: {}", e.toString());
+      }
+    }
+  }
+
+  private long selectTimeoutMs() {
+    Iterator<Conn> it = greeted.iterator();
+    if (!it.hasNext()) {
+      return 0; // no deadline: wait for I/O or the inbox
+    }
+    return Math.max(1, TimeUnit.NANOSECONDS.toMillis(it.next().deadlineNanos - System.nanoTime()));
+  }
+
+  private void ready(SelectionKey k) {
+    if (!k.isValid()) {
+      return;
+    }
+    if (k.isAcceptable()) {
+      try {
+        accept();
+      } catch (RuntimeException e) {
+        LOG.error("task channel: accepting a connection failed", e);
+      }
+      return;
+    }
+    Conn c = (Conn) k.attachment();
+    try {
+      if (k.isWritable()) {
+        flush(c);
+      }
+      if (!c.closed && k.isValid() && k.isReadable()) {
+        read(c);
+      }
+    } catch (RuntimeException e) {
+      failed(c, e);
+    }
+  }
+
+  /** A bug serving one connection closes that connection, not the channel. */
+  private void failed(Conn c, RuntimeException e) {
+    LOG.error("task channel: serving {} from {} failed; closing its connection", who(c), c.peer,
+        e);
+    close(c);
   }
 
   private void accept() {
-    while (!closed) {
+    while (true) {
+      SocketChannel ch;
       try {
-        Socket s = socket.accept();
-        Thread t = new Thread(() -> serve(s), "hare-runner-" + s.getRemoteSocketAddress());
-        t.setDaemon(true);
-        t.start();
+        ch = server.accept();
       } catch (IOException e) {
-        if (!closed) {
-          LOG.warn("task runner server: accept failed: {}", e.toString());
-        }
-      }
-    }
-  }
-
-  private void serve(Socket s) {
-    CompletableFuture<Optional<Next>> standby = null;
-    try (s; BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(),
-        StandardCharsets.US_ASCII)); Writer out = new OutputStreamWriter(s.getOutputStream(),
-        StandardCharsets.US_ASCII)) {
-      s.setTcpNoDelay(true);
-      s.setSoTimeout(HELLO_TIMEOUT_MS);
-      ContainerId container = hello(in.readLine());
-      if (container == null) {
-        LOG.warn("task runner server: refused a connection from {} (bad hello)",
-            s.getRemoteSocketAddress());
+        LOG.warn("task channel: accept failed: {}", e.toString());
         return;
       }
-      s.setSoTimeout(0); // a task may run for hours before its runner reports
-      for (String line = in.readLine(); line != null; line = in.readLine()) {
-        if ("ready".equals(line)) {
-          // this thread goes on reading, so that a connection ending while the standby waits is
-          // seen at once (and its future cancelled); the answer is written when it comes
-          standby = handler.standby(container);
-          standby.whenCompleteAsync((next, e) -> {
-            if (e == null) {
-              answerStandby(s, out, container, next);
-            }
-          }, answers);
-          continue;
-        }
-        Integer code = exitCode(line);
-        if (code == null) {
-          LOG.warn("task runner of {}: unexpected '{}'; closing", container, line);
-          return;
-        }
-        Optional<Next> next = handler.taskEnded(container, code);
-        write(out, next);
-        if (next.isEmpty()) {
-          return;
-        }
+      if (ch == null) {
+        return;
       }
-    } catch (SocketTimeoutException e) {
-      LOG.warn("task runner server: no hello from {} within {} ms", s.getRemoteSocketAddress(),
-          HELLO_TIMEOUT_MS);
-    } catch (IOException e) {
-      if (!closed) {
-        LOG.info("task runner connection from {} ended: {}", s.getRemoteSocketAddress(),
-            e.toString());
+      InetAddress peer = peerOf(ch);
+      if (open >= connectionLimit()) {
+        refuseAtOnce(ch, peer, "busy", "the channel holds " + open + " connections, its limit"
+            + " (containers held + " + limits.margin() + ")");
+        continue;
       }
-    } finally {
-      if (standby != null) {
-        standby.cancel(false); // no-one left to tell, if it has not been answered yet
-      }
-    }
-  }
-
-  private void answerStandby(Socket s, Writer out, ContainerId container, Optional<Next> next) {
-    try {
-      write(out, next);
-    } catch (IOException e) {
-      LOG.info("task runner of standby {}: cannot send its answer ({}); closing", container,
-          e.toString());
       try {
-        s.close(); // ends the reading thread too
-      } catch (IOException ignored) {
-        // closing is all that was left to do
+        ch.configureBlocking(false);
+        ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+        Conn c = new Conn(ch, peer);
+        open++;
+        greeted.add(c);
+        byte[] nonce = new byte[NONCE_BYTES];
+        random.nextBytes(nonce);
+        c.greeting = MAGIC + " " + VERSION + " " + HexFormat.of().formatHex(nonce);
+        send(c, c.greeting);
+      } catch (IOException e) {
+        LOG.debug("task channel: a connection from {} failed at once: {}", peer, e.toString());
+        closeQuietly(ch);
       }
     }
   }
 
-  /** One answer line; the standby's answer and the reading thread's may come from two threads. */
-  private static void write(Writer out, Optional<Next> next) throws IOException {
-    synchronized (out) {
-      out.write(next.map(n -> n.parks() ? "park" : "run " + n.round() + " "
-          + n.index()).orElse("exit") + "\n");
-      out.flush();
+  /** The containers the AM holds plus the margin; the margin alone if the AM cannot say. */
+  private int connectionLimit() {
+    try {
+      return handler.containersHeld() + limits.margin();
+    } catch (RuntimeException e) {
+      LOG.error("task channel: cannot count the containers the AM holds", e);
+      return limits.margin();
     }
   }
 
-  private ContainerId hello(String line) {
-    String[] f = line == null ? new String[0] : line.split(" ");
-    if (f.length != 3 || !f[0].equals("hello") || !MessageDigest.isEqual(
-        f[2].getBytes(StandardCharsets.US_ASCII), secret.getBytes(StandardCharsets.US_ASCII))) {
-      return null;
-    }
+  private static InetAddress peerOf(SocketChannel ch) {
     try {
-      return ContainerId.fromString(f[1]);
+      return ((InetSocketAddress) ch.getRemoteAddress()).getAddress();
+    } catch (IOException e) {
+      return InetAddress.getLoopbackAddress();
+    }
+  }
+
+  /** Refuses a connection not admitted: one error line, best effort, and close. */
+  private void refuseAtOnce(SocketChannel ch, InetAddress peer, String code, String why) {
+    refusals.refused(peer, code, why);
+    try {
+      ch.configureBlocking(false);
+      ch.write(line("error " + code + " " + why));
+    } catch (IOException e) {
+      // closing is all that is left
+    }
+    closeQuietly(ch);
+  }
+
+  private void read(Conn c) {
+    int n;
+    try {
+      n = c.channel.read(c.in);
+    } catch (IOException e) {
+      LOG.debug("task channel: connection of {} from {} failed: {}", who(c), c.peer,
+          e.toString());
+      close(c);
+      return;
+    }
+    if (n < 0) {
+      LOG.debug("task channel: {} from {} closed the connection", who(c), c.peer);
+      close(c);
+      return;
+    }
+    while (!c.closed && c.out == null) {
+      int end = newline(c.in);
+      if (end < 0) {
+        if (!c.in.hasRemaining()) {
+          refuse(c, "line", "a line longer than " + limits.maxLineBytes() + " bytes");
+        }
+        return;
+      }
+      byte[] bytes = new byte[end];
+      c.in.flip();
+      c.in.get(bytes);
+      c.in.get(); // the newline
+      c.in.compact();
+      if (!printable(bytes)) {
+        refuse(c, "protocol", "a line with bytes other than printable ASCII");
+        return;
+      }
+      onLine(c, new String(bytes, StandardCharsets.US_ASCII));
+    }
+  }
+
+  private static int newline(ByteBuffer b) {
+    for (int i = 0; i < b.position(); i++) {
+      if (b.get(i) == '\n') {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private static boolean printable(byte[] bytes) {
+    for (byte b : bytes) {
+      if (b < 0x20 || b > 0x7e) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private void onLine(Conn c, String line) {
+    switch (c.state) {
+      case HELLO -> hello(c, line);
+      case REPORT -> report(c, line);
+      default -> refuse(c, "protocol", "a line while the runner waits for its task");
+    }
+  }
+
+  private void hello(Conn c, String line) {
+    String[] f = line.split(" ", -1);
+    if (!f[0].equals("hello")) {
+      refuse(c, "auth", "the first line must be hello");
+      return;
+    }
+    if (f.length != 4) {
+      refuse(c, "protocol", "hello takes: hello VERSION CONTAINER_ID PROOF");
+      return;
+    }
+    if (!f[1].equals(Integer.toString(VERSION))) {
+      refuse(c, "version", "this ApplicationMaster speaks version " + VERSION);
+      return;
+    }
+    ContainerId id;
+    try {
+      id = ContainerId.fromString(f[2]);
     } catch (IllegalArgumentException e) {
-      return null;
+      refuse(c, "auth", "not a container id");
+      return;
     }
+    if (!keys.verify(c.greeting, id, f[3])) {
+      refuse(c, "auth", "not the proof of " + id);
+      return;
+    }
+    if (byContainer.containsKey(id)) {
+      refuse(c, "busy", id + " is connected already");
+      return;
+    }
+    greeted.remove(c);
+    c.container = id;
+    c.state = State.REPORT;
+    byContainer.put(id, c);
+    try {
+      c.channel.setOption(StandardSocketOptions.SO_KEEPALIVE, true); // a node that vanishes
+    } catch (IOException e) {
+      LOG.debug("task channel: no keep-alive for {}: {}", id, e.toString());
+    }
+    LOG.debug("task channel: {} connected from {}", id, c.peer);
+    send(c, "ok");
   }
 
-  private static Integer exitCode(String line) {
-    if (!line.startsWith("done ")) {
-      return null;
+  private void report(Conn c, String line) {
+    if (line.equals("ready")) {
+      c.state = State.WAITING;
+      CompletableFuture<Optional<Next>> answer = handler.standby(c.container);
+      c.standby = answer;
+      // the answer may come from an AM callback thread, under the round protocol's lock
+      answer.whenComplete((next, e) -> {
+        inbox.add(() -> {
+          try {
+            answerStandby(c, answer, next);
+          } catch (RuntimeException x) {
+            failed(c, x);
+          }
+        });
+        selector.wakeup();
+      });
+      return;
     }
+    String[] f = line.split(" ", -1);
+    int[] done = f.length == 4 && f[0].equals("done") ? ints(f) : null;
+    if (done == null) {
+      refuse(c, "protocol", "expected ready or done ROUND INDEX EXIT_CODE");
+      return;
+    }
+    Optional<Next> held = handler.taskOf(c.container);
+    if (held.isPresent() && (held.get().round() != done[0] || held.get().index() != done[1])) {
+      refuse(c, "task", c.container + " was given round " + held.get().round() + " task "
+          + held.get().index() + ", not round " + done[0] + " task " + done[1]);
+      return;
+    }
+    answer(c, handler.taskEnded(c.container, done[2]));
+  }
+
+  /** Fields 1 to 3 as ints; null if one is not. */
+  private static int[] ints(String[] f) {
     try {
-      return Integer.parseInt(line.substring(5).strip());
+      return new int[] {Integer.parseInt(f[1]), Integer.parseInt(f[2]), Integer.parseInt(f[3])};
     } catch (NumberFormatException e) {
       return null;
     }
   }
 
+  private void answerStandby(Conn c, CompletableFuture<Optional<Next>> answer,
+      Optional<Next> next) {
+    if (c.closed || c.standby != answer) {
+      return; // the connection ended first: no-one left to tell
+    }
+    c.standby = null;
+    answer(c, next == null ? Optional.empty() : next); // null: cancelled or failed
+  }
+
+  private void answer(Conn c, Optional<Next> next) {
+    c.state = State.REPORT;
+    if (next.isEmpty()) {
+      c.closeAfterWrite = true;
+      send(c, "exit");
+      return;
+    }
+    Next n = next.get();
+    send(c, n.parks() ? "park" : "run " + n.round() + " " + n.index());
+  }
+
+  /** Refuses an admitted connection: logged, an error line, and closed. */
+  private void refuse(Conn c, String code, String why) {
+    refusals.refused(c.peer, code, why);
+    c.closeAfterWrite = true;
+    c.out = null;
+    send(c, "error " + code + " " + why);
+  }
+
+  /**
+   * Writes {@code text} as a line. Reading stops until it is out (a runner sends nothing before
+   * it has its answer), so a connection holds at most one answer.
+   */
+  private void send(Conn c, String text) {
+    c.out = line(text);
+    flush(c);
+  }
+
+  private void flush(Conn c) {
+    try {
+      c.channel.write(c.out);
+    } catch (IOException e) {
+      LOG.debug("task channel: cannot write to {} at {}: {}", who(c), c.peer, e.toString());
+      close(c);
+      return;
+    }
+    if (c.closeAfterWrite) {
+      close(c); // the last word was sent if the peer reads; a peer that does not is not waited for
+    } else if (c.out.hasRemaining()) {
+      c.key.interestOps(SelectionKey.OP_WRITE);
+    } else {
+      c.out = null;
+      c.key.interestOps(SelectionKey.OP_READ);
+    }
+  }
+
+  private void expireHandshakes() {
+    long now = System.nanoTime();
+    for (Iterator<Conn> it = greeted.iterator(); it.hasNext(); ) {
+      Conn c = it.next();
+      if (now - c.deadlineNanos < 0) {
+        return;
+      }
+      it.remove();
+      refuse(c, "timeout", "no valid hello within " + limits.handshakeMs() + " ms");
+    }
+  }
+
+  private void close(Conn c) {
+    if (c.closed) {
+      return;
+    }
+    c.closed = true;
+    open--;
+    greeted.remove(c);
+    if (c.container != null) {
+      byContainer.remove(c.container, c);
+    }
+    if (c.standby != null) {
+      c.standby.cancel(false); // no-one left to tell, if it has not been answered yet
+      c.standby = null;
+    }
+    c.key.cancel();
+    closeQuietly(c.channel);
+  }
+
+  private static void closeQuietly(SocketChannel ch) {
+    try {
+      ch.close();
+    } catch (IOException e) {
+      LOG.debug("task channel: closing a connection: {}", e.toString());
+    }
+  }
+
+  private static String who(Conn c) {
+    return c.container == null ? "an unauthenticated runner" : c.container.toString();
+  }
+
+  private static ByteBuffer line(String text) {
+    return ByteBuffer.wrap((text + "\n").getBytes(StandardCharsets.US_ASCII));
+  }
+
+  /** Stops serving and closes every connection (their runners then end as if the AM went). */
   @Override
   public void close() {
     closed = true;
-    answers.shutdownNow();
+    selector.wakeup();
     try {
-      socket.close();
-    } catch (IOException e) {
-      LOG.debug("closing the task runner server: {}", e.toString());
+      thread.join(10_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 }

@@ -58,6 +58,11 @@ final class Standbys {
     return !idle.isEmpty();
   }
 
+  /** Standbys waiting for their GPU. */
+  int idleCount() {
+    return idle.size();
+  }
+
   boolean isIdle(ContainerId id) {
     return idle.containsKey(id);
   }

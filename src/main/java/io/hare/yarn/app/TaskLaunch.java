@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.yarn.api.ApplicationConstants;
 import org.apache.hadoop.yarn.api.ApplicationConstants.Environment;
+import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.api.records.ContainerLaunchContext;
 import org.apache.hadoop.yarn.api.records.LocalResource;
 import org.apache.hadoop.yarn.api.records.Priority;
@@ -24,13 +25,23 @@ public final class TaskLaunch {
 
   /** All task asks share one priority: only one round asks at a time. */
   static final Priority PRIORITY = Priority.newInstance(1);
+  /** The variables naming the task channel's host and port. */
+  static final String RUNNER_HOST = "HARE_RUNNER_HOST";
+  static final String RUNNER_PORT = "HARE_RUNNER_PORT";
 
   private final HareJobSpec spec;
   private final Map<String, LocalResource> resources;
   private final ByteBuffer tokens;
   private final String classpath;
-  /** The runner server's address and secret for warm containers; empty: one task each. */
-  private final Map<String, String> runner;
+  /** The task channel of warm containers; null: one task each. */
+  private final Channel channel;
+
+  /**
+   * Where warm containers' runners reach the AM's task channel ({@link RunnerServer}): its host
+   * and port, given to them as {@code HARE_RUNNER_HOST} and {@code HARE_RUNNER_PORT}, and the
+   * keys that give each container its own ({@link #withChannelKey}).
+   */
+  record Channel(String host, int port, ChannelKeys keys) {}
 
   /** A launch that sets no {@code CLASSPATH}. */
   public TaskLaunch(HareJobSpec spec, Map<String, LocalResource> resources, ByteBuffer tokens) {
@@ -45,27 +56,26 @@ public final class TaskLaunch {
    */
   public TaskLaunch(HareJobSpec spec, Map<String, LocalResource> resources, ByteBuffer tokens,
       String classpath) {
-    this(spec, resources, tokens, classpath, Map.of());
+    this(spec, resources, tokens, classpath, null);
   }
 
   /**
-   * @param runner {@code HARE_RUNNER_HOST}, {@code HARE_RUNNER_PORT} and
-   *     {@code HARE_RUNNER_SECRET} of the AM's {@link RunnerServer}: each container then runs
-   *     the job's tasks one after another as the AM hands them out ({@link TaskRunnerScript});
-   *     empty: each container runs one task
+   * @param channel the AM's task channel: each container then runs the job's tasks one after
+   *     another as the AM hands them out ({@link TaskRunnerScript}); null: each container runs
+   *     one task
    */
   TaskLaunch(HareJobSpec spec, Map<String, LocalResource> resources, ByteBuffer tokens,
-      String classpath, Map<String, String> runner) {
+      String classpath, Channel channel) {
     this.spec = spec;
     this.resources = Map.copyOf(resources);
     this.tokens = tokens;
     this.classpath = classpath;
-    this.runner = Map.copyOf(runner);
+    this.channel = channel;
   }
 
   /** Whether containers run several tasks of the job (warm containers). */
   boolean warm() {
-    return !runner.isEmpty();
+    return channel != null;
   }
 
   /**
@@ -95,7 +105,10 @@ public final class TaskLaunch {
     if (!classpath.isEmpty() && !env.containsKey(Environment.CLASSPATH.name())) {
       full.put(Environment.CLASSPATH.name(), classpath);
     }
-    full.putAll(runner);
+    if (warm()) {
+      full.put(RUNNER_HOST, channel.host());
+      full.put(RUNNER_PORT, Integer.toString(channel.port()));
+    }
     return ContainerLaunchContext.newInstance(resources, full, List.of(command), null, t, null);
   }
 
@@ -114,6 +127,18 @@ public final class TaskLaunch {
     Map<String, String> full = new HashMap<>(env);
     full.put(TaskRunnerScript.STANDBY, "1");
     return context(full);
+  }
+
+  /**
+   * {@code context}, made for {@code container}, with that container's task channel key added to
+   * its tokens ({@link ChannelKeys#tokens}): the NodeManager puts it in the container's private
+   * credentials file, not in its environment or launch script. Unchanged without a channel.
+   */
+  ContainerLaunchContext withChannelKey(ContainerId container, ContainerLaunchContext context) {
+    if (warm()) {
+      context.setTokens(channel.keys().tokens(container, tokens));
+    }
+    return context;
   }
 
   /**

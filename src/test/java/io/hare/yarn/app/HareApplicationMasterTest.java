@@ -7,8 +7,12 @@ import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
+import java.io.ByteArrayInputStream;
+import java.io.DataInputStream;
 import java.io.File;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -23,9 +27,12 @@ import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.security.Credentials;
 import org.apache.hadoop.yarn.api.records.Container;
 import org.apache.hadoop.yarn.api.records.ContainerExitStatus;
 import org.apache.hadoop.yarn.api.records.ContainerId;
+import org.apache.hadoop.yarn.api.records.ContainerLaunchContext;
 import org.apache.hadoop.yarn.api.records.ContainerState;
 import org.apache.hadoop.yarn.api.records.ContainerStatus;
 import org.apache.hadoop.yarn.api.records.ContainerUpdateType;
@@ -242,6 +249,7 @@ public class HareApplicationMasterTest {
     rm.handler().onContainersAllocated(List.of(standby));
     expect("start 1");
     assertEquals("1", env(1, "HARE_STANDBY"));
+    assertChannelKeyOnlyInTokens(1);
     CompletableFuture<Optional<RunnerServer.Next>> answer = runners.standby(container(1));
     Container promoted = container(standby.getId(), 1);
     promoted.setAllocationRequestId(rm.asked.get(0));
@@ -291,10 +299,10 @@ public class HareApplicationMasterTest {
       }
     };
     amConf = conf;
-    Map<String, String> runnerEnv = runners == null ? Map.of() : Map.of("HARE_RUNNER_HOST", "am",
-        "HARE_RUNNER_PORT", "1", "HARE_RUNNER_SECRET", "s");
+    TaskLaunch.Channel channel = runners == null ? null
+        : new TaskLaunch.Channel("am", 1, new ChannelKeys());
     HareApplicationMaster am = new HareApplicationMaster(clients, conf, spec, JOB, work.getPath(),
-        new TaskLaunch(spec, Map.of(), null, "", runnerEnv),
+        new TaskLaunch(spec, Map.of(), null, "", channel),
         new ProcessSyncStep(spec, JOB, work.getPath(), logs, syncThread),
         new FsRoundCheckpoint(FileSystem.getLocal(conf), new Path(work.toURI())),
         GpuTypes.UNKNOWN, runners);
@@ -325,6 +333,26 @@ public class HareApplicationMasterTest {
     r.setResourceValue(ResourceInformation.GPU_URI, gpus);
     return Container.newInstance(id, NodeId.newInstance("node-a", 8041), "node-a:8042", r,
         TaskLaunch.PRIORITY, null);
+  }
+
+  /**
+   * Container {@code n}'s launch context holds a task channel key in its tokens, and neither its
+   * environment nor its command mention one.
+   */
+  private void assertChannelKeyOnlyInTokens(long n) throws IOException {
+    ContainerLaunchContext ctx = nm.contexts.get(n);
+    Credentials creds = new Credentials();
+    ByteBuffer tokens = ctx.getTokens().duplicate();
+    byte[] bytes = new byte[tokens.remaining()];
+    tokens.get(bytes);
+    creds.readTokenStorageStream(new DataInputStream(new ByteArrayInputStream(bytes)));
+    String key = new String(creds.getSecretKey(new Text(ChannelKeys.ALIAS)),
+        StandardCharsets.US_ASCII);
+    assertTrue(key, key.matches(ChannelKeys.VALUE_PREFIX + "[0-9a-f]{64}"));
+    String hex = key.substring(ChannelKeys.VALUE_PREFIX.length());
+    String visible = ctx.getEnvironment() + " " + ctx.getCommands();
+    assertFalse(visible, visible.contains(hex));
+    assertEquals("am", ctx.getEnvironment().get(TaskLaunch.RUNNER_HOST));
   }
 
   private String env(long container, String name) {

@@ -136,8 +136,8 @@ final class TestingAm {
     };
     GpuTypes types = node -> node.getHost().startsWith("v100") ? "v100" : "t4";
     protocol = new RoundProtocol(spec, ATTEMPT.getApplicationId().toString(), "/work/job",
-        new TaskLaunch(spec, Map.of(), null, "", warm ? Map.of("HARE_RUNNER_HOST", "am",
-            "HARE_RUNNER_PORT", "1", "HARE_RUNNER_SECRET", "s") : Map.of()),
+        new TaskLaunch(spec, Map.of(), null, "",
+            warm ? new TaskLaunch.Channel("am", 1, new ChannelKeys()) : null),
         asks, launcher, sync, checkpoint, types);
   }
 
