@@ -124,7 +124,7 @@ public class TaskRunnerScriptTest {
     }
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 120_000)
   public void runsEachTaskTheAmHandsOutAndReportsEveryExitCode() throws Exception {
     TestingHandler h = new TestingHandler(List.of(Optional.of(new RunnerServer.Next(0, 1)),
         Optional.of(new RunnerServer.Next(0, 2)), Optional.empty()));
@@ -137,7 +137,7 @@ public class TaskRunnerScriptTest {
     assertEquals(List.of(CONTAINER + " 0", CONTAINER + " 0", CONTAINER + " 1"), h.reports);
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 120_000)
   public void theRunnerProvesItsContainerWhileTheFirstTaskRunsAndNoTaskHoldsTheConnection()
       throws Exception {
     Path go = tmp.getRoot().toPath().resolve("go");
@@ -156,7 +156,7 @@ public class TaskRunnerScriptTest {
     assertEquals(List.of(CONTAINER + " 0", CONTAINER + " 0"), h.reports);
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 120_000)
   public void theKeyIsInNoTasksEnvironment() throws Exception {
     Path env = tmp.getRoot().toPath().resolve("env.txt");
     TestingHandler h = new TestingHandler(List.of(Optional.of(new RunnerServer.Next(0, 1)),
@@ -172,7 +172,7 @@ public class TaskRunnerScriptTest {
     assertFalse(seen.contains(ChannelKeys.VALUE_PREFIX));
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 120_000)
   public void theRunnersHmacMatchesTheProtocolsTestVector() throws Exception {
     Process p = new ProcessBuilder("bash", "-c", TaskRunnerScript.hmac() + "hmac "
         + ChannelKeysTest.VECTOR_KEY + " '" + ChannelKeysTest.VECTOR_GREETING + " "
@@ -182,14 +182,14 @@ public class TaskRunnerScriptTest {
     assertEquals(ChannelKeysTest.VECTOR_PROOF, out);
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 120_000)
   public void withoutARunnerServerTheContainerRunsOneTaskAndEndsWithItsStatus() throws Exception {
     assertEquals(0, run(task(), null, keys));
     assertEquals(List.of("0/0"), Files.readAllLines(log()));
     assertEquals(7, run("exit 7", null, keys));
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 120_000)
   public void aWrongKeyIsRefusedAndTheFirstTasksStatusStands() throws Exception {
     TestingHandler h = new TestingHandler(List.of(Optional.of(new RunnerServer.Next(0, 1))));
     try (RunnerServer s = server(h)) {
@@ -203,7 +203,7 @@ public class TaskRunnerScriptTest {
     assertEquals(List.of(), h.reports);
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 120_000)
   public void withoutAKeyTheFirstTasksStatusStands() throws Exception {
     TestingHandler h = new TestingHandler(List.of(Optional.of(new RunnerServer.Next(0, 1))));
     try (RunnerServer s = server(h)) {
@@ -213,7 +213,7 @@ public class TaskRunnerScriptTest {
     assertEquals(List.of(), h.reports);
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 120_000)
   public void aReportTheAmRefusesLosesTheTask() throws Exception {
     TestingHandler h = new TestingHandler(List.of());
     h.given = new RunnerServer.Next(0, 3); // the AM thinks the container runs another task
@@ -249,7 +249,7 @@ public class TaskRunnerScriptTest {
     }
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 120_000)
   public void aStandbyRunsNothingUntilTheAmHandsItATask() throws Exception {
     TestingStandbys h = new TestingStandbys();
     String task = "echo \"$HARE_ROUND/$HARE_TASK_INDEX/${HARE_STANDBY:-}\" >> '" + log() + "'";
@@ -267,7 +267,7 @@ public class TaskRunnerScriptTest {
     assertEquals(List.of(CONTAINER + " ready", CONTAINER + " 0"), h.reports);
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 120_000)
   public void aRunnerToldToParkSaysReadyAndRunsTheTaskItIsLaterHanded() throws Exception {
     TestingStandbys h = new TestingStandbys() {
       @Override
@@ -289,7 +289,7 @@ public class TaskRunnerScriptTest {
     assertEquals(List.of(CONTAINER + " 0", CONTAINER + " ready", CONTAINER + " 0"), h.reports);
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 120_000)
   public void aStandbyGivenUpOrWithoutARunnerServerExits0HavingRunNothing() throws Exception {
     TestingStandbys h = new TestingStandbys();
     try (RunnerServer s = server(h)) {
@@ -302,7 +302,7 @@ public class TaskRunnerScriptTest {
     assertEquals(List.of(CONTAINER + " ready"), h.reports);
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 120_000)
   public void aReadyRunnerGetsItsTaskWhenTheAmHasOneAndItsFutureEndsWithTheConnection()
       throws Exception {
     TestingStandbys h = new TestingStandbys();
