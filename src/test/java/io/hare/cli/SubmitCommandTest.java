@@ -278,18 +278,23 @@ public class SubmitCommandTest {
     assertEquals(6, yarn.polls);
   }
 
+  /** Submits the test spec; the ResourceManager answers the job's polls with {@code steps}. */
+  private AppCliRun followed(FakeYarnApps.Step... steps) throws Exception {
+    yarn.script(ApplicationId.newInstance(1700000000000L, 1), steps);
+    return AppCliRun.run(yarn, "submit", spec(Map.of()).toString());
+  }
+
   @Test(timeout = 60_000)
   public void failedJobsLastLineSaysWhereItStoppedAndWhy() throws Exception {
-    ApplicationId id = ApplicationId.newInstance(1700000000000L, 1);
     // as YARN reports it: progress 1 once ended, whatever the job did
-    yarn.script(id,
+    AppCliRun r = followed(
         new FakeYarnApps.Step(YarnApplicationState.RUNNING, FinalApplicationStatus.UNDEFINED,
             0.25f, ""),
         new FakeYarnApps.Step(YarnApplicationState.FINISHED, FinalApplicationStatus.FAILED, 1,
             "round 1 task 1 failed 3 times;\nexit code 42 "
                 + new JobStop(1, 4, 1, 1, 2).mark()));
-    AppCliRun r = AppCliRun.run(yarn, "submit", spec(Map.of()).toString());
     assertEquals(r.toString(), 1, r.code);
+    String id = "application_1700000000000_0001";
     assertTrue(r.toString(), r.out.endsWith(id + " FINISHED (FAILED): [#####...............] 1"
         + " of 4 rounds done; stopped in round 1 with 1 of 2 tasks done: round 1 task 1 failed"
         + " 3 times; exit code 42\n"));
@@ -298,17 +303,15 @@ public class SubmitCommandTest {
 
   @Test(timeout = 60_000)
   public void killedJobKeepsTheRoundsLastSeenRunning() throws Exception {
-    ApplicationId id = ApplicationId.newInstance(1700000000000L, 1);
-    yarn.script(id,
+    AppCliRun r = followed(
         new FakeYarnApps.Step(YarnApplicationState.RUNNING, FinalApplicationStatus.UNDEFINED,
             0.5f, ""),
         new FakeYarnApps.Step(YarnApplicationState.KILLED, FinalApplicationStatus.KILLED, 1,
             "Application killed by user."));
-    AppCliRun r = AppCliRun.run(yarn, "submit", spec(Map.of()).toString());
     assertEquals(r.toString(), 1, r.code);
-    assertTrue(r.toString(), r.out.endsWith(id + " KILLED (KILLED): [##########..........] at"
-        + " least 2 of 4 rounds done (the last report before the end): Application killed by"
-        + " user.\n"));
+    assertTrue(r.toString(), r.out.endsWith("application_1700000000000_0001 KILLED (KILLED):"
+        + " [##########..........] at least 2 of 4 rounds done (the last report before the end):"
+        + " Application killed by user.\n"));
   }
 
   @Test(timeout = 60_000)
