@@ -2,6 +2,7 @@ package io.hare.cli;
 
 import io.hare.core.BadInputException;
 import io.hare.core.ConfigException;
+import io.hare.core.KeyHints;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -65,13 +66,16 @@ public final class HareCommand implements Callable<Integer> {
       Map<String, String> env) {
     CommandLine cl = new CommandLine(new HareCommand());
     cl.addSubcommand("help", new CommandLine.HelpCommand());
-    cl.addSubcommand("simulate", new SimulateCommand(sources, env));
-    cl.addSubcommand("conf-check", new ConfCheckCommand());
-    cl.addSubcommand("submit", new SubmitCommand());
-    cl.addSubcommand("status", new StatusCommand());
-    cl.addSubcommand("kill", new KillCommand());
-    cl.addSubcommand("demo", new DemoCommand());
-    cl.addSubcommand("bench", new BenchCommand());
+    // a command whose libraries are missing (bin/hare without a Hadoop) is listed all the same;
+    // lambdas, not constructor references, so that a class fails to load only inside add
+    MissingLibraries.add(cl, "simulate", SimulateCommand.class,
+        () -> new SimulateCommand(sources, env));
+    MissingLibraries.add(cl, "conf-check", ConfCheckCommand.class, () -> new ConfCheckCommand());
+    MissingLibraries.add(cl, "submit", SubmitCommand.class, () -> new SubmitCommand());
+    MissingLibraries.add(cl, "status", StatusCommand.class, () -> new StatusCommand());
+    MissingLibraries.add(cl, "kill", KillCommand.class, () -> new KillCommand());
+    MissingLibraries.add(cl, "demo", DemoCommand.class, () -> new DemoCommand());
+    MissingLibraries.add(cl, "bench", BenchCommand.class, () -> new BenchCommand());
     // Subcommands first: these setters reach only the subcommands present when called.
     cl.setOut(out);
     cl.setErr(err);
@@ -93,12 +97,36 @@ public final class HareCommand implements Callable<Integer> {
         || t instanceof ParameterException ? BAD_INPUT : FAILURE;
   }
 
+  /**
+   * A command line picocli could not parse. Unknown options come first, each with the closest
+   * known option: picocli reports a missing required option before them, though the unknown one
+   * is most often that option misspelt.
+   */
   private static int badArguments(ParameterException e, String[] args) {
     CommandLine cmd = e.getCommandLine();
     PrintWriter err = cmd.getErr();
-    err.println(cmd.getCommandSpec().qualifiedName() + ": " + e.getMessage());
-    UnmatchedArgumentException.printSuggestions(e, err);
-    err.println("Try '" + cmd.getCommandSpec().qualifiedName() + " --help' for more information.");
+    String name = cmd.getCommandSpec().qualifiedName();
+    boolean explained = true; // every unmatched argument is an unknown option or its value
+    boolean afterOption = false;
+    for (String a : cmd.getUnmatchedArguments()) {
+      if (a.startsWith("-") && a.length() > 1) {
+        String typed = a.contains("=") ? a.substring(0, a.indexOf('=')) : a;
+        int own = typed.replaceFirst("^-+", "").length();
+        String hint = own > 1 ? KeyHints.closest(typed,
+            cmd.getCommandSpec().optionsMap().keySet(), own / 3 + 1)
+            .map(o -> "; did you mean " + o + "?").orElse("") : "";
+        err.println(name + ": unknown option '" + typed + "'" + hint);
+        afterOption = !a.contains("=");
+      } else {
+        explained &= afterOption;
+        afterOption = false;
+      }
+    }
+    if (!(e instanceof UnmatchedArgumentException) || !explained) {
+      err.println(name + ": " + e.getMessage());
+      UnmatchedArgumentException.printSuggestions(e, err);
+    }
+    err.println("Try '" + name + " --help' for more information.");
     err.flush();
     return BAD_INPUT;
   }

@@ -106,7 +106,7 @@ final class JobWatch {
           : "100% done";
     }
     Optional<JobStop> stop = JobStop.find(r.getDiagnostics());
-    if (stop.isPresent()) {
+    if (stop.isPresent() && stop.get().rounds() > 0) {
       return bar(stop.get().roundsDone(), stop.get().rounds()) + " " + stop.get().describe();
     }
     if (seen >= 0 && rounds > 0) {

@@ -45,6 +45,26 @@ public class SimulateErrorsTest {
   }
 
   @Test(timeout = 60_000)
+  public void aMisspeltPolicyGetsTheClosestKnownOne() {
+    CliRun r = badInput("simulate", "--cluster", CLUSTER, "--workload", "paper",
+        "--policies", "hare,alox");
+    assertErr(r, "unknown policy 'alox' (did you mean allox?)");
+    CliRun far = badInput("simulate", "--cluster", CLUSTER, "--workload", "paper",
+        "--policies", "hare,nope");
+    assertFalse("'nope' is 3 edits from 'hare': no guess\n" + far, far.err.contains("did you"));
+  }
+
+  @Test(timeout = 60_000)
+  public void aMisspeltRequiredOptionIsNamedBeforeItIsMissing() {
+    // picocli finds --policies missing first; the typo is what the user needs to see
+    CliRun r = badInput("simulate", "--cluster", CLUSTER, "--workload", "paper",
+        "--policis", "hare,allox");
+    assertTrue(r.toString(), r.err.startsWith("hare simulate: unknown option '--policis'; did"
+        + " you mean --policies?\n"));
+    assertErr(r, "Missing required option: '--policies");
+  }
+
+  @Test(timeout = 60_000)
   public void everyUnknownPolicyIsReportedAtOnce() {
     CliRun r = badInput("simulate", "--cluster", CLUSTER, "--workload", "paper",
         "--policies", "nope1,yarn-fifo,nope2");

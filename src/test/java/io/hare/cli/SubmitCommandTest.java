@@ -278,18 +278,25 @@ public class SubmitCommandTest {
     assertEquals(6, yarn.polls);
   }
 
+  /**
+   * Submits the test spec; the job runs with {@code progress}, then ends in {@code state}, as
+   * YARN reports an ended job: progress 1 whatever it did.
+   */
+  private AppCliRun endsAfter(float progress, YarnApplicationState state,
+      FinalApplicationStatus status, String diagnostics) throws Exception {
+    yarn.script(ApplicationId.newInstance(1700000000000L, 1),
+        new FakeYarnApps.Step(YarnApplicationState.RUNNING, FinalApplicationStatus.UNDEFINED,
+            progress, ""),
+        new FakeYarnApps.Step(state, status, 1, diagnostics));
+    return AppCliRun.run(yarn, "submit", spec(Map.of()).toString());
+  }
+
   @Test(timeout = 60_000)
   public void failedJobsLastLineSaysWhereItStoppedAndWhy() throws Exception {
-    ApplicationId id = ApplicationId.newInstance(1700000000000L, 1);
-    // as YARN reports it: progress 1 once ended, whatever the job did
-    yarn.script(id,
-        new FakeYarnApps.Step(YarnApplicationState.RUNNING, FinalApplicationStatus.UNDEFINED,
-            0.25f, ""),
-        new FakeYarnApps.Step(YarnApplicationState.FINISHED, FinalApplicationStatus.FAILED, 1,
-            "round 1 task 1 failed 3 times;\nexit code 42 "
-                + new JobStop(1, 4, 1, 1, 2).mark()));
-    AppCliRun r = AppCliRun.run(yarn, "submit", spec(Map.of()).toString());
+    AppCliRun r = endsAfter(0.25f, YarnApplicationState.FINISHED, FinalApplicationStatus.FAILED,
+        "round 1 task 1 failed 3 times;\nexit code 42 " + new JobStop(1, 4, 1, 1, 2).mark());
     assertEquals(r.toString(), 1, r.code);
+    String id = "application_1700000000000_0001";
     assertTrue(r.toString(), r.out.endsWith(id + " FINISHED (FAILED): [#####...............] 1"
         + " of 4 rounds done; stopped in round 1 with 1 of 2 tasks done: round 1 task 1 failed"
         + " 3 times; exit code 42\n"));
@@ -298,17 +305,12 @@ public class SubmitCommandTest {
 
   @Test(timeout = 60_000)
   public void killedJobKeepsTheRoundsLastSeenRunning() throws Exception {
-    ApplicationId id = ApplicationId.newInstance(1700000000000L, 1);
-    yarn.script(id,
-        new FakeYarnApps.Step(YarnApplicationState.RUNNING, FinalApplicationStatus.UNDEFINED,
-            0.5f, ""),
-        new FakeYarnApps.Step(YarnApplicationState.KILLED, FinalApplicationStatus.KILLED, 1,
-            "Application killed by user."));
-    AppCliRun r = AppCliRun.run(yarn, "submit", spec(Map.of()).toString());
+    AppCliRun r = endsAfter(0.5f, YarnApplicationState.KILLED, FinalApplicationStatus.KILLED,
+        "Application killed by user.");
     assertEquals(r.toString(), 1, r.code);
-    assertTrue(r.toString(), r.out.endsWith(id + " KILLED (KILLED): [##########..........] at"
-        + " least 2 of 4 rounds done (the last report before the end): Application killed by"
-        + " user.\n"));
+    assertTrue(r.toString(), r.out.endsWith("application_1700000000000_0001 KILLED (KILLED):"
+        + " [##########..........] at least 2 of 4 rounds done (the last report before the end):"
+        + " Application killed by user.\n"));
   }
 
   @Test(timeout = 60_000)

@@ -1,6 +1,7 @@
 package io.hare.core.policy;
 
 import io.hare.core.ConfigException;
+import io.hare.core.KeyHints;
 import io.hare.core.SchedulerKeys;
 import java.lang.reflect.InvocationTargetException;
 import java.util.Collections;
@@ -91,8 +92,10 @@ public final class Policies {
       f = byClassName(key);
     }
     if (f == null) {
-      throw new ConfigException(List.of("policy: unknown policy '" + key + "'; known: "
-          + String.join(", ", names()) + ", or a class name implementing "
+      String hint = KeyHints.closest(key, names(), key.length() / 3 + 1)
+          .map(n -> " (did you mean " + n + "?)").orElse("");
+      throw new ConfigException(List.of("policy: unknown policy '" + key + "'" + hint
+          + "; known: " + String.join(", ", names()) + ", or a class name implementing "
           + SchedulingPolicy.class.getName()));
     }
     SchedulingPolicy p = f.create(config);

@@ -1,6 +1,7 @@
 package io.hare.yarn.app;
 
 import io.hare.core.ConfigException;
+import io.hare.core.KeyHints;
 import io.hare.yarn.JobTags;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
@@ -18,6 +19,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 
@@ -47,6 +49,8 @@ public final class JobSpecValidator {
   private static final Pattern MODEL = Pattern.compile("[a-z0-9][a-z0-9._-]{0,63}");
   private static final Pattern JAVA_OPT = Pattern.compile("-[\\w:+=.,/@%-]*");
   private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+  /** A ${...} that Hadoop's configuration left as it was: nothing defines it. */
+  private static final Pattern VARIABLE = Pattern.compile("\\$\\{[^}$]+}");
   private static final List<String> ARCHIVE_TYPES =
       List.of(".zip", ".tar.gz", ".tgz", ".tar", ".jar");
 
@@ -262,7 +266,10 @@ public final class JobSpecValidator {
       boolean local = uri.getScheme() == null || "file".equals(uri.getScheme());
       String path = local && uri.getScheme() != null ? uri.getPath() : entry;
       if (local && !Files.isRegularFile(Paths.get(path))) {
-        bad(key, entry, "existing files (no such file: " + path + ")");
+        Matcher unset = VARIABLE.matcher(path);
+        bad(key, entry, "existing files (no such file: " + path + (unset.find() ? "; "
+            + unset.group() + " is defined neither in the spec nor as a Java system property"
+            : "") + ")");
         continue;
       }
       String fileName = fileName(path);

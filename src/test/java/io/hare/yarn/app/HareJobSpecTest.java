@@ -6,6 +6,7 @@ import static org.junit.Assert.fail;
 
 import io.hare.core.BadInputException;
 import io.hare.core.ConfigException;
+import io.hare.core.KeyHints;
 import io.hare.yarn.JobTags;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -9,8 +9,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
 import org.apache.hadoop.service.Service;
-import org.junit.After;
-import org.junit.BeforeClass;
 import org.junit.Test;
 
 /**
@@ -20,39 +18,25 @@ import org.junit.Test;
  */
 public class HareRmTest {
 
-  private final ExecutorService abandoned = Executors.newSingleThreadExecutor();
-  private HareRm h;
-
-  @BeforeClass
-  public static void warmUp() {
-    HareRm.warmUp();
-  }
-
-  @After
-  public void stop() {
-    abandoned.shutdownNow();
-    if (h != null) {
-      h.close();
+  @Test(timeout = 300_000)
+  public void anRmAnAbandonedTestStartedIsStoppedByTheNextStart() throws Exception {
+    // as JUnit runs a test under a timeout: on its own thread, which nobody stops
+    ExecutorService abandoned = Executors.newSingleThreadExecutor();
+    HareRm left = abandoned.submit(() -> HareRm.start(HareRm.conf())).get(240, TimeUnit.SECONDS);
+    abandoned.shutdown();
+    try (HareRm next = HareRm.start(HareRm.conf())) {
+      assertEquals(Service.STATE.STOPPED, left.rm.getServiceState());
+      assertEquals(Service.STATE.STARTED, next.rm.getServiceState());
+      assertNotNull("the new RM's scheduler metrics are registered",
+          DefaultMetricsSystem.instance().getSource(HareSchedulerMetrics.NAME));
     }
   }
 
   @Test(timeout = 300_000)
-  public void anRmAnAbandonedTestStartedIsStoppedByTheNextStart() throws Exception {
-    // as JUnit runs a test under a timeout: on its own thread, which nobody stops
-    HareRm left = abandoned.submit(() -> HareRm.start(HareRm.conf())).get(240, TimeUnit.SECONDS);
-    h = HareRm.start(HareRm.conf());
-    assertEquals(Service.STATE.STOPPED, left.rm.getServiceState());
-    assertEquals(Service.STATE.STARTED, h.rm.getServiceState());
-    assertNotNull("the new RM's scheduler metrics are registered",
-        DefaultMetricsSystem.instance().getSource(HareSchedulerMetrics.NAME));
-  }
-
-  @Test(timeout = 300_000)
   public void aStoppedRmLeavesNoMetricsSource() {
-    h = HareRm.start(HareRm.conf());
-    assertNotNull(DefaultMetricsSystem.instance().getSource(HareSchedulerMetrics.NAME));
-    h.close();
-    h = null;
+    try (HareRm rm = HareRm.start(HareRm.conf())) {
+      assertNotNull(DefaultMetricsSystem.instance().getSource(HareSchedulerMetrics.NAME));
+    }
     assertNull(DefaultMetricsSystem.instance().getSource(HareSchedulerMetrics.NAME));
   }
 }

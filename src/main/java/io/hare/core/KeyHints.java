@@ -1,10 +1,12 @@
-package io.hare.yarn.app;
+package io.hare.core;
 
 import java.util.Collection;
 import java.util.Optional;
 
-/** "Did you mean": the known key closest to a mistyped one by edit distance. */
-final class KeyHints {
+/**
+ * "Did you mean": the known name (a key, a policy) closest to a mistyped one by edit distance.
+ */
+public final class KeyHints {
 
   private KeyHints() {}
 
@@ -13,7 +15,15 @@ final class KeyHints {
    * iteration order), if it is near enough to be a plausible typo: at most a third of the typed
    * key's length, and at least 3 edits allowed.
    */
-  static Optional<String> closest(String typed, Collection<String> known) {
+  public static Optional<String> closest(String typed, Collection<String> known) {
+    return closest(typed, known, Math.max(3, typed.length() / 3));
+  }
+
+  /**
+   * The name of {@code known} nearest to {@code typed}, if at most {@code allowed} edits away;
+   * short names (policies, options) need a tighter bound than keys: "nope" is 3 from "hare".
+   */
+  public static Optional<String> closest(String typed, Collection<String> known, int allowed) {
     String best = null;
     int bestDist = Integer.MAX_VALUE;
     for (String k : known) {
@@ -23,12 +33,11 @@ final class KeyHints {
         bestDist = d;
       }
     }
-    int allowed = Math.max(3, typed.length() / 3);
     return best != null && bestDist <= allowed ? Optional.of(best) : Optional.empty();
   }
 
   /** Levenshtein distance with two rows. */
-  static int distance(String a, String b) {
+  public static int distance(String a, String b) {
     int[] prev = new int[b.length() + 1];
     int[] cur = new int[b.length() + 1];
     for (int j = 0; j <= b.length(); j++) {
