@@ -1,9 +1,11 @@
 package io.hare.yarn.scheduler;
 
+import io.hare.yarn.GpuDevices;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.function.Supplier;
 import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
 import org.apache.hadoop.yarn.api.records.ApplicationResourceUsageReport;
@@ -109,12 +111,13 @@ final class HareAppAttempt extends FifoAppAttemptBase {
    * {@code node}: it takes one container of ask {@code key}, as an allocation would (so the queue
    * metrics count it as allocated from pending once), and goes to the AM at its next allocate as
    * a resource increase with a new container token (version + 1) whose allocation request id is
-   * the ask's. The node is charged the difference. Under the write lock.
+   * the ask's, and whose allocation tags name its device ({@link GpuDevices}; none: YARN assigns
+   * it). The node is charged the difference. Under the write lock.
    *
    * @return false if the ask is gone or the attempt stopped (nothing changed)
    */
   boolean promote(RMContainer rc, FiCaSchedulerNode node, SchedulerRequestKey key,
-      Resource full) {
+      Resource full, OptionalInt device) {
     if (isStopped() || pending(key).getCount() <= 0) {
       return false;
     }
@@ -127,6 +130,10 @@ final class HareAppAttempt extends FifoAppAttemptBase {
     attemptResourceUsage.incUsed(node.getPartition(), delta);
     node.deductUnallocatedResource(delta);
     c.setAllocationRequestId(key.getAllocationRequestId());
+    // the AM's view only: YARN's tag bookkeeping keeps the tags the container was made with
+    c.setAllocationTags(device.isPresent()
+        ? GpuDevices.withDevice(c.getAllocationTags(), device.getAsInt())
+        : GpuDevices.withoutDevice(c.getAllocationTags()));
     reissue(rc);
     promoted.add(c);
     return true;
@@ -154,6 +161,7 @@ final class HareAppAttempt extends FifoAppAttemptBase {
     attemptResourceUsage.decUsed(node.getPartition(), delta);
     // SchedulerNode's own "add back" is private: deducting the negative difference is the same
     node.deductUnallocatedResource(Resources.subtract(small, before));
+    c.setAllocationTags(GpuDevices.withoutDevice(c.getAllocationTags())); // no GPU, no device
     reissue(rc);
     parked.add(c);
     return true;

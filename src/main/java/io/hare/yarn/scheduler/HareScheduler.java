@@ -156,7 +156,8 @@ public class HareScheduler extends FifoScheduler {
       host = new PolicyHost(policy, inventory, times, s.replanIntervalMs(), replanExecutor,
           hareMetrics::replanned);
       gpuTasks = new GpuTasks(host, inventory, placer, taskListeners,
-          new Standbys(s.standbyEnabled(), s.standbyLeadMs()));
+          new Standbys(s.standbyEnabled(), s.standbyLeadMs()),
+          new IsolatedNodes(inventory, hareMetrics::skippedStandbys));
       nodeGpus = new NodeGpus(inventory,
           new GpuTypeResolver(s.gpuTypeAttribute(), s.defaultGpuType()), host);
       admission = new AppAdmission(s.admin().weightCaps(), policy.clairvoyant(), times);
