@@ -1,5 +1,6 @@
 package io.hare.yarn.app;
 
+import io.hare.yarn.GpuDevices;
 import io.hare.yarn.JobTags;
 import java.io.IOException;
 import java.util.Collection;
@@ -9,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -143,8 +145,8 @@ public final class RoundProtocol {
       String type = gpuTypes.typeOf(c.getNodeId());
       LOG.info("{}: round {} task {} attempt {} on {} ({} GPU {})", jobId, a.round(), a.index(),
           a.number(), c.getId(), c.getNodeId(), type.isEmpty() ? "unknown" : type);
-      launcher.startContainer(c, launch.context(
-          TaskEnv.forTask(spec, jobId, workDir, a.round(), a.index(), type)));
+      launcher.startContainer(c, launch.context(TaskEnv.withDevice(
+          TaskEnv.forTask(spec, jobId, workDir, a.round(), a.index(), type), device(c))));
     }
     pollForStandbys();
   }
@@ -219,7 +221,8 @@ public final class RoundProtocol {
     asks.reportTaskStarted(a.container());
     LOG.info("{}: round {} task {} attempt {} follows in warm container {}", jobId, n.round(),
         n.index(), n.number(), id);
-    return Optional.of(new RunnerServer.Next(n.round(), n.index()));
+    return Optional.of(new RunnerServer.Next(n.round(), n.index(),
+        device(a.container()).orElse(-1)));
   }
 
   /**
@@ -288,7 +291,8 @@ public final class RoundProtocol {
       }
       RoundTasks.Attempt a = bound.get();
       // the runner first: its GPU idles until it hears; the NodeManager's view can follow
-      standbys.promote(c.getId(), new RunnerServer.Next(a.round(), a.index()));
+      standbys.promote(c.getId(), new RunnerServer.Next(a.round(), a.index(),
+          device(c).orElse(-1)));
       launcher.updateResource(c);
       String type = gpuTypes.typeOf(c.getNodeId());
       LOG.info("{}: round {} task {} attempt {} promoted standby container {} ({} GPU {})",
@@ -397,6 +401,11 @@ public final class RoundProtocol {
       r = outstanding.remove(outstanding.keySet().iterator().next());
     }
     return r;
+  }
+
+  /** The device the scheduler named for {@code c} ({@link GpuDevices}); none: YARN's. */
+  private static OptionalInt device(Container c) {
+    return GpuDevices.of(c.getAllocationTags());
   }
 
   private static boolean parkable(Container c) {

@@ -33,7 +33,10 @@ import org.slf4j.LoggerFactory;
  * runner: ready                            a standby, right after hello (it ran nothing), or
  *                                          after park
  * runner: done EXIT_CODE                   after each task
- * AM:     run ROUND INDEX                  run that task of the job next, in this container
+ * AM:     run ROUND INDEX [DEVICE]         run that task of the job next, in this container,
+ *                                          on GPU DEVICE if given (HARE_GPU_DEVICE and
+ *                                          CUDA_VISIBLE_DEVICES; a promoted standby's launch
+ *                                          environment has none)
  * AM:     park                             no next task yet: the container becomes a standby
  *                                          (its GPU goes back to the scheduler); say ready
  * AM:     exit                             no next task: exit 0 (the AM has every result)
@@ -55,10 +58,18 @@ final class RunnerServer implements AutoCloseable {
   /** A runner that says nothing for this long after connecting is dropped. */
   private static final int HELLO_TIMEOUT_MS = 30_000;
 
-  /** The next task of a runner: {@code round} and {@code index}; or {@link #PARK}. */
-  record Next(int round, int index) {
+  /**
+   * The next task of a runner: {@code round} and {@code index}, and the GPU {@code device} it
+   * runs on (-1: leave the container's as it is); or {@link #PARK}.
+   */
+  record Next(int round, int index, int device) {
     /** Not a task: the runner is to wait as a standby (its container is being parked). */
     static final Next PARK = new Next(-1, -1);
+
+    /** A task whose device the runner leaves as the container's environment has it. */
+    Next(int round, int index) {
+      this(round, index, -1);
+    }
 
     /**
      * Whether this is {@link #PARK}. Not {@code equals}: a record's first equals in a JVM
@@ -208,7 +219,7 @@ final class RunnerServer implements AutoCloseable {
   private static void write(Writer out, Optional<Next> next) throws IOException {
     synchronized (out) {
       out.write(next.map(n -> n.parks() ? "park" : "run " + n.round() + " "
-          + n.index()).orElse("exit") + "\n");
+          + n.index() + (n.device() < 0 ? "" : " " + n.device())).orElse("exit") + "\n");
       out.flush();
     }
   }

@@ -4,8 +4,9 @@ package io.hare.yarn.app;
  * The command of a warm task container: bash that runs the job's task command, then, if the
  * container knows its ApplicationMaster's runner server ({@code HARE_RUNNER_HOST},
  * {@code HARE_RUNNER_PORT}, {@code HARE_RUNNER_SECRET}), reports each task's exit code to it
- * and runs the next task it is given ({@code HARE_ROUND} and {@code HARE_TASK_INDEX} change,
- * everything else is the container's), until told to exit. So consecutive tasks of one job on one
+ * and runs the next task it is given ({@code HARE_ROUND} and {@code HARE_TASK_INDEX} change, and
+ * {@code HARE_GPU_DEVICE} and {@code CUDA_VISIBLE_DEVICES} when the AM names a device; everything
+ * else is the container's), until told to exit. So consecutive tasks of one job on one
  * GPU cost a line over a socket instead of a container launch. Protocol: {@link RunnerServer}.
  *
  * <p>A standby container ({@value #STANDBY} set and not empty: the scheduler pre-launched it,
@@ -40,11 +41,13 @@ final class TaskRunnerScript {
         + "exec 3<>\"/dev/tcp/${HARE_RUNNER_HOST}/${HARE_RUNNER_PORT}\" 2>/dev/null || exit $rc; "
         + "printf 'hello %s %s\\n' \"$CONTAINER_ID\" \"$HARE_RUNNER_SECRET\" >&3 || exit $rc; "
         + "while printf '%s\\n' \"$say\" >&3; do "
-        + "IFS=' ' read -r verb round index <&3 || exit " + LOST + "; "
+        + "IFS=' ' read -r verb round index device <&3 || exit " + LOST + "; "
         + "if [ \"$verb\" = park ]; then say=ready; continue; fi; "
         + "[ \"$verb\" = run ] || exit 0; "
         + "case \"$round$index\" in ''|*[!0-9]*) exit " + LOST + ";; esac; "
         + "export HARE_ROUND=\"$round\" HARE_TASK_INDEX=\"$index\"; "
+        + "case \"$device\" in '') ;; *[!0-9]*) exit " + LOST + ";; *) export HARE_GPU_DEVICE="
+        + "\"$device\" CUDA_VISIBLE_DEVICES=\"$device\";; esac; "
         + "task; rc=$?; say=\"done $rc\"; "
         + "done; exit " + LOST;
   }

@@ -157,6 +157,19 @@ public class TaskRunnerScriptTest {
   }
 
   @Test(timeout = 30_000)
+  public void aPromotedStandbysTaskSeesTheDeviceOnItsRunLine() throws Exception {
+    TestingStandbys h = new TestingStandbys();
+    String task = "echo \"$HARE_TASK_INDEX/${HARE_GPU_DEVICE:-}/${CUDA_VISIBLE_DEVICES:-}\" >> '"
+        + log() + "'";
+    try (RunnerServer s = new RunnerServer(h)) {
+      Process p = start(task, s, s.secret(), true);
+      h.nextReady().complete(Optional.of(new RunnerServer.Next(2, 1, 3)));
+      assertEquals(0, exitStatus(p));
+    }
+    assertEquals(List.of("1/3/3"), Files.readAllLines(log()));
+  }
+
+  @Test(timeout = 30_000)
   public void aRunnerToldToParkSaysReadyAndRunsTheTaskItIsLaterHanded() throws Exception {
     TestingStandbys h = new TestingStandbys() {
       @Override
