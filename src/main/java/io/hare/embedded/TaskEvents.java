@@ -62,7 +62,13 @@ public final class TaskEvents {
 
   private static final String FIELDS = "\"$HARE_JOB_ID\" \"$HARE_ROUND\" \"${HARE_TASK_INDEX:--}\""
       + " \"${NM_HOST:--}\" \"${HARE_GPU_TYPE:--}\" \"${CONTAINER_ID:--}\"";
-  private static final String DEVICE = " \"${HARE_GPU_DEVICE:-${CUDA_VISIBLE_DEVICES:--}}\"";
+  /**
+   * The device, set before the first line: nested braces would end in a double closing brace,
+   * which the NodeManager's launch script takes for its own parameter expansion and drops.
+   */
+  private static final String DEVICE_VAR = "hare_device=\"${CUDA_VISIBLE_DEVICES:--}\"; "
+      + "hare_device=\"${HARE_GPU_DEVICE:-$hare_device}\"; ";
+  private static final String DEVICE = " \"$hare_device\"";
 
   private TaskEvents() {}
 
@@ -79,7 +85,7 @@ public final class TaskEvents {
   private static String wrap(String command, Path file, String start, String end) {
     String f = "'" + file.toAbsolutePath().toString().replace("'", "'\\''") + "'";
     // the command runs in a subshell so that an `exit` in it still lets the end line be written
-    return "echo " + start + " " + FIELDS + " \"$(date +%s%3N)\"" + DEVICE + " >> " + f + "; ( "
+    return DEVICE_VAR + "echo " + start + " " + FIELDS + " \"$(date +%s%3N)\"" + DEVICE + " >> " + f + "; ( "
         + command + " ); rc=$?; echo " + end + " " + FIELDS + " \"$(date +%s%3N)\" \"$rc\""
         + DEVICE + " >> " + f + "; exit $rc";
   }

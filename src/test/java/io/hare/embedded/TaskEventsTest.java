@@ -81,6 +81,8 @@ public class TaskEventsTest {
     Map<Integer, String> seen = new HashMap<>();
     TaskEvents.read(events).attempts().forEach(a -> seen.put(a.index(), a.gpuDevice()));
     assertEquals(Map.of(0, "2", 1, "1", 2, ""), seen);
+    assertFalse("the NodeManager's launch script drops a double closing brace",
+        TaskEvents.wrapTask("true", events).contains("}}"));
   }
 
   @Test(timeout = 10_000)
