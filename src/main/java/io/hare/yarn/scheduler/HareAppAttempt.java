@@ -10,6 +10,7 @@ import java.util.function.Supplier;
 import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
 import org.apache.hadoop.yarn.api.records.ApplicationResourceUsageReport;
 import org.apache.hadoop.yarn.api.records.Container;
+import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.api.records.ResourceInformation;
 import org.apache.hadoop.yarn.api.records.ResourceRequest;
@@ -22,6 +23,7 @@ import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainerImpl
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ActiveUsersManager;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.Queue;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.NodeType;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.ContainerRequest;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.PendingAsk;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerNode;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerApp;
@@ -79,6 +81,8 @@ final class HareAppAttempt extends FifoAppAttemptBase {
 
   /** Standby containers given their GPU since the AM last pulled, as resource increases. */
   private final List<Container> promoted = new ArrayList<>();
+  /** The ask each promotion in {@link #promoted} took, to give back if it dies unpulled. */
+  private final Map<ContainerId, ContainerRequest> promotionAsks = new HashMap<>();
   /** GPU task containers parked as standbys since the AM last pulled, as resource decreases. */
   private final List<Container> parked = new ArrayList<>();
 
@@ -126,7 +130,10 @@ final class HareAppAttempt extends FifoAppAttemptBase {
     Resource delta = Resources.subtract(full, before);
     queue.getMetrics().releaseResources(node.getPartition(), getUser(), 1, before);
     c.setResource(Resources.clone(full));
-    appSchedulingInfo.allocate(NodeType.OFF_SWITCH, node, key, rc);
+    ContainerRequest taken = appSchedulingInfo.allocate(NodeType.OFF_SWITCH, node, key, rc);
+    if (taken != null) {
+      promotionAsks.put(c.getId(), taken);
+    }
     attemptResourceUsage.incUsed(node.getPartition(), delta);
     node.deductUnallocatedResource(delta);
     c.setAllocationRequestId(key.getAllocationRequestId());
@@ -179,7 +186,26 @@ final class HareAppAttempt extends FifoAppAttemptBase {
 
   /** The standby containers promoted since the last call (for the AM's allocate response). */
   List<Container> pullPromoted() {
+    promotionAsks.clear();
     return pull(promoted);
+  }
+
+  /**
+   * Container {@code id} ended. If it is a promoted standby whose AM has not pulled the promotion
+   * yet, the AM never hears of it (it sees a standby end, which ran nothing) and the ask it took
+   * goes back to the attempt's asks: else that task would wait forever for an ask the AM
+   * believes outstanding. Under the write lock.
+   *
+   * @return whether an ask went back
+   */
+  boolean promotionLost(ContainerId id) {
+    ContainerRequest taken = promotionAsks.remove(id);
+    if (taken == null) {
+      return false;
+    }
+    promoted.removeIf(c -> c.getId().equals(id));
+    recoverResourceRequestsForContainer(taken);
+    return true;
   }
 
   /** The containers parked since the last call (for the AM's allocate response). */

@@ -624,6 +624,12 @@ public class HareScheduler extends FifoScheduler {
     HareAppAttempt attempt = HareAppAttempt.of(
         getCurrentAttemptForContainer(rmContainer.getContainerId()));
     FiCaSchedulerNode node = nodeTracker.getNode(rmContainer.getContainer().getNodeId());
+    if (attempt != null && attempt.underWriteLock(
+        () -> attempt.promotionLost(rmContainer.getContainerId()))) {
+      LOG.info("promoted standby {} ended before its AM heard of the promotion: its ask goes back",
+          rmContainer.getContainerId());
+      gpuTasks.asksChanged(attempt.getApplicationId());
+    }
     gpuTasks.containerCompleted(rmContainer, status, event, getClock().getTime());
     if (attempt == null) {
       LOG.info("container {} of an unknown attempt completed ({})",
