@@ -272,8 +272,11 @@ public final class RoundProtocol {
         launcher.updateResource(c); // parked: the NodeManager's view too, e.g. for recovery
         continue;
       }
-      if (u.getUpdateType() != ContainerUpdateType.INCREASE_RESOURCE
-          || !standbys.isIdle(c.getId())) {
+      if (u.getUpdateType() != ContainerUpdateType.INCREASE_RESOURCE) {
+        continue;
+      }
+      if (!standbys.isIdle(c.getId())) {
+        resendAsk(c);
         continue;
       }
       if (gpus(c) < 1) {
@@ -318,6 +321,23 @@ public final class RoundProtocol {
     RoundTasks.Attempt a = tasks.assign(index.get(), c);
     running.put(c.getId(), a);
     return Optional.of(a);
+  }
+
+  /**
+   * The promotion of a standby this AM has already seen end or released: the scheduler took an
+   * ask for a container that runs nothing. The ask is sent again, so the scheduler counts it
+   * outstanding as this AM does (YARN's asks carry absolute counts); else its task would wait
+   * for it forever.
+   */
+  private void resendAsk(Container c) {
+    ContainerRequest r = outstanding.get(c.getAllocationRequestId());
+    if (r == null || outcome != null || running.containsKey(c.getId())) {
+      return;
+    }
+    LOG.info("{}: standby {} was promoted after it ended; asking again for its ask {}", jobId,
+        c.getId(), c.getAllocationRequestId());
+    asks.removeContainerRequest(r);
+    asks.addContainerRequest(r);
   }
 
   /** Tells the AM's heartbeat when a standby starts or stops waiting for its GPU. */
