@@ -5,7 +5,6 @@ import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNotEquals;
 import static org.junit.Assert.assertTrue;
 
-import io.hare.core.SchedulerKeys;
 import io.hare.yarn.GpuDevices;
 import io.hare.yarn.JobTags;
 import java.util.ArrayList;
@@ -26,7 +25,6 @@ import org.apache.hadoop.yarn.api.records.NodeAttributeType;
 import org.apache.hadoop.yarn.api.records.NodeId;
 import org.apache.hadoop.yarn.api.records.UpdateContainerRequest;
 import org.apache.hadoop.yarn.api.records.UpdatedContainer;
-import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
 import org.junit.After;
@@ -42,6 +40,8 @@ import org.junit.Test;
 public class GpuDevicesTest {
 
   private HareRm h;
+  private MockNM nm;
+  private MockAM a;
 
   /** A host of its own: node attributes persist in a store that other tests' RMs read. */
   private static final String ISOLATED_HOST = "gpu-devices-isolated";
@@ -55,12 +55,26 @@ public class GpuDevicesTest {
     }
   }
 
-  /** Standbys on or off; with a lead of a day, any running task is about to end. */
-  private static YarnConfiguration conf(boolean standbys) {
-    YarnConfiguration conf = HareRm.conf();
-    conf.setBoolean(SchedulerKeys.STANDBY_ENABLED, standbys);
-    conf.setLong(SchedulerKeys.STANDBY_LEAD_MS, 86_400_000L);
-    return conf;
+  /**
+   * A node of two GPUs, both running a task of job a (k tasks, one round); a's tasks, devices 0
+   * and 1.
+   */
+  private List<Container> twoBusyGpus(boolean standbys, int k) throws Exception {
+    h = HareRm.start(HareRm.standbysAhead(standbys));
+    nm = h.node("h1:1234", 2);
+    a = h.launch(h.submit("hare.rounds=1", "hare.tasks-per-round=" + k), nm);
+    HareRm.askGpuTasks(a, k);
+    List<Container> aTasks = h.heartbeatAndPull(a, nm);
+    assertEquals(2, aTasks.size());
+    for (Container c : aTasks) {
+      running(nm, a, c);
+    }
+    assertEquals(Set.of(0, 1), Set.of(deviceOf(aTasks.get(0)), deviceOf(aTasks.get(1))));
+    return aTasks;
+  }
+
+  private static Container onDevice(List<Container> cs, int device) {
+    return cs.stream().filter(c -> deviceOf(c) == device).findFirst().orElseThrow();
   }
 
   private static OptionalInt device(Container c) {
@@ -95,7 +109,7 @@ public class GpuDevicesTest {
    * distinct devices below the node's GPU count.
    */
   private void overlappingTasksNeverShareADevice(boolean standbys) throws Exception {
-    h = HareRm.start(conf(standbys));
+    h = HareRm.start(HareRm.standbysAhead(standbys));
     MockNM big = h.node("h1:1234", 4);
     MockNM small = h.node("h2:1234", 2);
     Map<NodeId, MockNM> nms = Map.of(big.getNodeId(), big, small.getNodeId(), small);
@@ -166,16 +180,7 @@ public class GpuDevicesTest {
 
   @Test(timeout = 120_000)
   public void aPromotedStandbyGetsTheDeviceOfTheGpuItIsGiven() throws Exception {
-    h = HareRm.start(conf(true));
-    MockNM nm = h.node("h1:1234", 2);
-    MockAM a = h.launch(h.submit("hare.rounds=1", "hare.tasks-per-round=2"), nm);
-    HareRm.askGpuTasks(a, 2);
-    List<Container> aTasks = h.heartbeatAndPull(a, nm);
-    assertEquals(2, aTasks.size());
-    for (Container c : aTasks) {
-      running(nm, a, c);
-    }
-    assertEquals(Set.of(0, 1), Set.of(deviceOf(aTasks.get(0)), deviceOf(aTasks.get(1))));
+    List<Container> aTasks = twoBusyGpus(true, 2);
     MockAM b = h.launch(h.submit("hare.rounds=1", "hare.tasks-per-round=1",
         "hare.standby=true"), nm);
     HareRm.askGpuTasks(b, 1);
@@ -185,8 +190,7 @@ public class GpuDevicesTest {
     assertFalse("no GPU yet, no device", device(standby).isPresent());
     running(nm, b, standby);
 
-    Container ending = aTasks.stream().filter(c -> deviceOf(c) == 1).findFirst().orElseThrow();
-    h.finish(nm, ending);
+    h.finish(nm, onDevice(aTasks, 1));
     List<UpdatedContainer> updates = b.allocate(List.of(), List.of()).getUpdatedContainers();
     assertEquals(1, updates.size());
     assertEquals(ContainerUpdateType.INCREASE_RESOURCE, updates.get(0).getUpdateType());
@@ -198,17 +202,9 @@ public class GpuDevicesTest {
 
   @Test(timeout = 120_000)
   public void aWarmContainerKeepsItsDeviceAndNoOtherTaskGetsIt() throws Exception {
-    h = HareRm.start(conf(false));
-    MockNM nm = h.node("h1:1234", 2);
-    MockAM a = h.launch(h.submit("hare.rounds=1", "hare.tasks-per-round=3"), nm);
-    HareRm.askGpuTasks(a, 3);
-    List<Container> aTasks = h.heartbeatAndPull(a, nm);
-    assertEquals(2, aTasks.size());
-    Container warm = aTasks.stream().filter(c -> deviceOf(c) == 1).findFirst().orElseThrow();
-    Container other = aTasks.stream().filter(c -> deviceOf(c) == 0).findFirst().orElseThrow();
-    for (Container c : aTasks) {
-      running(nm, a, c);
-    }
+    List<Container> aTasks = twoBusyGpus(false, 3);
+    Container warm = onDevice(aTasks, 1);
+    Container other = onDevice(aTasks, 0);
     // the warm container runs a's third task: the AM withdraws that ask and reports the start
     HareRm.askGpuTasks(a, 0);
     a.sendContainerUpdateRequest(List.of(UpdateContainerRequest.newInstance(warm.getVersion(),
@@ -237,10 +233,10 @@ public class GpuDevicesTest {
 
   @Test(timeout = 120_000)
   public void anIsolatedNodeGetsNoDeviceTagNoStandbyAndNoPark() throws Exception {
-    h = HareRm.start(conf(true));
-    MockNM nm = h.node(ISOLATED_HOST + ":1234", 2);
+    h = HareRm.start(HareRm.standbysAhead(true));
+    nm = h.node(ISOLATED_HOST + ":1234", 2);
     isolate(ISOLATED_HOST);
-    MockAM a = h.launch(h.submit("hare.rounds=2", "hare.tasks-per-round=2",
+    a = h.launch(h.submit("hare.rounds=2", "hare.tasks-per-round=2",
         "hare.standby=true"), nm);
     HareRm.askGpuTasks(a, 2);
     List<Container> aTasks = h.heartbeatAndPull(a, nm);

@@ -55,6 +55,17 @@ final class HareRm implements AutoCloseable {
     return conf;
   }
 
+  /**
+   * {@link #conf()} with standbys on or off; with a lead of a day, any running task is about to
+   * end.
+   */
+  static YarnConfiguration standbysAhead(boolean on) {
+    YarnConfiguration conf = conf();
+    conf.setBoolean(SchedulerKeys.STANDBY_ENABLED, on);
+    conf.setLong(SchedulerKeys.STANDBY_LEAD_MS, 86_400_000L);
+    return conf;
+  }
+
   static HareRm start(YarnConfiguration conf) {
     ResourceUtils.resetResourceTypes(conf);
     MockRM rm = new MockRM(conf);

@@ -3,7 +3,6 @@ package io.hare.yarn.scheduler;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
-import io.hare.core.SchedulerKeys;
 import java.util.List;
 import org.apache.hadoop.yarn.api.protocolrecords.AllocateResponse;
 import org.apache.hadoop.yarn.api.records.Container;
@@ -11,7 +10,6 @@ import org.apache.hadoop.yarn.api.records.ContainerState;
 import org.apache.hadoop.yarn.api.records.ContainerStatus;
 import org.apache.hadoop.yarn.api.records.Priority;
 import org.apache.hadoop.yarn.api.records.ResourceRequest;
-import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
 import org.junit.After;
@@ -42,15 +40,13 @@ public class PromotionLossTest {
 
   /** One one-GPU node busy with a's task, b's standby there, and a's task ended: promoted. */
   private void promoted() throws Exception {
-    YarnConfiguration conf = HareRm.conf();
-    conf.setBoolean(SchedulerKeys.STANDBY_ENABLED, true);
-    conf.setLong(SchedulerKeys.STANDBY_LEAD_MS, 86_400_000L); // any task is about to end
-    h = HareRm.start(conf);
+    h = HareRm.start(HareRm.standbysAhead(true));
     nm = h.node("h1:1234", 1);
     a = h.launch(h.submit("hare.rounds=1", "hare.tasks-per-round=1"), nm);
     HareRm.askGpuTasks(a, 1);
     aTask = h.heartbeatAndPull(a, nm).get(0);
     running(a, aTask);
+    // b's one task asks under an id of its own, which the promotion must carry
     b = h.launch(h.submit("hare.rounds=1", "hare.tasks-per-round=1", "hare.standby=true"), nm);
     b.allocate(List.of(ResourceRequest.newBuilder().priority(Priority.newInstance(1))
         .resourceName(ResourceRequest.ANY).capability(HareRm.resource(1024, 1, 1))
