@@ -96,8 +96,8 @@ if [ -n "$isolation" ] && [ "$isolation" != true ] && [ "$isolation" != false ];
 elif [ -z "$isolation" ]; then
   isolation=false
   site="${HADOOP_CONF_DIR:-${HADOOP_HOME:-/nonexistent}/etc/hadoop}/yarn-site.xml"
-  if [ -r "$site" ] \
-      && [[ ",$(property 'yarn\.nodemanager\.resource-plugins' "$site" | tr -d ' ')," == *,yarn.io/gpu,* ]] \
+  plugins="$(property 'yarn\.nodemanager\.resource-plugins' "$site" 2>/dev/null | tr -d ' ')"
+  if [ -r "$site" ] && [[ ",$plugins," == *,yarn.io/gpu,* ]] \
       && [[ "$(property 'yarn\.nodemanager\.container-executor\.class' "$site" | tr -d ' ')" \
         == *.LinuxContainerExecutor ]]; then
     isolation=true

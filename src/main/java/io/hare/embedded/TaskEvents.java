@@ -85,8 +85,8 @@ public final class TaskEvents {
   private static String wrap(String command, Path file, String start, String end) {
     String f = "'" + file.toAbsolutePath().toString().replace("'", "'\\''") + "'";
     // the command runs in a subshell so that an `exit` in it still lets the end line be written
-    return DEVICE_VAR + "echo " + start + " " + FIELDS + " \"$(date +%s%3N)\"" + DEVICE + " >> " + f + "; ( "
-        + command + " ); rc=$?; echo " + end + " " + FIELDS + " \"$(date +%s%3N)\" \"$rc\""
+    return DEVICE_VAR + "echo " + start + " " + FIELDS + " \"$(date +%s%3N)\"" + DEVICE + " >> "
+        + f + "; ( " + command + " ); rc=$?; echo " + end + " " + FIELDS + " \"$(date +%s%3N)\" \"$rc\""
         + DEVICE + " >> " + f + "; exit $rc";
   }
 

@@ -67,8 +67,8 @@ final class TaskCommand implements Callable<Integer> {
     files.write(name, g.encode());
     PrintWriter out = spec.commandLine().getOut();
     out.printf("%s on GPU type '%s' device '%s': wrote %s (batch loss %s; %d computation(s),"
-        + " %d ms)%n", e.label(), e.gpuType(), e.gpuDevice(), files.where(name), g.batchLoss(), emulation.repeats(e.gpuType()),
-        ms);
+        + " %d ms)%n", e.label(), e.gpuType(), e.gpuDevice(), files.where(name), g.batchLoss(),
+        emulation.repeats(e.gpuType()), ms);
     out.flush();
     return SgdJob.OK;
   }

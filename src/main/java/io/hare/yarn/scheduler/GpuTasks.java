@@ -570,7 +570,8 @@ final class GpuTasks {
   /**
    * After an RM restart: a live container that a NodeManager reported running, already
    * recovered into YARN's bookkeeping. A GPU container of a known job takes a free GPU of its
-   * node in the inventory (the one of its device tag, if free) and becomes a running task of the job for the policy.
+   * node in the inventory (the one of its device tag, if free) and becomes a running task of the
+   * job for the policy.
    *
    * @return whether it became a GPU task
    */
