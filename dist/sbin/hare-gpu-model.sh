@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Prints this node's GPU model as a YARN node attribute, for a NodeManager's attribute script:
+# Prints this node's GPU model, and whether YARN isolates its GPUs per container, as YARN node
+# attributes, for a NodeManager's attribute script:
 #
 #   NODE_ATTRIBUTE:gpu-model,STRING,v100
+#   NODE_ATTRIBUTE:gpu-isolation,STRING,false
 #
 # Use it with YARN's own script provider (yarn-site.xml on the NodeManager):
 #   yarn.nodemanager.node-attributes.provider                = script
@@ -22,9 +24,17 @@
 # on stderr. A node without nvidia-smi, or where it fails or lists no GPU, prints nothing and
 # exits 1 (YARN then keeps the node's attributes as they were and logs the error).
 #
+# gpu-isolation is true when this NodeManager's yarn-site.xml lists yarn.io/gpu in
+# yarn.nodemanager.resource-plugins and runs containers under the LinuxContainerExecutor (YARN's
+# GPU plugin then assigns each container its devices at launch); false otherwise, and Hare assigns
+# each GPU container a device (CUDA_VISIBLE_DEVICES). Standby and parked containers are used only
+# on nodes where it is false.
+#
 # Environment: HARE_GPU_ATTRIBUTE  attribute name (default gpu-model; must match the RM's
 #                                  yarn.scheduler.hare.gpu-type.attribute)
 #              NVIDIA_SMI          the nvidia-smi to run (default: nvidia-smi on the PATH)
+#              HARE_GPU_ISOLATION  true or false: gpu-isolation as given, yarn-site.xml unread
+#              HADOOP_CONF_DIR     where yarn-site.xml is (default $HADOOP_HOME/etc/hadoop)
 set -uo pipefail
 set -f # GPU names are words, never globs
 
@@ -72,3 +82,25 @@ if [ "$(printf '%s\n' "$counts" | wc -l)" -gt 1 ]; then
     | awk '{printf "%s%s x%s", sep, $2, $1; sep=", "}')); reporting the most common, $model" >&2
 fi
 echo "NODE_ATTRIBUTE:${attribute},STRING,${model}"
+
+# the value of property $1 in yarn-site.xml $2 (empty if unset): enough XML for Hadoop's own files
+property() {
+  tr -d '\n\r' < "$2" | grep -o "<name>[[:space:]]*$1[[:space:]]*</name>[[:space:]]*<value>[^<]*" \
+    | head -n 1 | sed 's/.*<value>//'
+}
+
+isolation="${HARE_GPU_ISOLATION:-}"
+if [ -n "$isolation" ] && [ "$isolation" != true ] && [ "$isolation" != false ]; then
+  echo "hare-gpu-model: HARE_GPU_ISOLATION must be true or false, got '$isolation'" >&2
+  exit 1
+elif [ -z "$isolation" ]; then
+  isolation=false
+  site="${HADOOP_CONF_DIR:-${HADOOP_HOME:-/nonexistent}/etc/hadoop}/yarn-site.xml"
+  plugins="$(property 'yarn\.nodemanager\.resource-plugins' "$site" 2>/dev/null | tr -d ' ')"
+  if [ -r "$site" ] && [[ ",$plugins," == *,yarn.io/gpu,* ]] \
+      && [[ "$(property 'yarn\.nodemanager\.container-executor\.class' "$site" | tr -d ' ')" \
+        == *.LinuxContainerExecutor ]]; then
+    isolation=true
+  fi
+fi
+echo "NODE_ATTRIBUTE:gpu-isolation,STRING,${isolation}"

@@ -3,6 +3,7 @@ package io.hare.cli;
 import io.hare.core.BadInputException;
 import io.hare.core.ConfigException;
 import io.hare.core.SchedulerKeys;
+import io.hare.yarn.GpuDevices;
 import io.hare.yarn.scheduler.HareSettings;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -64,6 +65,13 @@ public final class ConfCheckCommand implements Callable<Integer> {
       HareSettings s = HareSettings.read(conf);
       out.println("OK: policy " + s.policyName() + ", " + keys + " " + SchedulerKeys.PREFIX
           + "* keys set, all valid");
+      if (s.standbyEnabled()) {
+        out.println("Note: " + SchedulerKeys.STANDBY_ENABLED + " is on: standby and parked"
+            + " containers apply only on nodes whose GPUs YARN does not isolate per container"
+            + " (node attribute " + GpuDevices.ISOLATION_ATTRIBUTE + "=false or unset; YARN's GPU"
+            + " plugin assigns devices only at launch). Isolated nodes skip them (metric"
+            + " StandbysSkippedIsolated) and start each task in a new container.");
+      }
       out.flush();
       return HareCommand.OK;
     } catch (ConfigException e) {

@@ -19,6 +19,15 @@ public final class TaskContract {
   public static final String WORK_DIR = "HARE_WORK_DIR";
   /** The GPU model of the task's node (e.g. v100), empty if unknown. */
   public static final String GPU_TYPE = "HARE_GPU_TYPE";
+  /**
+   * The index of the task's GPU device on its node, as Hare assigned it (a node whose GPUs YARN
+   * does not isolate per container); not set where YARN isolates them (the NodeManager then
+   * exposes the device it assigned: its devices cgroup, or {@code NVIDIA_VISIBLE_DEVICES} in a
+   * Docker container).
+   */
+  public static final String GPU_DEVICE = "HARE_GPU_DEVICE";
+  /** CUDA's device filter: set to {@link #GPU_DEVICE}'s index wherever that is set. */
+  public static final String CUDA_VISIBLE_DEVICES = "CUDA_VISIBLE_DEVICES";
 
   private TaskContract() {}
 }

@@ -171,6 +171,11 @@ public final class DemoReport {
       ObjectNode n = tasks.addObject().put("app_id", t.appId()).put("round", t.round())
           .put("index", t.index()).put("node", t.node()).put("gpu_type", t.gpuType())
           .put("gpu", t.gpu()).put("container_id", t.containerId()).put("start_ms", t.startMs());
+      if (t.gpuDevice().isEmpty()) {
+        n.putNull("gpu_device");
+      } else {
+        n.put("gpu_device", t.gpuDevice());
+      }
       if (t.endMs() >= 0) {
         n.put("end_ms", t.endMs());
       } else {

@@ -52,16 +52,28 @@ public record DemoResult(String policy, List<Job> jobs, List<Task> tasks, List<S
   }
 
   /**
-   * One task attempt; {@code gpu} is the GPU slot of its node it ran in (0-based), assigned from
-   * the start and end times since YARN does not name the GPU of a static GPU count.
+   * One task attempt; {@code gpu} is the GPU of its node it ran in (0-based): the device its
+   * process saw ({@code gpuDevice}) where every task of the node saw a device index, else a slot
+   * assigned from the start and end times ({@link io.hare.embedded.GpuSlots}).
    *
    * @param state SUCCEEDED (exit 0), FAILED (another exit code) or LOST (no end recorded)
    * @param exitCode the task command's exit code; -1 when lost
    * @param goneMs for a lost attempt, when the scheduler saw its container end (killed with its
    *     AM, or its node declared lost); -1 otherwise or if it never did
+   * @param gpuDevice the GPU device the task process saw ({@code HARE_GPU_DEVICE}, else
+   *     {@code CUDA_VISIBLE_DEVICES}); empty if none
    */
   public record Task(String appId, int round, int index, String node, String gpuType, int gpu,
-      String containerId, long startMs, long endMs, String state, int exitCode, long goneMs) {
+      String containerId, long startMs, long endMs, String state, int exitCode, long goneMs,
+      String gpuDevice) {
+
+    /** A task attempt whose process saw no device. */
+    public Task(String appId, int round, int index, String node, String gpuType, int gpu,
+        String containerId, long startMs, long endMs, String state, int exitCode,
+        long goneMs) {
+      this(appId, round, index, node, gpuType, gpu, containerId, startMs, endMs, state,
+          exitCode, goneMs, "");
+    }
 
     /** A task attempt that is not lost. */
     public Task(String appId, int round, int index, String node, String gpuType, int gpu,

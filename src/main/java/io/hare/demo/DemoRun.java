@@ -305,12 +305,12 @@ public final class DemoRun {
     cluster.journal().entries().stream().filter(e -> e.kind() == SchedulerJournal.Kind.ENDED)
         .forEach(e -> gone.putIfAbsent(e.containerId(), e.ms()));
     byHost.forEach((host, attempts) -> {
-      Map<TaskEvents.Attempt, Integer> slots = GpuSlots.assign(attempts, gone);
+      Map<TaskEvents.Attempt, Integer> slots = GpuSlots.devicesOrSlots(attempts, gone);
       for (TaskEvents.Attempt a : attempts) {
         tasks.add(new DemoResult.Task(a.appId(), a.round(), a.index(), host, a.gpuType(),
             slots.get(a), a.containerId(), a.startMs(), a.endMs(),
             !a.ended() ? "LOST" : a.succeeded() ? "SUCCEEDED" : "FAILED", a.exitCode(),
-            a.ended() ? -1 : gone.getOrDefault(a.containerId(), -1L)));
+            a.ended() ? -1 : gone.getOrDefault(a.containerId(), -1L), a.gpuDevice()));
       }
     });
     tasks.sort(java.util.Comparator.comparingLong(DemoResult.Task::startMs));

@@ -27,6 +27,22 @@ public final class GpuSlots {
   }
 
   /**
+   * The GPU of each attempt of one node: the device index its process saw, when every attempt
+   * saw one (a node where Hare assigns devices); else slots as {@link #assign(List, Map)}.
+   */
+  public static Map<TaskEvents.Attempt, Integer> devicesOrSlots(
+      List<TaskEvents.Attempt> onOneNode, Map<String, Long> goneMs) {
+    Map<TaskEvents.Attempt, Integer> devices = new HashMap<>();
+    for (TaskEvents.Attempt a : onOneNode) {
+      if (!a.gpuDevice().matches("[0-9]{1,6}")) {
+        return assign(onOneNode, goneMs);
+      }
+      devices.put(a, Integer.parseInt(a.gpuDevice()));
+    }
+    return devices;
+  }
+
+  /**
    * Slots for the attempts of one node; an attempt without an end (its process was killed, or
    * its node lost) holds its slot until {@code goneMs} of its container (when YARN saw the
    * container end), or to the end of time if YARN never did.

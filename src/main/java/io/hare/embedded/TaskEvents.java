@@ -21,16 +21,25 @@ import java.util.Map;
  * a local file system), so concurrent tasks of a job on one machine may share a file; the file
  * must be on a local or NFS path that every NodeManager of the cluster sees.
  *
- * <p>Line format: {@code KIND APP ROUND INDEX HOST TYPE CONTAINER MS [EXIT]} with KIND one of
- * {@code start}, {@code end}, {@code sync-start}, {@code sync-end}, {@code -} for a value the
- * process did not have (the index of a sync step), and EXIT on end lines only.
+ * <p>Line format: {@code KIND APP ROUND INDEX HOST TYPE CONTAINER MS [EXIT] [DEVICE]} with KIND
+ * one of {@code start}, {@code end}, {@code sync-start}, {@code sync-end}, {@code -} for a value
+ * the process did not have (the index of a sync step), EXIT on end lines only, and DEVICE the GPU
+ * device the process saw ({@code HARE_GPU_DEVICE}, else {@code CUDA_VISIBLE_DEVICES}), last and
+ * optional.
  */
 public final class TaskEvents {
 
   /** One task attempt as its process recorded it; {@code endMs} and {@code exitCode} are -1
-   * when it never recorded an end (killed, or its node was lost). */
+   * when it never recorded an end (killed, or its node was lost); {@code gpuDevice} the device
+   * it saw, empty if none. */
   public record Attempt(String appId, int round, int index, String host, String gpuType,
-      String containerId, long startMs, long endMs, int exitCode) {
+      String containerId, long startMs, long endMs, int exitCode, String gpuDevice) {
+
+    /** An attempt that saw no device. */
+    public Attempt(String appId, int round, int index, String host, String gpuType,
+        String containerId, long startMs, long endMs, int exitCode) {
+      this(appId, round, index, host, gpuType, containerId, startMs, endMs, exitCode, "");
+    }
 
     public boolean ended() {
       return endMs >= 0;
@@ -53,6 +62,13 @@ public final class TaskEvents {
 
   private static final String FIELDS = "\"$HARE_JOB_ID\" \"$HARE_ROUND\" \"${HARE_TASK_INDEX:--}\""
       + " \"${NM_HOST:--}\" \"${HARE_GPU_TYPE:--}\" \"${CONTAINER_ID:--}\"";
+  /**
+   * The device, set before the first line: nested braces would end in a double closing brace,
+   * which the NodeManager's launch script takes for its own parameter expansion and drops.
+   */
+  private static final String DEVICE_VAR = "hare_device=\"${CUDA_VISIBLE_DEVICES:--}\"; "
+      + "hare_device=\"${HARE_GPU_DEVICE:-$hare_device}\"; ";
+  private static final String DEVICE = " \"$hare_device\"";
 
   private TaskEvents() {}
 
@@ -69,9 +85,9 @@ public final class TaskEvents {
   private static String wrap(String command, Path file, String start, String end) {
     String f = "'" + file.toAbsolutePath().toString().replace("'", "'\\''") + "'";
     // the command runs in a subshell so that an `exit` in it still lets the end line be written
-    return "echo " + start + " " + FIELDS + " \"$(date +%s%3N)\" >> " + f + "; ( " + command
-        + " ); rc=$?; echo " + end + " " + FIELDS + " \"$(date +%s%3N)\" \"$rc\" >> " + f
-        + "; exit $rc";
+    return DEVICE_VAR + "echo " + start + " " + FIELDS + " \"$(date +%s%3N)\"" + DEVICE + " >> "
+        + f + "; ( " + command + " ); rc=$?; echo " + end + " " + FIELDS + " \"$(date +%s%3N)\" \"$rc\""
+        + DEVICE + " >> " + f + "; exit $rc";
   }
 
   /** Reads an events file; a missing file has no runs. */
@@ -92,7 +108,8 @@ public final class TaskEvents {
       String[] f = line.strip().split(" ");
       boolean isEnd = f[0].equals("end") || f[0].equals("sync-end");
       boolean known = isEnd || f[0].equals("start") || f[0].equals("sync-start");
-      if (!known || f.length != (isEnd ? 9 : 8)) {
+      int fields = isEnd ? 9 : 8; // and the device, optional
+      if (!known || (f.length != fields && f.length != fields + 1)) {
         throw new IOException(file + ":" + n + ": not an event line: " + line);
       }
       long ms;
@@ -134,7 +151,8 @@ public final class TaskEvents {
   }
 
   private static Attempt attempt(String[] s, long start, long end, int rc) {
+    String device = s.length > 8 && !s[8].equals("-") ? s[8] : "";
     return new Attempt(s[1], Integer.parseInt(s[2]), Integer.parseInt(s[3]), s[4], s[5], s[6],
-        start, end, rc);
+        start, end, rc, device);
   }
 }

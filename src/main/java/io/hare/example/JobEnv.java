@@ -1,5 +1,7 @@
 package io.hare.example;
 
+import static io.hare.core.TaskContract.CUDA_VISIBLE_DEVICES;
+import static io.hare.core.TaskContract.GPU_DEVICE;
 import static io.hare.core.TaskContract.GPU_TYPE;
 import static io.hare.core.TaskContract.JOB_ID;
 import static io.hare.core.TaskContract.ROUND;
@@ -17,13 +19,16 @@ import java.util.List;
  * {@code HARE_TASK_INDEX} (0..k-1), {@code HARE_TASKS_PER_ROUND} (k), {@code HARE_WORK_DIR} and
  * {@code HARE_GPU_TYPE}; the sync step of a round gets the same without
  * {@code HARE_TASK_INDEX}. {@code HARE_JOB_ID} and {@code HARE_GPU_TYPE} only label logs and
- * pick the demo slowdown, so they may be missing or empty.
+ * pick the demo slowdown, so they may be missing or empty. The GPU device a task runs on is
+ * {@code HARE_GPU_DEVICE} where Hare assigned it, else {@code CUDA_VISIBLE_DEVICES} (as YARN or
+ * the user set it); the CPU example only reports it.
  *
  * @param taskIndex the task's index, or -1 for the sync step
  * @param gpuType the GPU type as given (may be empty), never null
+ * @param gpuDevice the GPU device the process sees, empty if none is named
  */
 public record JobEnv(String jobId, int round, int taskIndex, int tasksPerRound, String workDir,
-    String gpuType) {
+    String gpuType, String gpuDevice) {
 
   /** The environment of a task; every problem is reported at once, each naming its variable. */
   public static JobEnv forTask(Env env) throws BadInputException {
@@ -51,8 +56,12 @@ public record JobEnv(String jobId, int round, int taskIndex, int tasksPerRound, 
     if (!problems.isEmpty()) {
       throw new BadInputException("bad environment: " + String.join("; ", problems));
     }
+    String device = orEmpty(env.get(GPU_DEVICE)).strip();
+    if (device.isEmpty()) {
+      device = orEmpty(env.get(CUDA_VISIBLE_DEVICES)).strip();
+    }
     return new JobEnv(orEmpty(env.get(JOB_ID)), round, index, k, dir.strip(),
-        orEmpty(env.get(GPU_TYPE)).strip());
+        orEmpty(env.get(GPU_TYPE)).strip(), device);
   }
 
   /** The whole number in {@code name}, at least {@code min}; -1 (and a problem) otherwise. */

@@ -15,8 +15,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "task", mixinStandardHelpOptions = true, sortOptions = false,
     description = {"Computes one task's gradient. Reads HARE_ROUND, HARE_TASK_INDEX, "
-        + "HARE_TASKS_PER_ROUND, HARE_WORK_DIR (and HARE_GPU_TYPE, HARE_JOB_ID) from the "
-        + "environment."})
+        + "HARE_TASKS_PER_ROUND, HARE_WORK_DIR (and HARE_GPU_TYPE, HARE_JOB_ID, "
+        + "HARE_GPU_DEVICE or CUDA_VISIBLE_DEVICES) from the environment."})
 final class TaskCommand implements Callable<Integer> {
 
   private final Env env;
@@ -66,9 +66,9 @@ final class TaskCommand implements Callable<Integer> {
     String name = WorkFiles.gradient(e.round(), e.taskIndex());
     files.write(name, g.encode());
     PrintWriter out = spec.commandLine().getOut();
-    out.printf("%s on GPU type '%s': wrote %s (batch loss %s; %d computation(s), %d ms)%n",
-        e.label(), e.gpuType(), files.where(name), g.batchLoss(), emulation.repeats(e.gpuType()),
-        ms);
+    out.printf("%s on GPU type '%s' device '%s': wrote %s (batch loss %s; %d computation(s),"
+        + " %d ms)%n", e.label(), e.gpuType(), e.gpuDevice(), files.where(name), g.batchLoss(),
+        emulation.repeats(e.gpuType()), ms);
     out.flush();
     return SgdJob.OK;
   }

@@ -41,6 +41,19 @@ public class ConfCheckTest {
   }
 
   @Test(timeout = 60_000)
+  public void withStandbysOnItExplainsThatIsolatedNodesSkipThem() throws Exception {
+    Path f = site("yarn.scheduler.hare.policy", "hlas");
+    CliRun off = CliRun.run("conf-check", "--conf", f.toString());
+    assertFalse(off.toString(), off.out.contains("gpu-isolation"));
+    CliRun on = CliRun.run("conf-check", "--conf", f.toString(),
+        "-D", "yarn.scheduler.hare.standby.enabled=true");
+    assertEquals(on.toString(), 0, on.code);
+    assertTrue(on.toString(), on.out.contains("standby and parked containers apply only on nodes"
+        + " whose GPUs YARN does not isolate per container"));
+    assertTrue(on.toString(), on.out.contains("gpu-isolation=false"));
+  }
+
+  @Test(timeout = 60_000)
   public void everyBadValueIsNamedAtOnce() throws Exception {
     Path f = site("yarn.scheduler.hare.weight.max", "0",
         "yarn.scheduler.hare.gpu-type.attribute", "gpu.model");

@@ -36,7 +36,7 @@ public class DemoReportTest {
             "FAILED", false));
     List<DemoResult.Task> tasks = List.of(
         new DemoResult.Task("application_1_0001", 0, 0, "127.0.0.2", "v100", 0, "c1", 2000,
-            3000, "SUCCEEDED"),
+            3000, "SUCCEEDED", 0, -1, "0"),
         new DemoResult.Task("application_1_0002", 0, 1, "127.0.0.3", "t4", 1, "c2", 2500, -1,
             "LOST"));
     return new DemoResult(policy, jobs, tasks, List.of(), List.of(),
@@ -67,6 +67,8 @@ public class DemoReportTest {
       assertTrue("tasks[0]." + f, task.has(f));
     }
     assertTrue("a lost task has no end", o.get("tasks").get(1).get("end_ms").isNull());
+    assertEquals("the device the task saw", "0", task.get("gpu_device").asText());
+    assertTrue("none seen", o.get("tasks").get(1).get("gpu_device").isNull());
     assertEquals("yarn-fifo", o.get("compare").get("policy").asText());
     assertEquals(23.5, o.get("compare").get("total_weighted_jct_s").asDouble(), 1e-9);
     assertTrue(!o.get("compare").has("compare"));

@@ -8,6 +8,7 @@ import static org.junit.Assert.fail;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.Rule;
@@ -60,6 +61,28 @@ public class TaskEventsTest {
     assertEquals(3, failed.exitCode());
     assertEquals(1, runs.syncs().size());
     assertEquals(0, runs.syncs().get(0).round());
+  }
+
+  @Test(timeout = 60_000)
+  public void recordsTheGpuDeviceTheProcessSaw() throws Exception {
+    Path events = tmp.getRoot().toPath().resolve("devices.txt");
+    Map<String, String> hare = new HashMap<>(task(0, 0, "c1"));
+    hare.put("HARE_GPU_DEVICE", "2");
+    hare.put("CUDA_VISIBLE_DEVICES", "2");
+    Map<String, String> cuda = new HashMap<>(task(0, 1, "c2"));
+    cuda.put("CUDA_VISIBLE_DEVICES", "1"); // YARN's or the user's, without Hare's index
+    assertEquals(0, run(TaskEvents.wrapTask("true", events), hare));
+    assertEquals(0, run(TaskEvents.wrapTask("true", events), cuda));
+    ProcessBuilder none = new ProcessBuilder("bash", "-c", TaskEvents.wrapTask("true", events));
+    none.environment().putAll(task(0, 2, "c3"));
+    none.environment().remove("HARE_GPU_DEVICE");
+    none.environment().remove("CUDA_VISIBLE_DEVICES");
+    assertEquals(0, none.start().waitFor());
+    Map<Integer, String> seen = new HashMap<>();
+    TaskEvents.read(events).attempts().forEach(a -> seen.put(a.index(), a.gpuDevice()));
+    assertEquals(Map.of(0, "2", 1, "1", 2, ""), seen);
+    assertFalse("the NodeManager's launch script drops a double closing brace",
+        TaskEvents.wrapTask("true", events).contains("}}"));
   }
 
   @Test(timeout = 60_000)

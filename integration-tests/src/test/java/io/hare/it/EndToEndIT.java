@@ -115,6 +115,27 @@ public class EndToEndIT {
     }
   }
 
+  /**
+   * The NodeManagers declare static GPU counts (no isolation), so the scheduler names each task
+   * container's device and every task process saw one; tasks that overlap in time on a node saw
+   * different devices, and the chart's rows are those devices.
+   */
+  @Test(timeout = 10_000)
+  public void tasksThatOverlapOnANodeNeverShareADevice() {
+    for (DemoResult r : List.of(hare, fifo)) {
+      for (DemoResult.Task t : r.tasks()) {
+        assertEquals(t.toString(), Integer.toString(t.gpu()), t.gpuDevice());
+        for (DemoResult.Task u : r.tasks()) {
+          if (t != u && t.node().equals(u.node()) && t.startMs() < u.endMs()
+              && u.startMs() < t.endMs()) {
+            assertTrue(r.policy() + ": " + t + " and " + u + " overlap on one device",
+                t.gpu() != u.gpu());
+          }
+        }
+      }
+    }
+  }
+
   /** No task of round r+1 started before round r's sync step ended, which followed its tasks. */
   @Test(timeout = 10_000)
   public void roundsRunInOrderBehindTheirBarrier() {

@@ -1,5 +1,6 @@
 package io.hare.yarn.app;
 
+import io.hare.yarn.GpuDevices;
 import io.hare.yarn.JobTags;
 import java.io.IOException;
 import java.util.Collection;
@@ -9,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -143,8 +145,8 @@ public final class RoundProtocol {
       String type = gpuTypes.typeOf(c.getNodeId());
       LOG.info("{}: round {} task {} attempt {} on {} ({} GPU {})", jobId, a.round(), a.index(),
           a.number(), c.getId(), c.getNodeId(), type.isEmpty() ? "unknown" : type);
-      launcher.startContainer(c, launch.context(
-          TaskEnv.forTask(spec, jobId, workDir, a.round(), a.index(), type)));
+      launcher.startContainer(c, launch.context(TaskEnv.withDevice(
+          TaskEnv.forTask(spec, jobId, workDir, a.round(), a.index(), type), device(c))));
     }
     pollForStandbys();
   }
@@ -219,7 +221,8 @@ public final class RoundProtocol {
     asks.reportTaskStarted(a.container());
     LOG.info("{}: round {} task {} attempt {} follows in warm container {}", jobId, n.round(),
         n.index(), n.number(), id);
-    return Optional.of(new RunnerServer.Next(n.round(), n.index()));
+    return Optional.of(new RunnerServer.Next(n.round(), n.index(),
+        device(a.container()).orElse(-1)));
   }
 
   /**
@@ -280,8 +283,11 @@ public final class RoundProtocol {
         launcher.updateResource(c); // parked: the NodeManager's view too, e.g. for recovery
         continue;
       }
-      if (u.getUpdateType() != ContainerUpdateType.INCREASE_RESOURCE
-          || !standbys.isIdle(c.getId())) {
+      if (u.getUpdateType() != ContainerUpdateType.INCREASE_RESOURCE) {
+        continue;
+      }
+      if (!standbys.isIdle(c.getId())) {
+        resendAsk(c);
         continue;
       }
       if (gpus(c) < 1) {
@@ -299,7 +305,8 @@ public final class RoundProtocol {
       }
       RoundTasks.Attempt a = bound.get();
       // the runner first: its GPU idles until it hears; the NodeManager's view can follow
-      standbys.promote(c.getId(), new RunnerServer.Next(a.round(), a.index()));
+      standbys.promote(c.getId(), new RunnerServer.Next(a.round(), a.index(),
+          device(c).orElse(-1)));
       launcher.updateResource(c);
       String type = gpuTypes.typeOf(c.getNodeId());
       LOG.info("{}: round {} task {} attempt {} promoted standby container {} ({} GPU {})",
@@ -325,6 +332,23 @@ public final class RoundProtocol {
     RoundTasks.Attempt a = tasks.assign(index.get(), c);
     running.put(c.getId(), a);
     return Optional.of(a);
+  }
+
+  /**
+   * The promotion of a standby this AM has already seen end or released: the scheduler took an
+   * ask for a container that runs nothing. The ask is sent again, so the scheduler counts it
+   * outstanding as this AM does (YARN's asks carry absolute counts); else its task would wait
+   * for it forever.
+   */
+  private void resendAsk(Container c) {
+    ContainerRequest r = outstanding.get(c.getAllocationRequestId());
+    if (r == null || outcome != null || running.containsKey(c.getId())) {
+      return;
+    }
+    LOG.info("{}: standby {} was promoted after it ended; asking again for its ask {}", jobId,
+        c.getId(), c.getAllocationRequestId());
+    asks.removeContainerRequest(r);
+    asks.addContainerRequest(r);
   }
 
   /** Tells the AM's heartbeat when a standby starts or stops waiting for its GPU. */
@@ -415,6 +439,11 @@ public final class RoundProtocol {
       r = outstanding.remove(outstanding.keySet().iterator().next());
     }
     return r;
+  }
+
+  /** The device the scheduler named for {@code c} ({@link GpuDevices}); none: YARN's. */
+  private static OptionalInt device(Container c) {
+    return GpuDevices.of(c.getAllocationTags());
   }
 
   private static boolean parkable(Container c) {

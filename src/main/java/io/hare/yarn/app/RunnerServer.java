@@ -42,7 +42,10 @@ import org.slf4j.LoggerFactory;
  * AM:     ok                              the runner is that container
  * runner: ready                           a standby (it ran nothing), or after park
  * runner: done ROUND INDEX EXIT_CODE      the task the AM gave the container ended
- * AM:     run ROUND INDEX                 run that task of the job next, in this container
+ * AM:     run ROUND INDEX [DEVICE]        run that task of the job next, in this container, on
+ *                                         GPU DEVICE if given (HARE_GPU_DEVICE and
+ *                                         CUDA_VISIBLE_DEVICES; a promoted standby's launch
+ *                                         environment has none)
  * AM:     park                            no next task yet: wait as a standby; say ready
  * AM:     exit                            no next task: exit 0 (the AM has every result)
  * AM:     error CODE TEXT                 refused (busy, timeout, line, protocol, version, auth,
@@ -94,9 +97,18 @@ final class RunnerServer implements AutoCloseable {
   }
 
   /** The next task of a runner: {@code round} and {@code index}; or {@link #PARK}. */
-  record Next(int round, int index) {
+  /**
+   * The next task of a runner: {@code round} and {@code index}, and the GPU {@code device} it
+   * runs on (-1: leave the container's as it is); or {@link #PARK}.
+   */
+  record Next(int round, int index, int device) {
     /** Not a task: the runner is to wait as a standby (its container is being parked). */
     static final Next PARK = new Next(-1, -1);
+
+    /** A task whose device the runner leaves as the container's environment has it. */
+    Next(int round, int index) {
+      this(round, index, -1);
+    }
 
     /**
      * Whether this is {@link #PARK}. Not {@code equals}: a record's first equals in a JVM
@@ -528,7 +540,8 @@ final class RunnerServer implements AutoCloseable {
       return;
     }
     Next n = next.get();
-    send(c, n.parks() ? "park" : "run " + n.round() + " " + n.index());
+    send(c, n.parks() ? "park" : "run " + n.round() + " " + n.index()
+        + (n.device() < 0 ? "" : " " + n.device()));
   }
 
   /** Refuses an admitted connection: logged, an error line, and closed. */

@@ -1,5 +1,7 @@
 package io.hare.yarn.app;
 
+import static io.hare.core.TaskContract.CUDA_VISIBLE_DEVICES;
+import static io.hare.core.TaskContract.GPU_DEVICE;
 import static io.hare.core.TaskContract.GPU_TYPE;
 import static io.hare.core.TaskContract.JOB_ID;
 import static io.hare.core.TaskContract.ROUND;
@@ -9,11 +11,14 @@ import static io.hare.core.TaskContract.WORK_DIR;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.OptionalInt;
 
 /**
  * The environment contract of task and sync processes: the spec's extra variables plus
  * {@code HARE_JOB_ID}, {@code HARE_ROUND} (0-based), {@code HARE_TASK_INDEX} (tasks only),
- * {@code HARE_TASKS_PER_ROUND}, {@code HARE_WORK_DIR} and {@code HARE_GPU_TYPE} (empty if unknown).
+ * {@code HARE_TASKS_PER_ROUND}, {@code HARE_WORK_DIR} and {@code HARE_GPU_TYPE} (empty if unknown);
+ * a task also {@code HARE_GPU_DEVICE} and {@code CUDA_VISIBLE_DEVICES} where Hare assigns its
+ * device ({@link #withDevice}).
  * A standby container's environment has no task index yet: its runner sets {@code HARE_ROUND}
  * and {@code HARE_TASK_INDEX} from the task the AM hands it ({@link TaskRunnerScript}).
  */
@@ -26,6 +31,20 @@ public final class TaskEnv {
     Map<String, String> env = forSync(spec, jobId, workDir, round);
     env.put(TASK_INDEX, Integer.toString(index));
     env.put(GPU_TYPE, gpuType);
+    return env;
+  }
+
+  /**
+   * Adds the task's GPU device ({@link io.hare.yarn.GpuDevices}: the scheduler's index on a node
+   * whose GPUs YARN does not isolate) as {@code HARE_GPU_DEVICE} and
+   * {@code CUDA_VISIBLE_DEVICES}; none: YARN exposes the device it assigned, which nothing
+   * overrides.
+   */
+  public static Map<String, String> withDevice(Map<String, String> env, OptionalInt device) {
+    device.ifPresent(d -> {
+      env.put(GPU_DEVICE, Integer.toString(d));
+      env.put(CUDA_VISIBLE_DEVICES, Integer.toString(d));
+    });
     return env;
   }
 

@@ -4,8 +4,9 @@ package io.hare.yarn.app;
  * The command of a warm task container: bash that runs the job's task command, then, if the
  * container knows its ApplicationMaster's task channel ({@code HARE_RUNNER_HOST},
  * {@code HARE_RUNNER_PORT}) and holds its key, reports each task's exit code to it and runs the
- * next task it is given ({@code HARE_ROUND} and {@code HARE_TASK_INDEX} change, everything else
- * is the container's), until told to exit. So consecutive tasks of one job on one GPU cost a line
+ * next task it is given ({@code HARE_ROUND} and {@code HARE_TASK_INDEX} change, and
+ * {@code HARE_GPU_DEVICE} and {@code CUDA_VISIBLE_DEVICES} when the AM names a device; everything
+ * else is the container's), until told to exit. So consecutive tasks of one job on one GPU cost a line
  * over a socket instead of a container launch. Protocol: {@link RunnerServer} and
  * {@code docs/task-channel.md}.
  *
@@ -60,13 +61,15 @@ final class TaskRunnerScript {
         + "else task & t=$!; channel; c=$?; wait $t; rc=$?; [ $c = 0 ] || exit $rc; "
         + "say=\"done ${HARE_ROUND:-} ${HARE_TASK_INDEX:-} $rc\"; fi; "
         + "while printf '%s\\n' \"$say\" >&3; do "
-        + "IFS=' ' read -r verb round index rest <&3 || exit " + LOST + "; "
+        + "IFS=' ' read -r verb round index device rest <&3 || exit " + LOST + "; "
         + "case \"$verb\" in park) say=ready; continue;; exit) exit 0;; run) ;; *) "
-        + "echo \"hare task runner: the task channel said: $verb $round $index $rest\" >&2; "
+        + "echo \"hare task runner: the task channel said: $verb $round $index $device $rest\" >&2; "
         + "exit " + LOST + ";; esac; "
         + "case \"$round\" in ''|*[!0-9]*) exit " + LOST + ";; esac; "
         + "case \"$index\" in ''|*[!0-9]*) exit " + LOST + ";; esac; "
         + "export HARE_ROUND=\"$round\" HARE_TASK_INDEX=\"$index\"; "
+        + "case \"$device\" in '') ;; *[!0-9]*) exit " + LOST + ";; *) export HARE_GPU_DEVICE="
+        + "\"$device\" CUDA_VISIBLE_DEVICES=\"$device\";; esac; "
         + "task; rc=$?; say=\"done $round $index $rc\"; "
         + "done; exit " + LOST;
   }

@@ -2,6 +2,7 @@ package io.hare.yarn.nodes;
 
 import io.hare.core.GpuType;
 import io.hare.core.SchedulerKeys;
+import io.hare.yarn.GpuDevices;
 import java.io.File;
 import java.io.IOException;
 import java.util.Set;
@@ -11,7 +12,9 @@ import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.util.Shell;
 import org.apache.hadoop.yarn.api.records.NodeAttribute;
 import org.apache.hadoop.yarn.api.records.NodeAttributeType;
+import org.apache.hadoop.yarn.api.records.ResourceInformation;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.apache.hadoop.yarn.server.nodemanager.LinuxContainerExecutor;
 import org.apache.hadoop.yarn.server.nodemanager.nodelabels.NodeAttributesProvider;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,6 +38,14 @@ import org.slf4j.LoggerFactory;
  * {@code ...fetch-timeout-ms}; it prints YARN's script-provider format
  * ({@code NODE_ATTRIBUTE:gpu-model,STRING,v100}), as {@code dist/sbin/hare-gpu-model.sh} does.
  *
+ * <p>With the model it publishes {@code nm.yarn.io/gpu-isolation} ({@link
+ * GpuDevices#ISOLATION_ATTRIBUTE}): {@code true} when this NodeManager isolates GPUs per
+ * container, that is {@code yarn.nodemanager.resource-plugins} lists {@code yarn.io/gpu} and
+ * containers run under the {@code LinuxContainerExecutor} (the GPU plugin's devices cgroup, or
+ * Docker's {@code NVIDIA_VISIBLE_DEVICES}); {@code false} otherwise (a static
+ * {@code yarn.io/gpu} count, where Hare assigns devices). An admin corrects it centrally with
+ * {@code rm.yarn.io/gpu-isolation}, which wins.
+ *
  * <p>Bad configuration (neither key, an invalid model name, a script that is not executable)
  * fails {@code serviceInit}, so the NodeManager does not start with an unknown GPU model. A
  * failing run of the script is logged and keeps the previous attributes, as YARN's script
@@ -52,6 +63,7 @@ public class GpuModelAttributesProvider extends NodeAttributesProvider {
   private static final String LINE_PREFIX = "NODE_ATTRIBUTE:";
 
   private String attribute;
+  private boolean isolated;
   private GpuType fixed;
   private String script;
   private long timeoutMs;
@@ -65,6 +77,7 @@ public class GpuModelAttributesProvider extends NodeAttributesProvider {
     super.serviceInit(conf);
     attribute = conf.getTrimmed(SchedulerKeys.GPU_TYPE_ATTRIBUTE,
         SchedulerKeys.DEFAULT_GPU_TYPE_ATTRIBUTE);
+    isolated = isolates(conf);
     String model = conf.getTrimmed(MODEL, "");
     script = conf.getTrimmed(SCRIPT_PATH, "");
     timeoutMs = conf.getLong(YarnConfiguration.NM_NODE_ATTRIBUTES_PROVIDER_FETCH_TIMEOUT_MS,
@@ -97,12 +110,23 @@ public class GpuModelAttributesProvider extends NodeAttributesProvider {
       @Override
       public void run() {
         try {
-          setDescriptors(Set.of(attribute(fixed != null ? fixed : runScript())));
+          setDescriptors(Set.of(attribute(fixed != null ? fixed : runScript()),
+              NodeAttribute.newInstance(NodeAttribute.PREFIX_DISTRIBUTED,
+                  GpuDevices.ISOLATION_ATTRIBUTE, NodeAttributeType.STRING,
+                  Boolean.toString(isolated))));
         } catch (IOException | RuntimeException e) {
           LOG.error("GPU model not updated, keeping {}: {}", getDescriptors(), e.getMessage());
         }
       }
     };
+  }
+
+  /** Whether a NodeManager of {@code conf} isolates GPUs per container (the class comment). */
+  static boolean isolates(Configuration conf) {
+    boolean plugin = conf.getTrimmedStringCollection(YarnConfiguration.NM_RESOURCE_PLUGINS)
+        .contains(ResourceInformation.GPU_URI);
+    String executor = conf.getTrimmed(YarnConfiguration.NM_CONTAINER_EXECUTOR, "");
+    return plugin && executor.equals(LinuxContainerExecutor.class.getName());
   }
 
   private NodeAttribute attribute(GpuType model) {

@@ -34,14 +34,14 @@ final class ContainerPlacer {
   }
 
   /**
-   * One container for {@code key} of {@code attempt} on {@code node}, with allocation tag
-   * {@link JobTags#PARKABLE} if {@code parkable}.
+   * One container for {@code key} of {@code attempt} on {@code node}, with allocation tags
+   * {@code tags} (e.g. {@link JobTags#PARKABLE}, a device: {@link io.hare.yarn.GpuDevices}).
    *
    * @return the container, or null if it does not fit, the node is blacklisted for the attempt
    *     or the ask is gone
    */
   RMContainer place(HareAppAttempt attempt, SchedulerRequestKey key, FiCaSchedulerNode node,
-      boolean parkable) {
+      Set<String> tags) {
     PendingAsk ask = attempt.pending(key);
     if (ask.getCount() <= 0) {
       return null;
@@ -56,8 +56,8 @@ final class ContainerPlacer {
     Container c = BuilderUtils.newContainer(id, node.getNodeID(),
         node.getRMNode().getHttpAddress(), size, key.getPriority(), null,
         key.getAllocationRequestId());
-    if (parkable) {
-      c.setAllocationTags(Set.of(JobTags.PARKABLE)); // RMContainer copies them when made
+    if (!tags.isEmpty()) {
+      c.setAllocationTags(Set.copyOf(tags)); // RMContainer copies them when made
     }
     RMContainer rmContainer = attempt.allocate(NodeType.OFF_SWITCH, node, key, c);
     if (rmContainer != null) {
@@ -137,7 +137,7 @@ final class ContainerPlacer {
           continue;
         }
         for (int i = ask.getCount(); i > 0; i--) {
-          RMContainer c = place(a, key, node, false);
+          RMContainer c = place(a, key, node, Set.of());
           if (c == null) {
             break;
           }

@@ -20,6 +20,10 @@ import org.apache.hadoop.yarn.api.records.NodeId;
  * number of GPUs counted busy on a node always equals its task containers, and a policy never
  * sees a GPU change type under it.
  *
+ * <p>A GPU's index is its device index on the node ({@link io.hare.yarn.GpuDevices}): the
+ * current GPUs of a node have distinct indexes, a new one takes the lowest index no current GPU
+ * has, and a replaced one keeps its index, so two running containers never share a device.
+ *
  * <p>The free GPUs of each type and the GPU counts per type are kept up to date as GPUs start,
  * free, join and leave, so a scheduling pass and the metrics cost what is free and the number of
  * types, not the size of the cluster (a 1,000-node cluster heartbeats a thousand times a
@@ -40,6 +44,7 @@ final class GpuInventory {
     final List<YarnGpu> slots = new ArrayList<>(); // current GPUs by index
     int shrinkPending; // GPUs to drop when they free
     int appended; // GPUs ever appended to slots: their order within the node
+    boolean isolated; // YARN isolates the node's GPUs per container (GpuDevices)
 
     Node(NodeId id, long order) {
       this.id = id;
@@ -98,7 +103,7 @@ final class GpuInventory {
   private void resize(Node n, int gpus) {
     n.shrinkPending = 0;
     while (n.slots.size() < gpus) {
-      YarnGpu g = new YarnGpu(n.id, n.slots.size(), n.type, generation,
+      YarnGpu g = new YarnGpu(n.id, lowestFreeIndex(n), n.type, generation,
           position(n, n.appended++));
       touch(g);
       n.slots.add(g);
@@ -122,7 +127,7 @@ final class GpuInventory {
     old.retire();
     touch(old);
     byId.remove(old.id());
-    YarnGpu g = new YarnGpu(n.id, i, n.type, generation, old.position()); // same slot
+    YarnGpu g = new YarnGpu(n.id, old.index(), n.type, generation, old.position()); // same slot
     touch(g);
     n.slots.set(i, g);
     byId.put(g.id(), g);
@@ -135,6 +140,24 @@ final class GpuInventory {
     touch(g);
     byId.remove(g.id());
     n.slots.remove(g);
+  }
+
+  /**
+   * The lowest device index no current GPU of {@code n} has: after a shrink that kept a busy GPU
+   * of a high index, growing again must not give its index to a second GPU.
+   */
+  private static int lowestFreeIndex(Node n) {
+    boolean[] used = new boolean[n.slots.size() + 1];
+    for (YarnGpu g : n.slots) {
+      if (g.index() < used.length) {
+        used[g.index()] = true;
+      }
+    }
+    int i = 0;
+    while (used[i]) {
+      i++;
+    }
+    return i;
   }
 
   /** Position in cluster order: the node's, then the order the GPU took its slot in. */
@@ -189,6 +212,20 @@ final class GpuInventory {
       byId.remove(g.id());
     }
     changed();
+  }
+
+  /** Whether YARN isolates the GPUs of {@code id} per container; false for an unknown node. */
+  boolean isolated(NodeId id) {
+    Node n = nodes.get(id);
+    return n != null && n.isolated;
+  }
+
+  /** Records whether YARN isolates the node's GPUs per container; an unknown node is ignored. */
+  void setIsolated(NodeId id, boolean isolated) {
+    Node n = nodes.get(id);
+    if (n != null) {
+      n.isolated = isolated;
+    }
   }
 
   GpuType typeOf(NodeId id) {

@@ -3,6 +3,8 @@ package io.hare.yarn.scheduler;
 import io.hare.core.policy.Assignment;
 import io.hare.core.GpuType;
 import io.hare.core.TaskTimes;
+import io.hare.yarn.GpuDevices;
+import io.hare.yarn.JobTags;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -11,6 +13,7 @@ import java.util.HashSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
@@ -74,19 +77,22 @@ final class GpuTasks {
   /** {@code givesBack}: the job's AM speaks the Hare protocol, so it may be asked for the GPU. */
   private record Warm(String jobId, GpuType type, boolean givesBack) {}
   private final List<TaskListener> listeners;
+  private final IsolatedNodes isolation;
   private boolean retry;
 
   /**
    * @param listeners told of asks, starts and ends; read at each call (may grow later)
    * @param standbys the standby containers' books and settings
+   * @param isolation where standbys may be used, and the device each GPU container is told
    */
   GpuTasks(PolicyHost host, GpuInventory inventory, ContainerPlacer placer,
-      List<TaskListener> listeners, Standbys standbys) {
+      List<TaskListener> listeners, Standbys standbys, IsolatedNodes isolation) {
     this.host = host;
     this.inventory = inventory;
     this.placer = placer;
     this.listeners = listeners;
     this.standbys = standbys;
+    this.isolation = isolation;
   }
 
   /** What {@link #prelaunch} did at one node heartbeat. */
@@ -246,9 +252,14 @@ final class GpuTasks {
       FiCaSchedulerNode node = nodes.apply(gpu.nodeId());
       RMContainer c = null;
       if (attempt != null && node != null) {
-        c = promoteStandby(attempt, job, node);
+        c = promoteStandby(attempt, job, node, gpu);
         if (c == null) {
-          c = placeGpuTask(attempt, node, standbys.enabled() && job.takesStandbys());
+          boolean standby = standbys.enabled() && job.takesStandbys();
+          boolean isolated = isolation.isolated(gpu.nodeId());
+          c = placeGpuTask(attempt, node, taskTags(standby && !isolated, gpu));
+          if (c != null && standby && isolated) {
+            isolation.skipped(gpu.nodeId());
+          }
         }
       }
       if (c == null) {
@@ -293,7 +304,11 @@ final class GpuTasks {
     FiCaSchedulerNode node = nodes.apply(r.gpu().nodeId());
     Resource before = Resources.clone(c.getAllocatedResource());
     Resource small = Gpus.standby(before);
-    if (!standbys.enabled() || node == null || a.isStopped()
+    boolean isolated = node != null && isolation.isolated(node.getNodeID());
+    if (isolated && standbys.enabled()) {
+      isolation.skipped(node.getNodeID());
+    }
+    if (!standbys.enabled() || node == null || a.isStopped() || isolated
         || !Resources.fitsIn(Resources.multiply(Gpus.without(before), freeGpus(node.getNodeID())),
             Resources.add(node.getUnallocatedResource(), Resources.subtract(before, small)))
         || !a.underWriteLock(() -> a.park(c, node, small))) {
@@ -318,12 +333,14 @@ final class GpuTasks {
   }
 
   /**
-   * Gives a running standby of {@code job} on {@code node} its task's GPU; null if the job has
-   * none there or it cannot be promoted (the standby then ends as unneeded later).
+   * Gives a running standby of {@code job} on {@code node} GPU {@code gpu} (its device); null if
+   * the job has none there, the node isolates its GPUs, or it cannot be promoted (the standby
+   * then ends as unneeded later).
    */
   private RMContainer promoteStandby(HareAppAttempt attempt, YarnJob job,
-      FiCaSchedulerNode node) {
-    Standbys.Standby s = standbys.find(job.appId(), node.getNodeID());
+      FiCaSchedulerNode node, YarnGpu gpu) {
+    Standbys.Standby s = isolation.isolated(node.getNodeID()) ? null
+        : standbys.find(job.appId(), node.getNodeID());
     SchedulerRequestKey key = s == null ? null : ContainerPlacer.firstGpuAsk(attempt);
     if (key == null) {
       return null; // none here, or no ask left: a standby waits on, and ends if not needed
@@ -333,7 +350,8 @@ final class GpuTasks {
     Resource full = Resources.componentwiseMax(attempt.pending(key).getPerAllocationResource(),
         before);
     if (!Resources.fitsIn(Resources.subtract(full, before), node.getUnallocatedResource())
-        || !attempt.underWriteLock(() -> attempt.promote(c, node, key, full))) {
+        || !attempt.underWriteLock(() -> attempt.promote(c, node, key, full,
+            isolation.device(gpu)))) {
       return null;
     }
     standbys.forget(c.getContainerId());
@@ -373,14 +391,14 @@ final class GpuTasks {
       // round, even while fewer of this round's tasks wait
       if (j == null || a == null || a.isStopped()
           || !a.getApplicationAttemptId().equals(s.container().getApplicationAttemptId())
-          || standbys.of(s.app()) > j.standbysUseful()
+          || standbys.of(s.app()) > j.standbysUseful() || isolation.isolated(id)
           || (!s.parked() && standbys.unneededMs(s, nowMs) > standbys.maxWaitMs())) {
         standbys.forget(s.container().getContainerId());
         unneeded.add(s.container());
       }
     }
     List<RMContainer> made = new ArrayList<>();
-    if (!standbys.enabled()) {
+    if (!standbys.enabled() || isolation.isolated(id)) {
       return new Prelaunch(made, unneeded);
     }
     // the standbys that stay, by job: each covers one GPU counted to its job
@@ -479,12 +497,25 @@ final class GpuTasks {
     return t == null ? Long.MAX_VALUE : r.startMs() + (long) t.computeMs();
   }
 
+  /**
+   * The allocation tags of a task container on {@code gpu}: {@link JobTags#PARKABLE} if
+   * {@code parkable}, and its device ({@link GpuDevices}) where YARN does not assign one.
+   */
+  private Set<String> taskTags(boolean parkable, YarnGpu gpu) {
+    Set<String> tags = new HashSet<>();
+    if (parkable) {
+      tags.add(JobTags.PARKABLE);
+    }
+    isolation.device(gpu).ifPresent(d -> tags.add(GpuDevices.tag(d)));
+    return tags;
+  }
+
   private RMContainer placeGpuTask(HareAppAttempt attempt, FiCaSchedulerNode node,
-      boolean parkable) {
+      Set<String> tags) {
     for (SchedulerRequestKey key : new ArrayList<>(attempt.getSchedulerKeys())) {
       PendingAsk ask = attempt.pending(key);
       if (ask.getCount() > 0 && ContainerPlacer.isGpuAsk(ask.getPerAllocationResource())) {
-        RMContainer c = placer.place(attempt, key, node, parkable);
+        RMContainer c = placer.place(attempt, key, node, tags);
         if (c != null) {
           return c;
         }
@@ -535,10 +566,21 @@ final class GpuTasks {
     }
   }
 
+  /** The free GPU of {@code node} with index {@code device} if any, else any free GPU of it. */
+  private YarnGpu freeDevice(NodeId node, OptionalInt device) {
+    for (YarnGpu g : inventory.on(node)) {
+      if (!g.taken() && device.isPresent() && g.index() == device.getAsInt()) {
+        return g;
+      }
+    }
+    return inventory.freeOn(node);
+  }
+
   /**
    * After an RM restart: a live container that a NodeManager reported running, already
    * recovered into YARN's bookkeeping. A GPU container of a known job takes a free GPU of its
-   * node in the inventory and becomes a running task of the job for the policy.
+   * node in the inventory (the one of its device tag, if free) and becomes a running task of the
+   * job for the policy.
    *
    * @return whether it became a GPU task
    */
@@ -548,7 +590,7 @@ final class GpuTasks {
       return false;
     }
     YarnJob job = jobs.get(c.getApplicationAttemptId().getApplicationId());
-    YarnGpu gpu = inventory.freeOn(c.getAllocatedNode());
+    YarnGpu gpu = freeDevice(c.getAllocatedNode(), GpuDevices.of(c.getAllocationTags()));
     if (job == null || gpu == null) {
       LOG.warn("recovered GPU container {} on {}: {}; not a task for the policy",
           c.getContainerId(), c.getAllocatedNode(),

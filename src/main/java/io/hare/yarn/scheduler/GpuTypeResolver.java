@@ -1,6 +1,7 @@
 package io.hare.yarn.scheduler;
 
 import io.hare.core.GpuType;
+import io.hare.yarn.GpuDevices;
 import java.util.Collection;
 import org.apache.hadoop.yarn.api.records.NodeAttribute;
 import org.slf4j.Logger;
@@ -12,7 +13,7 @@ import org.slf4j.LoggerFactory;
  * set by an admin) or {@code nm.yarn.io} (distributed, from the NodeManager). When both are set
  * the centralized one wins, so an admin can correct what a node reports. A node without the
  * attribute, or with a value that is not a valid type name, gets the default type (the latter
- * logged).
+ * logged). The same precedence gives whether the node's GPUs are isolated per container.
  */
 final class GpuTypeResolver {
 
@@ -27,22 +28,7 @@ final class GpuTypeResolver {
   }
 
   GpuType resolve(String host, Collection<NodeAttribute> attributes) {
-    String central = null;
-    String distributed = null;
-    if (attributes != null) {
-      for (NodeAttribute a : attributes) {
-        if (!attribute.equals(a.getAttributeKey().getAttributeName())) {
-          continue;
-        }
-        String prefix = a.getAttributeKey().getAttributePrefix();
-        if (NodeAttribute.PREFIX_CENTRALIZED.equals(prefix)) {
-          central = a.getAttributeValue();
-        } else if (NodeAttribute.PREFIX_DISTRIBUTED.equals(prefix)) {
-          distributed = a.getAttributeValue();
-        }
-      }
-    }
-    String value = central != null ? central : distributed;
+    String value = value(attribute, attributes);
     if (value == null || value.isBlank()) {
       return defaultType;
     }
@@ -53,5 +39,43 @@ final class GpuTypeResolver {
           attribute, value, e.getMessage(), defaultType);
       return defaultType;
     }
+  }
+
+  /**
+   * Whether the node's GPUs are isolated per container ({@link GpuDevices#ISOLATION_ATTRIBUTE},
+   * with the same precedence); false when the node does not say or says something else (logged).
+   */
+  static boolean isolated(String host, Collection<NodeAttribute> attributes) {
+    String value = value(GpuDevices.ISOLATION_ATTRIBUTE, attributes);
+    if (value == null) {
+      return false;
+    }
+    Boolean isolated = GpuDevices.isolation(value);
+    if (isolated == null) {
+      LOG.warn("node {}: attribute {}={} is neither true nor false; taking its GPUs as not"
+          + " isolated", host, GpuDevices.ISOLATION_ATTRIBUTE, value);
+      return false;
+    }
+    return isolated;
+  }
+
+  /** The value of attribute {@code name}: centralized if set, else distributed, else null. */
+  private static String value(String name, Collection<NodeAttribute> attributes) {
+    String central = null;
+    String distributed = null;
+    if (attributes != null) {
+      for (NodeAttribute a : attributes) {
+        if (!name.equals(a.getAttributeKey().getAttributeName())) {
+          continue;
+        }
+        String prefix = a.getAttributeKey().getAttributePrefix();
+        if (NodeAttribute.PREFIX_CENTRALIZED.equals(prefix)) {
+          central = a.getAttributeValue();
+        } else if (NodeAttribute.PREFIX_DISTRIBUTED.equals(prefix)) {
+          distributed = a.getAttributeValue();
+        }
+      }
+    }
+    return central != null ? central : distributed;
   }
 }

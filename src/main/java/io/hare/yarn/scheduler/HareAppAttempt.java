@@ -1,13 +1,16 @@
 package io.hare.yarn.scheduler;
 
+import io.hare.yarn.GpuDevices;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.function.Supplier;
 import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
 import org.apache.hadoop.yarn.api.records.ApplicationResourceUsageReport;
 import org.apache.hadoop.yarn.api.records.Container;
+import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.api.records.ResourceInformation;
 import org.apache.hadoop.yarn.api.records.ResourceRequest;
@@ -22,6 +25,7 @@ import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainerImpl
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ActiveUsersManager;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.Queue;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.NodeType;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.ContainerRequest;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.PendingAsk;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerNode;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerApp;
@@ -96,6 +100,8 @@ final class HareAppAttempt extends FifoAppAttemptBase {
 
   /** Standby containers given their GPU since the AM last pulled, as resource increases. */
   private final List<Container> promoted = new ArrayList<>();
+  /** The ask each promotion in {@link #promoted} took, to give back if it dies unpulled. */
+  private final Map<ContainerId, ContainerRequest> promotionAsks = new HashMap<>();
   /** GPU task containers parked as standbys since the AM last pulled, as resource decreases. */
   private final List<Container> parked = new ArrayList<>();
 
@@ -128,12 +134,13 @@ final class HareAppAttempt extends FifoAppAttemptBase {
    * {@code node}: it takes one container of ask {@code key}, as an allocation would (so the queue
    * metrics count it as allocated from pending once), and goes to the AM at its next allocate as
    * a resource increase with a new container token (version + 1) whose allocation request id is
-   * the ask's. The node is charged the difference. Under the write lock.
+   * the ask's, and whose allocation tags name its device ({@link GpuDevices}; none: YARN assigns
+   * it). The node is charged the difference. Under the write lock.
    *
    * @return false if the ask is gone or the attempt stopped (nothing changed)
    */
   boolean promote(RMContainer rc, FiCaSchedulerNode node, SchedulerRequestKey key,
-      Resource full) {
+      Resource full, OptionalInt device) {
     if (isStopped() || pending(key).getCount() <= 0) {
       return false;
     }
@@ -142,10 +149,17 @@ final class HareAppAttempt extends FifoAppAttemptBase {
     Resource delta = Resources.subtract(full, before);
     queue.getMetrics().releaseResources(node.getPartition(), getUser(), 1, before);
     c.setResource(Resources.clone(full));
-    appSchedulingInfo.allocate(NodeType.OFF_SWITCH, node, key, rc);
+    ContainerRequest taken = appSchedulingInfo.allocate(NodeType.OFF_SWITCH, node, key, rc);
+    if (taken != null) {
+      promotionAsks.put(c.getId(), taken);
+    }
     attemptResourceUsage.incUsed(node.getPartition(), delta);
     node.deductUnallocatedResource(delta);
     c.setAllocationRequestId(key.getAllocationRequestId());
+    // the AM's view only: YARN's tag bookkeeping keeps the tags the container was made with
+    c.setAllocationTags(device.isPresent()
+        ? GpuDevices.withDevice(c.getAllocationTags(), device.getAsInt())
+        : GpuDevices.withoutDevice(c.getAllocationTags()));
     reissue(rc);
     promoted.add(c);
     return true;
@@ -173,6 +187,7 @@ final class HareAppAttempt extends FifoAppAttemptBase {
     attemptResourceUsage.decUsed(node.getPartition(), delta);
     // SchedulerNode's own "add back" is private: deducting the negative difference is the same
     node.deductUnallocatedResource(Resources.subtract(small, before));
+    c.setAllocationTags(GpuDevices.withoutDevice(c.getAllocationTags())); // no GPU, no device
     reissue(rc);
     parked.add(c);
     return true;
@@ -190,7 +205,26 @@ final class HareAppAttempt extends FifoAppAttemptBase {
 
   /** The standby containers promoted since the last call (for the AM's allocate response). */
   List<Container> pullPromoted() {
+    promotionAsks.clear();
     return pull(promoted);
+  }
+
+  /**
+   * Container {@code id} ended. If it is a promoted standby whose AM has not pulled the promotion
+   * yet, the AM never hears of it (it sees a standby end, which ran nothing) and the ask it took
+   * goes back to the attempt's asks: else that task would wait forever for an ask the AM
+   * believes outstanding. Under the write lock.
+   *
+   * @return whether an ask went back
+   */
+  boolean promotionLost(ContainerId id) {
+    ContainerRequest taken = promotionAsks.remove(id);
+    if (taken == null) {
+      return false;
+    }
+    promoted.removeIf(c -> c.getId().equals(id));
+    recoverResourceRequestsForContainer(taken);
+    return true;
   }
 
   /** The containers parked since the last call (for the AM's allocate response). */

@@ -157,7 +157,8 @@ public class HareScheduler extends FifoScheduler {
       host = new PolicyHost(policy, inventory, times, s.replanIntervalMs(), replanExecutor,
           hareMetrics::replanned);
       gpuTasks = new GpuTasks(host, inventory, placer, taskListeners,
-          new Standbys(s.standbyEnabled(), s.standbyLeadMs()));
+          new Standbys(s.standbyEnabled(), s.standbyLeadMs()),
+          new IsolatedNodes(inventory, hareMetrics::skippedStandbys));
       nodeGpus = new NodeGpus(inventory,
           new GpuTypeResolver(s.gpuTypeAttribute(), s.defaultGpuType()), host);
       admission = new AppAdmission(s.admin().weightCaps(), policy.clairvoyant(), times);
@@ -599,6 +600,12 @@ public class HareScheduler extends FifoScheduler {
     HareAppAttempt attempt = HareAppAttempt.of(
         getCurrentAttemptForContainer(rmContainer.getContainerId()));
     FiCaSchedulerNode node = nodeTracker.getNode(rmContainer.getContainer().getNodeId());
+    if (attempt != null && attempt.underWriteLock(
+        () -> attempt.promotionLost(rmContainer.getContainerId()))) {
+      LOG.info("promoted standby {} ended before its AM heard of the promotion: its ask goes back",
+          rmContainer.getContainerId());
+      gpuTasks.asksChanged(attempt.getApplicationId());
+    }
     gpuTasks.containerCompleted(rmContainer, status, event, getClock().getTime());
     if (attempt == null) {
       LOG.info("container {} of an unknown attempt completed ({})",

@@ -19,7 +19,9 @@ import org.apache.hadoop.metrics2.lib.MutableRate;
  * GPU tasks pending (outstanding one-GPU asks of jobs the policy knows) and running, GPUs free
  * and used per GPU type ({@code GpusFree<Type>}, {@code GpusUsed<Type>}, one gauge pair per type
  * the cluster has had), re-plans ({@code Replans} and {@code ReplanTime}, a rate in ms: count and
- * average) and applications rejected for malformed Hare tags.
+ * average), applications rejected for malformed Hare tags, and
+ * {@code StandbysSkippedIsolated}: task containers of jobs that take standbys placed (or parking
+ * refused) on nodes whose GPUs YARN isolates per container, where standbys are not used.
  *
  * <p>Gauges are set by the scheduler after each scheduling pass; the re-plan rate is added from
  * the re-planning thread (metrics2 mutable metrics are thread-safe).
@@ -45,6 +47,10 @@ public final class HareSchedulerMetrics {
 
   @Metric("Applications rejected for malformed Hare tags")
   MutableCounterLong rejectedApps;
+
+  @Metric("GPU task containers of jobs taking standbys placed without standby or parking, as"
+      + " their node isolates GPUs per container")
+  MutableCounterLong standbysSkippedIsolated;
 
   private final Map<GpuType, MutableGaugeInt[]> perType = new HashMap<>();
   private MetricsSystem system;
@@ -97,6 +103,10 @@ public final class HareSchedulerMetrics {
     rejectedApps.incr();
   }
 
+  void skippedStandbys() {
+    standbysSkippedIsolated.incr();
+  }
+
   // --- for tests ---
 
   int pending() {
@@ -119,5 +129,9 @@ public final class HareSchedulerMetrics {
 
   long rejectedApps() {
     return rejectedApps.value();
+  }
+
+  long standbysSkippedIsolated() {
+    return standbysSkippedIsolated.value();
   }
 }

@@ -12,10 +12,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Keeps the {@link GpuInventory} in step with YARN's node events: a node's GPU count from its
- * total {@code yarn.io/gpu}, its type from its attributes ({@link GpuTypeResolver}), read from
- * the attributes manager when the node registers or changes resources, and from the event
- * itself on {@code NODE_ATTRIBUTES_UPDATE} (only the CapacityScheduler handles that event in
- * YARN; every other scheduler must do it itself). Called under the scheduler's lock.
+ * total {@code yarn.io/gpu}, its type and whether YARN isolates its GPUs per container
+ * ({@link io.hare.yarn.GpuDevices#ISOLATION_ATTRIBUTE}) from its attributes
+ * ({@link GpuTypeResolver}), read from the attributes manager when the node registers or changes
+ * resources, and from the event itself on {@code NODE_ATTRIBUTES_UPDATE} (only the
+ * CapacityScheduler handles that event in YARN; every other scheduler must do it itself).
+ * Called under the scheduler's lock.
  */
 final class NodeGpus {
 
@@ -36,12 +38,13 @@ final class NodeGpus {
     String hostName = node.getNodeID().getHost();
     Collection<NodeAttribute> a = attributes == null ? List.of()
         : attributes.getAttributesForNode(hostName).keySet();
-    set(node, resolver.resolve(hostName, a));
+    set(node, resolver.resolve(hostName, a), GpuTypeResolver.isolated(hostName, a));
   }
 
   /** The node's attributes are now {@code attributes} (the full set). */
   void attributesChanged(FiCaSchedulerNode node, Collection<NodeAttribute> attributes) {
-    set(node, resolver.resolve(node.getNodeID().getHost(), attributes));
+    String host = node.getNodeID().getHost();
+    set(node, resolver.resolve(host, attributes), GpuTypeResolver.isolated(host, attributes));
   }
 
   void removed(NodeId id) {
@@ -49,12 +52,16 @@ final class NodeGpus {
     host.markDirty();
   }
 
-  private void set(FiCaSchedulerNode node, GpuType type) {
+  private void set(FiCaSchedulerNode node, GpuType type, boolean isolated) {
     int gpus = (int) Math.min(Integer.MAX_VALUE, Gpus.of(node.getTotalResource()));
     GpuType before = inventory.typeOf(node.getNodeID());
+    boolean wasIsolated = inventory.isolated(node.getNodeID());
     inventory.setNode(node.getNodeID(), gpus, type);
-    if (gpus > 0 && !type.equals(before)) {
-      LOG.info("node {}: {} GPUs of type {}", node.getNodeID(), gpus, type);
+    inventory.setIsolated(node.getNodeID(), isolated);
+    if (gpus > 0 && (!type.equals(before) || isolated != wasIsolated)) {
+      LOG.info("node {}: {} GPUs of type {}, {}", node.getNodeID(), gpus, type, isolated
+          ? "isolated per container by YARN (the NodeManager assigns devices)"
+          : "not isolated (Hare assigns each GPU container a device index)");
     }
     host.markDirty();
   }

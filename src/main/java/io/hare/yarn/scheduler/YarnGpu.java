@@ -5,9 +5,10 @@ import io.hare.core.policy.GpuView;
 import org.apache.hadoop.yarn.api.records.NodeId;
 
 /**
- * One GPU of a node as the policy sees it. The index is the scheduler's own bookkeeping (which
- * of the node's {@code yarn.io/gpu} units a task container counts against); the NodeManager
- * picks the physical device.
+ * One GPU of a node as the policy sees it. The index is its device index on the node: the one
+ * a task container on it is told to use where YARN does not isolate GPUs
+ * ({@link io.hare.yarn.GpuDevices}); where YARN does, the NodeManager picks the physical device
+ * and the index only counts the node's {@code yarn.io/gpu} units.
  *
  * <p>A GPU whose node left or changed type is <em>retired</em>: it reads as busy forever, so a
  * policy that cached it never hands it out again; the node's new GPUs carry new ids.

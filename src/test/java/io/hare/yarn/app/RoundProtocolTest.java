@@ -257,6 +257,26 @@ public class RoundProtocolTest {
     assertTrue(am.protocol.outcome().orElseThrow().succeeded());
   }
 
+  /**
+   * The scheduler promoted a standby that ended before the AM read the promotion (in one
+   * heartbeat, YARN hands an AM completions before updates): the ask the promotion took is sent
+   * again, so that the scheduler counts it outstanding once more, and the task runs elsewhere.
+   */
+  @Test(timeout = 60_000)
+  public void aStandbyPromotedAfterItEndedHasItsAskSentAgain() throws Exception {
+    TestingAm am = new TestingAm(spec(1, 1, 1, false), 0, true);
+    am.protocol.start();
+    am.take();
+    Container standby = am.standby("v100-a");
+    am.complete(1, ContainerExitStatus.KILLED_BY_RESOURCEMANAGER);
+    am.promote(standby, 1);
+    assertEquals(List.of("start 1", "remove", "add"), am.take());
+    assertEquals("the ask stands", List.of(1L), am.asked);
+    am.completeAll(am.allocate("t4-b", 1));
+    assertEquals(List.of("remove", "start 2", "checkpoint 1"), am.take());
+    assertTrue(am.protocol.outcome().orElseThrow().succeeded());
+  }
+
   @Test(timeout = 60_000)
   public void aPromotedStandbyEndingBeforeItsRunnerReportsFailsThatTask() throws Exception {
     TestingAm am = new TestingAm(spec(1, 1, 2, false), 0, true);

@@ -268,6 +268,21 @@ public class TaskRunnerScriptTest {
   }
 
   @Test(timeout = 120_000)
+  public void aPromotedStandbysTaskSeesTheDeviceOnItsRunLine() throws Exception {
+    TestingStandbys h = new TestingStandbys();
+    String task = "echo \"$HARE_TASK_INDEX/${HARE_GPU_DEVICE:-}/${CUDA_VISIBLE_DEVICES:-}\" >> '"
+        + log() + "'";
+    try (RunnerServer s = server(h)) {
+      Process p = start(task, s, keys, true);
+      CompletableFuture<Optional<RunnerServer.Next>> ready = h.nextReady();
+      h.given = new RunnerServer.Next(2, 1, 3); // the scheduler gave it GPU 3 of its node
+      ready.complete(Optional.of(h.given));
+      assertEquals(0, exitStatus(p));
+    }
+    assertEquals(List.of("1/3/3"), Files.readAllLines(log()));
+  }
+
+  @Test(timeout = 120_000)
   public void aRunnerToldToParkSaysReadyAndRunsTheTaskItIsLaterHanded() throws Exception {
     TestingStandbys h = new TestingStandbys() {
       @Override

@@ -1,7 +1,9 @@
 package io.hare.yarn.app;
 
+import io.hare.yarn.GpuDevices;
 import io.hare.yarn.JobTags;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -50,6 +52,8 @@ final class TestingAm {
   long nextContainer = 1;
   /** Whether the containers handed out carry the scheduler's parkable allocation tag. */
   boolean parkable;
+  /** The device the scheduler names on GPU containers handed out; -1: none (YARN's). */
+  int device = -1;
   final RoundProtocol protocol;
 
   static void declareGpus() {
@@ -154,9 +158,14 @@ final class TestingAm {
     r.setResourceValue(ResourceInformation.GPU_URI, gpus);
     Container c = Container.newInstance(id(nextContainer++), NodeId.newInstance(host, 8041),
         host + ":8042", r, TaskLaunch.PRIORITY, null);
+    Set<String> tags = new HashSet<>();
     if (parkable) {
-      c.setAllocationTags(Set.of(JobTags.PARKABLE));
+      tags.add(JobTags.PARKABLE);
     }
+    if (device >= 0 && gpus > 0) {
+      tags.add(GpuDevices.tag(device));
+    }
+    c.setAllocationTags(tags);
     return c;
   }
 
@@ -174,6 +183,9 @@ final class TestingAm {
    */
   Container promote(Container standby, long allocationRequestId) {
     Container c = resized(standby, 1, allocationRequestId);
+    if (device >= 0) {
+      c.setAllocationTags(GpuDevices.withDevice(c.getAllocationTags(), device));
+    }
     protocol.onContainersUpdated(List.of(
         UpdatedContainer.newInstance(ContainerUpdateType.INCREASE_RESOURCE, c)));
     return c;

@@ -1,9 +1,11 @@
 package io.hare.yarn.nodes;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
+import io.hare.yarn.GpuDevices;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,6 +14,7 @@ import org.apache.hadoop.test.GenericTestUtils;
 import org.apache.hadoop.yarn.api.records.NodeAttribute;
 import org.apache.hadoop.yarn.api.records.NodeAttributeType;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.apache.hadoop.yarn.server.nodemanager.LinuxContainerExecutor;
 import org.junit.Test;
 
 /**
@@ -32,12 +35,30 @@ public class GpuModelAttributesProviderTest {
   }
 
   private static void assertModel(Set<NodeAttribute> got, String name, String model) {
-    assertEquals(got.toString(), 1, got.size());
-    NodeAttribute a = got.iterator().next();
+    assertEquals(got.toString(), 2, got.size());
+    assertAttribute(got, name, model);
+    assertAttribute(got, GpuDevices.ISOLATION_ATTRIBUTE, "false"); // no GPU plugin in the conf
+  }
+
+  private static void assertAttribute(Set<NodeAttribute> got, String name, String value) {
+    NodeAttribute a = got.stream().filter(x -> x.getAttributeKey().getAttributeName()
+        .equals(name)).findFirst().orElseThrow(() -> new AssertionError(name + " in " + got));
     assertEquals(NodeAttribute.PREFIX_DISTRIBUTED, a.getAttributeKey().getAttributePrefix());
-    assertEquals(name, a.getAttributeKey().getAttributeName());
     assertEquals(NodeAttributeType.STRING, a.getAttributeType());
-    assertEquals(model, a.getAttributeValue());
+    assertEquals(value, a.getAttributeValue());
+  }
+
+  @Test(timeout = 30_000)
+  public void gpusAreIsolatedOnlyUnderYarnsGpuPluginAndTheLinuxExecutor() throws Exception {
+    YarnConfiguration conf = new YarnConfiguration();
+    conf.set(GpuModelAttributesProvider.MODEL, "t4");
+    conf.set(YarnConfiguration.NM_RESOURCE_PLUGINS, "yarn.io/fpga, yarn.io/gpu");
+    assertFalse("the default executor isolates nothing",
+        GpuModelAttributesProvider.isolates(conf));
+    conf.set(YarnConfiguration.NM_CONTAINER_EXECUTOR, LinuxContainerExecutor.class.getName());
+    assertAttribute(descriptorsOf(conf), GpuDevices.ISOLATION_ATTRIBUTE, "true");
+    conf.set(YarnConfiguration.NM_RESOURCE_PLUGINS, "yarn.io/fpga");
+    assertFalse("no GPU plugin", GpuModelAttributesProvider.isolates(conf));
   }
 
   @Test(timeout = 60_000)

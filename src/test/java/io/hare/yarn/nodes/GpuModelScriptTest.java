@@ -37,11 +37,39 @@ public class GpuModelScriptTest {
 
   record Result(int exit, String out, String err) {}
 
+  private static final String NOT_ISOLATED = "NODE_ATTRIBUTE:gpu-isolation,STRING,false\n";
+
+  @Test(timeout = 60_000)
+  public void gpusAreIsolatedWhereYarnSiteHasTheGpuPluginAndTheLinuxExecutor() throws Exception {
+    Path smi = fakeSmi("smi-isolated", "Tesla T4\n", 0);
+    Path conf = Files.createDirectories(smi.resolve("conf"));
+    String plugin = "<property>\n  <name>yarn.nodemanager.resource-plugins</name>\n"
+        + "  <value>yarn.io/fpga, yarn.io/gpu</value>\n</property>\n";
+    String executor = "<property><name>yarn.nodemanager.container-executor.class</name>"
+        + "<value>org.apache.hadoop.yarn.server.nodemanager.LinuxContainerExecutor</value>"
+        + "</property>\n";
+    Files.writeString(conf.resolve("yarn-site.xml"), "<configuration>\n" + plugin + executor
+        + "</configuration>\n");
+    assertEquals("NODE_ATTRIBUTE:gpu-model,STRING,t4\n"
+        + "NODE_ATTRIBUTE:gpu-isolation,STRING,true\n", run(smi, conf).out());
+    Files.writeString(conf.resolve("yarn-site.xml"), "<configuration>\n" + plugin
+        + "</configuration>\n");
+    assertEquals("the default executor isolates nothing",
+        "NODE_ATTRIBUTE:gpu-model,STRING,t4\n" + NOT_ISOLATED, run(smi, conf).out());
+  }
+
   static Result run(Path smiDir) throws Exception {
+    return run(smiDir, smiDir); // no yarn-site.xml there
+  }
+
+  /** Runs the script with {@code confDir} as HADOOP_CONF_DIR. */
+  static Result run(Path smiDir, Path confDir) throws Exception {
     ProcessBuilder pb = new ProcessBuilder("bash", SCRIPT.getPath());
     pb.environment().put("PATH", smiDir + File.pathSeparator + System.getenv("PATH"));
+    pb.environment().put("HADOOP_CONF_DIR", confDir.toString());
     pb.environment().remove("NVIDIA_SMI");
     pb.environment().remove("HARE_GPU_ATTRIBUTE");
+    pb.environment().remove("HARE_GPU_ISOLATION");
     File err = File.createTempFile("hare-gpu-model", ".err");
     pb.redirectError(err);
     Process p = pb.start();
@@ -55,7 +83,8 @@ public class GpuModelScriptTest {
   private static void assertModel(String nvidiaName, String model) throws Exception {
     Result r = run(fakeSmi("smi-one", nvidiaName + "\n", 0));
     assertEquals(r.err(), 0, r.exit());
-    assertEquals(nvidiaName, "NODE_ATTRIBUTE:gpu-model,STRING," + model + "\n", r.out());
+    assertEquals(nvidiaName, "NODE_ATTRIBUTE:gpu-model,STRING," + model + "\n"
+        + NOT_ISOLATED, r.out());
   }
 
   @Test(timeout = 60_000)
@@ -74,7 +103,7 @@ public class GpuModelScriptTest {
     Result r = run(fakeSmi("smi-mixed",
         "Tesla T4\nTesla V100-SXM2-16GB\nTesla V100-SXM2-32GB\n", 0));
     assertEquals(r.err(), 0, r.exit());
-    assertEquals("NODE_ATTRIBUTE:gpu-model,STRING,v100\n", r.out());
+    assertEquals("NODE_ATTRIBUTE:gpu-model,STRING,v100\n" + NOT_ISOLATED, r.out());
     assertTrue(r.err(), r.err().contains("mixed GPU models on this node (v100 x2, t4 x1)"));
   }
 

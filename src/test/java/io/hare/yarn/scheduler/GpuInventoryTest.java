@@ -6,16 +6,19 @@ import static org.junit.Assert.assertTrue;
 import io.hare.core.GpuType;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
 import org.apache.hadoop.yarn.api.records.NodeId;
 import org.junit.Test;
 
 /**
  * The inventory's incrementally kept free lists and counts equal a full recount from its GPUs
- * after any mix of node changes (type, count, removal) and tasks starting and ending.
+ * after any mix of node changes (type, count, removal) and tasks starting and ending; the GPUs
+ * of a node never share a device index.
  */
 public class GpuInventoryTest {
 
@@ -50,8 +53,29 @@ public class GpuInventoryTest {
           inv.release(running.remove(r.nextInt(running.size())));
         }
         check(inv, "seed " + seed + " step " + step);
+        for (NodeId n : nodes) {
+          Set<Integer> devices = new HashSet<>();
+          for (YarnGpu g : inv.on(n)) {
+            assertTrue("seed " + seed + " step " + step + ": device " + g.index() + " of " + n
+                + " twice", devices.add(g.index()));
+          }
+        }
       }
     }
+  }
+
+  @Test(timeout = 60_000)
+  public void aNodeThatShrinksAroundABusyGpuAndGrowsAgainGivesNoDeviceTwice() {
+    GpuInventory inv = new GpuInventory();
+    NodeId n = NodeId.newInstance("h", 1);
+    inv.setNode(n, 4, TYPES.get(0));
+    YarnGpu last = inv.on(n).get(3);
+    inv.start(last, "a");
+    inv.setNode(n, 2, TYPES.get(0)); // the busy device 3 stays until its task ends
+    inv.setNode(n, 4, TYPES.get(0));
+    List<Integer> devices = inv.on(n).stream().map(YarnGpu::index).sorted().toList();
+    assertEquals(List.of(0, 1, 2, 3), devices);
+    assertTrue(last.running());
   }
 
   @Test(timeout = 60_000)

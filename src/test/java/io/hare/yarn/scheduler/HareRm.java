@@ -72,6 +72,17 @@ final class HareRm implements AutoCloseable {
   }
 
   /**
+   * {@link #conf()} with standbys on or off; with a lead of a day, any running task is about to
+   * end.
+   */
+  static YarnConfiguration standbysAhead(boolean on) {
+    YarnConfiguration conf = conf();
+    conf.setBoolean(SchedulerKeys.STANDBY_ENABLED, on);
+    conf.setLong(SchedulerKeys.STANDBY_LEAD_MS, 86_400_000L);
+    return conf;
+  }
+
+  /**
    * Loads what every first test of a JVM would otherwise load under its timeout: OR-Tools'
    * native libraries (extracted from their jar, seconds on a loaded machine). For
    * {@code @BeforeClass}.

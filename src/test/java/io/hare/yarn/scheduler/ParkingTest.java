@@ -4,6 +4,7 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 import io.hare.core.SchedulerKeys;
+import io.hare.yarn.GpuDevices;
 import io.hare.yarn.JobTags;
 import java.util.List;
 import java.util.Set;
@@ -104,7 +105,8 @@ public class ParkingTest {
   @Test(timeout = 300_000)
   public void aParkedContainerGivesItsGpuBackAndRunsTheJobsNextRound() throws Exception {
     running(true);
-    assertEquals("the AM may park it", Set.of(JobTags.PARKABLE), task.getAllocationTags());
+    assertEquals("the AM may park it; it runs on device 0",
+        Set.of(JobTags.PARKABLE, GpuDevices.tag(0)), task.getAllocationTags());
     park(1024, version);
     assertEquals("the task ended: its GPU is free", 1, unallocatedGpus());
     assertEquals(0, h.scheduler().runningTasks(app));
@@ -146,8 +148,8 @@ public class ParkingTest {
   @Test(timeout = 300_000)
   public void withoutStandbysAParkedContainerIsKilledAndItsGpuFreed() throws Exception {
     running(false);
-    assertTrue("not tagged parkable: the Hare AM would not ask",
-        task.getAllocationTags() == null || task.getAllocationTags().isEmpty());
+    assertEquals("not tagged parkable: the Hare AM would not ask", Set.of(GpuDevices.tag(0)),
+        task.getAllocationTags());
     park(1024, version);
     List<ContainerStatus> ended = a.allocate(List.of(), List.of())
         .getCompletedContainersStatuses();

@@ -1,0 +1,88 @@
+package io.hare.yarn;
+
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.OptionalInt;
+import java.util.Set;
+
+/**
+ * How a GPU task container learns its device. YARN's NodeManager assigns devices only where its
+ * GPU plugin isolates them per container ({@code yarn.nodemanager.resource-plugins} with
+ * {@code yarn.io/gpu}: a devices cgroup that hides the other GPUs, or
+ * {@code NVIDIA_VISIBLE_DEVICES} for a Docker container). Elsewhere ({@code yarn.io/gpu} as a
+ * static count) every container sees every GPU, so the scheduler assigns each GPU container of
+ * such a node a device index of its own and puts it on the container as the allocation tag
+ * {@code hare.gpu-device=N}; the AM exports it to the task as {@code HARE_GPU_DEVICE} and
+ * {@code CUDA_VISIBLE_DEVICES}. A container on an isolating node carries no such tag, and its
+ * task sees the device as YARN exposes it.
+ *
+ * <p>A node says whether it isolates with the node attribute {@value #ISOLATION_ATTRIBUTE}
+ * ({@code true} or {@code false}; centralized {@code rm.yarn.io} wins over distributed
+ * {@code nm.yarn.io}); a node that does not say is taken as not isolating.
+ */
+public final class GpuDevices {
+
+  /** The node attribute stating whether a node's GPUs are isolated per container. */
+  public static final String ISOLATION_ATTRIBUTE = "gpu-isolation";
+
+  private static final String TAG = JobTags.PREFIX + "gpu-device=";
+
+  private GpuDevices() {}
+
+  /** The allocation tag of device {@code index}. */
+  public static String tag(int index) {
+    if (index < 0) {
+      throw new IllegalArgumentException("a device index is >= 0, got " + index);
+    }
+    return TAG + index;
+  }
+
+  /** {@code tags} (null: none) without any device tag, plus the tag of {@code index}. */
+  public static Set<String> withDevice(Collection<String> tags, int index) {
+    Set<String> out = withoutDevice(tags);
+    out.add(tag(index));
+    return out;
+  }
+
+  /** {@code tags} (null: none) without any device tag. */
+  public static Set<String> withoutDevice(Collection<String> tags) {
+    Set<String> out = new LinkedHashSet<>();
+    if (tags != null) {
+      for (String t : tags) {
+        if (!t.startsWith(TAG)) {
+          out.add(t);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The device index among a container's allocation tags (null: none); empty if none. */
+  public static OptionalInt of(Collection<String> tags) {
+    if (tags != null) {
+      for (String t : tags) {
+        if (t.startsWith(TAG)) {
+          try {
+            int i = Integer.parseInt(t.substring(TAG.length()));
+            if (i >= 0) {
+              return OptionalInt.of(i);
+            }
+          } catch (NumberFormatException e) {
+            // not a tag of ours after all: no device
+          }
+        }
+      }
+    }
+    return OptionalInt.empty();
+  }
+
+  /**
+   * The value of {@value #ISOLATION_ATTRIBUTE} as a boolean: null for a value that is neither
+   * {@code true} nor {@code false} (any case).
+   */
+  public static Boolean isolation(String value) {
+    String v = value == null ? "" : value.trim();
+    return v.equalsIgnoreCase("true") ? Boolean.TRUE
+        : v.equalsIgnoreCase("false") ? Boolean.FALSE : null;
+  }
+}
