@@ -113,6 +113,7 @@ public class HareScheduler extends FifoScheduler {
   private HareQueue queue;
   private GpuInventory inventory;
   private NodeGpus nodeGpus;
+  private NodeLiveness liveness;
   private TaskTimeSource times;
   private PolicyHost host;
   private GpuTasks gpuTasks;
@@ -159,6 +160,7 @@ public class HareScheduler extends FifoScheduler {
           new Standbys(s.standbyEnabled(), s.standbyLeadMs()));
       nodeGpus = new NodeGpus(inventory,
           new GpuTypeResolver(s.gpuTypeAttribute(), s.defaultGpuType()), host);
+      liveness = new NodeLiveness(s.nodeLivenessGraceMs());
       admission = new AppAdmission(s.admin().weightCaps(), policy.clairvoyant(), times);
       centralTypes = new CentralGpuTypes(s.gpuTypeAttribute());
       centralTypes.apply(s.admin().mapping(), List.of(), null); // nodes register later
@@ -226,6 +228,7 @@ public class HareScheduler extends FifoScheduler {
       }
       settings = s;
       setConf(c);
+      liveness.setGraceMs(s.nodeLivenessGraceMs());
       times.setProfiles(s.profiles(), s.defaultComputeMs());
       admission.setWeightCaps(s.admin().weightCaps());
       queue.setAcls(s.admin().acls());
@@ -329,6 +332,7 @@ public class HareScheduler extends FifoScheduler {
 
   /** The GPU side's pass: readiness brought up to date, the policy's containers made. */
   private void gpuPass(long nowMs) {
+    silenceNodes(nowMs);
     for (RMContainer c : gpuTasks.schedule(this::currentAttempt, nodeTracker::getNode, nowMs)) {
       Resources.addTo(used, c.getAllocatedResource());
     }
@@ -424,6 +428,7 @@ public class HareScheduler extends FifoScheduler {
 
   private synchronized void addNode(RMNode rmNode) {
     nodeTracker.addNode(new HareNode(rmNode));
+    liveness.heard(rmNode.getNodeID(), getClock().getTime());
     centralTypes.nodeAdded(rmNode.getNodeID().getHost(), rmContext.getNodeAttributesManager());
     refreshNodeGpus(rmNode.getNodeID());
   }
@@ -439,6 +444,38 @@ public class HareScheduler extends FifoScheduler {
     }
     nodeTracker.removeNode(rmNode.getNodeID());
     nodeGpus.removed(rmNode.getNodeID());
+    liveness.removed(rmNode.getNodeID());
+    hareMetrics.silentNodes(liveness.silentCount());
+  }
+
+  /** A heartbeat of node {@code id}: a silent node is back, its GPUs offered again. */
+  private void heardFrom(NodeId id) {
+    if (liveness.heard(id, getClock().getTime())) {
+      FiCaSchedulerNode node = nodeTracker.getNode(id);
+      if (node != null) {
+        nodeGpus.back(node, rmContext.getNodeAttributesManager());
+      }
+      hareMetrics.silentNodes(liveness.silentCount());
+      LOG.info("node {} heartbeats again: it takes new containers", id);
+    }
+  }
+
+  /**
+   * Nodes silent past the grace get no new containers: their GPUs leave the policy's view, and
+   * the non-GPU pass places only on the heartbeating node. Their running containers are YARN's
+   * to keep or expire ({@code yarn.nm.liveness-monitor.expiry-interval-ms}).
+   */
+  private void silenceNodes(long nowMs) {
+    for (NodeId id : liveness.fallenSilent(nowMs)) {
+      FiCaSchedulerNode node = nodeTracker.getNode(id);
+      if (node != null) {
+        nodeGpus.silenced(node);
+      }
+      hareMetrics.silentNodes(liveness.silentCount());
+      LOG.warn("node {} has not heartbeated for over {} ms ({}): no new containers on it until"
+          + " it does", id, settings.nodeLivenessGraceMs(),
+          SchedulerKeys.NODE_LIVENESS_GRACE_MS);
+    }
   }
 
   private synchronized void refreshNodeGpus(NodeId id) {
@@ -470,6 +507,7 @@ public class HareScheduler extends FifoScheduler {
   @Override
   protected synchronized void nodeUpdate(RMNode rmNode) {
     FifoPass.run(() -> super.nodeUpdate(rmNode));
+    heardFrom(rmNode.getNodeID());
     if (!readyToAllocate()) {
       return;
     }
@@ -789,6 +827,11 @@ public class HareScheduler extends FifoScheduler {
   /** Hare's metrics2 source. */
   public synchronized HareSchedulerMetrics hareMetrics() {
     return hareMetrics;
+  }
+
+  /** Nodes silent past the liveness grace now ({@link NodeLiveness}). */
+  public synchronized int silentNodes() {
+    return liveness.silentCount();
   }
 
   /** Re-plans run so far. */

@@ -19,7 +19,8 @@ import org.apache.hadoop.metrics2.lib.MutableRate;
  * GPU tasks pending (outstanding one-GPU asks of jobs the policy knows) and running, GPUs free
  * and used per GPU type ({@code GpusFree<Type>}, {@code GpusUsed<Type>}, one gauge pair per type
  * the cluster has had), re-plans ({@code Replans} and {@code ReplanTime}, a rate in ms: count and
- * average) and applications rejected for malformed Hare tags.
+ * average), applications rejected for malformed Hare tags and nodes silent past the liveness
+ * grace ({@code SilentNodes}).
  *
  * <p>Gauges are set by the scheduler after each scheduling pass; the re-plan rate is added from
  * the re-planning thread (metrics2 mutable metrics are thread-safe).
@@ -45,6 +46,9 @@ public final class HareSchedulerMetrics {
 
   @Metric("Applications rejected for malformed Hare tags")
   MutableCounterLong rejectedApps;
+
+  @Metric("Nodes silent past the liveness grace: no new containers on them")
+  MutableGaugeInt silentNodes;
 
   private final Map<GpuType, MutableGaugeInt[]> perType = new HashMap<>();
   private MetricsSystem system;
@@ -95,6 +99,10 @@ public final class HareSchedulerMetrics {
 
   void rejected() {
     rejectedApps.incr();
+  }
+
+  void silentNodes(int n) {
+    silentNodes.set(n);
   }
 
   // --- for tests ---
