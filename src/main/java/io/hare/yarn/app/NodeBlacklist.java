@@ -71,8 +71,4 @@ final class NodeBlacklist {
       asks.updateBlacklist(List.of(), List.of(host));
     }
   }
-
-  boolean holds(String host) {
-    return until.containsKey(host);
-  }
 }

@@ -82,6 +82,10 @@ import org.slf4j.LoggerFactory;
  *       the heartbeating node keeps the choice of GPU type with the policy instead of with
  *       whichever node happens to heartbeat first; a container on another node is as valid in
  *       YARN as one on the heartbeating node (the AM launches it).
+ *   <li>A node that has not heartbeated for {@code yarn.scheduler.hare.node.liveness-grace-ms}
+ *       gets no new containers and its GPUs are not offered until it heartbeats again
+ *       ({@link NodeLiveness}): YARN keeps a crashed NodeManager RUNNING for minutes. GPU tasks
+ *       keep off the nodes their AM blacklisted ({@link GpuElsewhere}).
  *   <li>Multi-GPU containers are refused: the maximum allocation has {@code yarn.io/gpu} = 1, so
  *       YARN rejects such an ask with its usual "greater than maximum allowed allocation" error.
  *   <li>Job information comes from application tags ({@link io.hare.yarn.JobTags}); a malformed
@@ -450,11 +454,9 @@ public class HareScheduler extends FifoScheduler {
 
   /** A heartbeat of node {@code id}: a silent node is back, its GPUs offered again. */
   private void heardFrom(NodeId id) {
-    if (liveness.heard(id, getClock().getTime())) {
-      FiCaSchedulerNode node = nodeTracker.getNode(id);
-      if (node != null) {
-        nodeGpus.back(node, rmContext.getNodeAttributesManager());
-      }
+    FiCaSchedulerNode node = nodeTracker.getNode(id); // none: a late event of a removed node
+    if (node != null && liveness.heard(id, getClock().getTime())) {
+      nodeGpus.back(node, rmContext.getNodeAttributesManager());
       hareMetrics.silentNodes(liveness.silentCount());
       LOG.info("node {} heartbeats again: it takes new containers", id);
     }
