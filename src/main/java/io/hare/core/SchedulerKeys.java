@@ -158,6 +158,15 @@ public final class SchedulerKeys {
   public static final long DEFAULT_REPLAN_INTERVAL_MS = 1000L;
 
   /**
+   * How long a node may go without a heartbeat before it gets no new containers and its GPUs
+   * leave the policy's view; it is back at its next heartbeat. YARN's RM keeps a silent node
+   * RUNNING until {@code yarn.nm.liveness-monitor.expiry-interval-ms} (10 minutes by default),
+   * and Hare places on any node, not only on the one heartbeating.
+   */
+  public static final String NODE_LIVENESS_GRACE_MS = PREFIX + "node.liveness-grace-ms";
+  public static final long DEFAULT_NODE_LIVENESS_GRACE_MS = 10_000L;
+
+  /**
    * Whether the scheduler pre-launches: shortly before a busy GPU frees, the job first in line for
    * its type gets a standby container on that node (the task's memory; no vcores, no GPU) if its
    * AM takes them ({@code hare.standby=true}); when the GPU frees and goes to that job, the

@@ -72,6 +72,11 @@ public final class BadSchedulerConf {
         "true or false");
     add(c, "standby-lead-negative", SchedulerKeys.STANDBY_LEAD_MS, "-5", "got '-5'",
         "integer in [0");
+    add(c, "liveness-grace-below-two-heartbeats", SchedulerKeys.NODE_LIVENESS_GRACE_MS, "1500",
+        "at least twice yarn.resourcemanager.nodemanagers.heartbeat-interval-ms (1000 ms)",
+        "got 1500");
+    add(c, "liveness-grace-zero", SchedulerKeys.NODE_LIVENESS_GRACE_MS, "0", "got '0'",
+        "integer in [1");
     add(c, "replan-interval-beyond-long", SchedulerKeys.HARE_REPLAN_MIN_INTERVAL_MS,
         "9223372036854775808", "got '9223372036854775808'", "integer in [0");
     add(c, "mapping-file-bad-line", SchedulerKeys.GPU_TYPE_MAPPING_FILE, badMap.toString(),

@@ -16,6 +16,15 @@ public interface ClusterView {
   /** All GPUs in a fixed order. */
   List<? extends GpuView> gpus();
 
+  /**
+   * Changes whenever the set of GPUs in {@link #gpus} changes (GPUs joining, leaving or changing
+   * type), so a policy's cache of them knows when to rebuild; 0 for a cluster whose GPUs never
+   * change.
+   */
+  default long gpusVersion() {
+    return 0;
+  }
+
   /** GPU types present in the cluster, in a fixed order. */
   List<GpuType> gpuTypes();
 

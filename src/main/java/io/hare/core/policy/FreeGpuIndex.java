@@ -20,6 +20,7 @@ final class FreeGpuIndex {
   private final Map<GpuType, List<GpuView>> byType = new HashMap<>();
   private final Map<String, Integer> position = new HashMap<>();
   private boolean initialised;
+  private long version;
   private int total;
 
   boolean initialised() {
@@ -31,12 +32,20 @@ final class FreeGpuIndex {
     return byType.keySet();
   }
 
-  /** Fills the index from the cluster the first time it is needed. */
+  /**
+   * Fills the index from the cluster the first time it is needed, and again when the cluster's
+   * GPUs changed ({@link ClusterView#gpusVersion}): GPUs join and leave without task events, and
+   * an offer of as many GPUs as a stale index holds is not the same GPUs.
+   */
   void ensureInitialised(ClusterView cluster) {
-    if (initialised) {
+    if (initialised && version == cluster.gpusVersion()) {
       return;
     }
     initialised = true;
+    version = cluster.gpusVersion();
+    byType.clear();
+    position.clear();
+    total = 0;
     for (GpuView g : cluster.gpus()) {
       byType.computeIfAbsent(g.type(), t -> new ArrayList<>());
       if (!g.busy()) {

@@ -159,12 +159,23 @@ final class AmCallbacks extends AMRMClientAsync.AbstractCallbackHandler {
   }
 
   @Override
-  public void onNodesUpdated(List<NodeReport> nodes) {}
+  public void onNodesUpdated(List<NodeReport> nodes) {
+    protocol.onNodesUpdated(nodes);
+  }
 
+  /**
+   * AMRMClientAsync asks for the progress after each heartbeat's response, for the next
+   * heartbeat: the protocol's timed work ({@link RoundProtocol#beforeHeartbeat}) rides on it, so
+   * what it queues goes with that heartbeat.
+   */
   @Override
   public float getProgress() {
     RoundProtocol p = protocol;
-    return p == null ? 0 : p.progress();
+    if (p == null) {
+      return 0;
+    }
+    p.beforeHeartbeat();
+    return p.progress();
   }
 
   @Override

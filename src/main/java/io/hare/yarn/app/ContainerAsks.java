@@ -1,5 +1,6 @@
 package io.hare.yarn.app;
 
+import java.util.List;
 import org.apache.hadoop.yarn.api.records.Container;
 import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.client.api.AMRMClient.ContainerRequest;
@@ -37,4 +38,11 @@ public interface ContainerAsks {
    * standby interval, since the scheduler's promotion reaches it only with a heartbeat.
    */
   default void awaitingGpu(boolean waiting) {}
+
+  /**
+   * Changes the job's blacklist ({@code AMRMClient#updateBlacklist}): no container of the job
+   * on the {@code additions} hosts from the next heartbeat on, and again on the
+   * {@code removals}.
+   */
+  default void updateBlacklist(List<String> additions, List<String> removals) {}
 }

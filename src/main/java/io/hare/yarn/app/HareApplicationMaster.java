@@ -8,6 +8,7 @@ import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -82,6 +83,10 @@ public final class HareApplicationMaster {
   private static final Logger LOG = LoggerFactory.getLogger(HareApplicationMaster.class);
   /** NodeManager connections an AM keeps open (yarn.client.max-cached-nodemanagers-proxies). */
   static final int CACHED_NM_CONNECTIONS = 64;
+  /** How long the AM tries to reach a NodeManager to start or update a container. */
+  static final long NM_CONNECT_WAIT_MS = 20_000;
+  /** Between two such tries. */
+  static final long NM_CONNECT_RETRY_MS = 2_000;
 
   private final AmClients clients;
   private final Configuration conf;
@@ -135,19 +140,29 @@ public final class HareApplicationMaster {
   }
 
   /**
-   * The NodeManager client's configuration: {@code conf}, keeping connections open. A job starts
-   * a container per task on the same few NodeManagers; YARN's default (0 cached proxies) opens
-   * an authenticated RPC connection per start, tens of ms of every switch. A value the job or
-   * cluster sets wins; YARN's shipped default does not count as one.
+   * The NodeManager client's configuration: {@code conf}, keeping connections open and giving up
+   * on an unreachable NodeManager sooner. A job starts a container per task on the same few
+   * NodeManagers; YARN's default (0 cached proxies) opens an authenticated RPC connection per
+   * start, tens of ms of every switch. YARN's client retries a start on a NodeManager that does
+   * not answer for 3 minutes ({@code yarn.client.nodemanager-connect.max-wait-ms}); a task whose
+   * node died waits that long before it is asked again elsewhere, so the AM gives up after
+   * {@link #NM_CONNECT_WAIT_MS}. A value the job or cluster sets wins; YARN's shipped default
+   * does not count as one.
    */
   static Configuration nodeManagerConf(Configuration conf) {
-    String[] from = conf.getPropertySources(YarnConfiguration.NM_CLIENT_MAX_NM_PROXIES);
-    if (from != null && !java.util.Arrays.equals(from, new String[] {"yarn-default.xml"})) {
-      return conf;
-    }
     Configuration c = new Configuration(conf);
-    c.setInt(YarnConfiguration.NM_CLIENT_MAX_NM_PROXIES, CACHED_NM_CONNECTIONS);
+    unlessSet(conf, c, YarnConfiguration.NM_CLIENT_MAX_NM_PROXIES, CACHED_NM_CONNECTIONS);
+    unlessSet(conf, c, YarnConfiguration.CLIENT_NM_CONNECT_MAX_WAIT_MS, NM_CONNECT_WAIT_MS);
+    unlessSet(conf, c, YarnConfiguration.CLIENT_NM_CONNECT_RETRY_INTERVAL_MS,
+        NM_CONNECT_RETRY_MS);
     return c;
+  }
+
+  private static void unlessSet(Configuration conf, Configuration c, String key, long value) {
+    String[] from = conf.getPropertySources(key);
+    if (from == null || java.util.Arrays.equals(from, new String[] {"yarn-default.xml"})) {
+      c.setLong(key, value);
+    }
   }
 
   /**
@@ -181,6 +196,11 @@ public final class HareApplicationMaster {
           }
 
           @Override
+          public void updateBlacklist(List<String> additions, List<String> removals) {
+            rm.updateBlacklist(additions, removals);
+          }
+
+          @Override
           public void awaitingGpu(boolean waiting) {
             rm.setHeartbeatInterval(waiting ? spec.amStandbyHeartbeatMs() : spec.amHeartbeatMs());
           }
@@ -211,7 +231,7 @@ public final class HareApplicationMaster {
             nm.updateContainerResourceAsync(c);
           }
         },
-        sync, checkpoint, gpuTypes);
+        sync, checkpoint, gpuTypes, System::currentTimeMillis);
     callbacks.protocol = protocol;
     if (runners != null) {
       runners.protocol = protocol;

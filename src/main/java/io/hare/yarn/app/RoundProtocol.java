@@ -15,11 +15,14 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import org.apache.hadoop.yarn.api.records.Container;
 import org.apache.hadoop.yarn.api.records.ContainerExitStatus;
 import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.api.records.ContainerStatus;
 import org.apache.hadoop.yarn.api.records.ContainerUpdateType;
+import org.apache.hadoop.yarn.api.records.NodeReport;
+import org.apache.hadoop.yarn.api.records.NodeState;
 import org.apache.hadoop.yarn.api.records.ResourceInformation;
 import org.apache.hadoop.yarn.api.records.UpdatedContainer;
 import org.apache.hadoop.yarn.client.api.AMRMClient.ContainerRequest;
@@ -38,9 +41,15 @@ import org.slf4j.LoggerFactory;
  *       still waiting, at once (the protocol never waits for k containers); the ask it was
  *       allocated for is withdrawn with {@code removeContainerRequest}. A container no ask waits
  *       for is released.
- *   <li>{@link #onContainersCompleted}: exit 0 marks the task done; any other exit status (or a
- *       failed start, {@link #onStartFailed}) is a failed attempt: the task asks again, on any GPU,
- *       until it has failed {@code task.max-attempts} times, which fails the job.
+ *   <li>{@link #onContainersCompleted}: exit 0 marks the task done. A task's own failure (a
+ *       non-zero exit of its process) is a failed attempt: the task asks again, on any GPU, until
+ *       it has failed {@code task.max-attempts} times, which fails the job. A container lost
+ *       through no fault of its task (YARN's exit statuses for a lost node, failed disks,
+ *       preemption and kills, or a start the NodeManager refused, {@link #onStartFailed};
+ *       {@link TaskEnds}) is asked again without counting, up to
+ *       {@link TaskEnds#MAX_LOST_ATTEMPTS} times per task and round; when its node is to blame
+ *       (a refused start, a lost node, failed disks), the node is blacklisted for a while
+ *       ({@link NodeBlacklist}), so the retry goes elsewhere.
  *   <li>When all k tasks are done (the barrier), the sync step runs; on its success the round is
  *       checkpointed, progress becomes rounds done / R, and round r+1 asks. A failed sync step
  *       fails the job (no retry: a sync step that half-wrote the model cannot be trusted).
@@ -79,6 +88,7 @@ public final class RoundProtocol {
   private final SyncStep sync;
   private final RoundCheckpoint checkpoint;
   private final GpuTypes gpuTypes;
+  private final NodeBlacklist blacklist;
 
   /** Asks not yet satisfied, by allocation request id (each task ask has its own). */
   private final Map<Long, ContainerRequest> outstanding = new LinkedHashMap<>();
@@ -96,9 +106,10 @@ public final class RoundProtocol {
   private int roundsDone;
   private JobOutcome outcome;
 
+  /** @param clockMs the time in ms, for how long a node stays blacklisted */
   public RoundProtocol(HareJobSpec spec, String jobId, String workDir, TaskLaunch launch,
       ContainerAsks asks, ContainerLauncher launcher, SyncStep sync, RoundCheckpoint checkpoint,
-      GpuTypes gpuTypes) {
+      GpuTypes gpuTypes, LongSupplier clockMs) {
     this.spec = spec;
     this.jobId = jobId;
     this.workDir = workDir;
@@ -108,6 +119,7 @@ public final class RoundProtocol {
     this.sync = sync;
     this.checkpoint = checkpoint;
     this.gpuTypes = gpuTypes;
+    this.blacklist = new NodeBlacklist(asks, clockMs);
   }
 
   /** Resumes from the checkpoint and asks for the first unfinished round. */
@@ -166,15 +178,15 @@ public final class RoundProtocol {
         continue; // a released surplus container, or the job has ended
       }
       if (unreported) {
-        failed(a, "standby container ended with exit code " + s.getExitStatus()
-            + " before its runner reported the task", s.getDiagnostics());
+        ended(a, s, "standby container ended with exit code " + s.getExitStatus()
+            + " before its runner reported the task");
       } else if (s.getExitStatus() == ContainerExitStatus.SUCCESS) {
         tasks.done(a.index());
         if (tasks.allDone()) {
           barrier();
         }
       } else {
-        failed(a, "exit code " + s.getExitStatus(), s.getDiagnostics());
+        ended(a, s, "exit code " + s.getExitStatus());
       }
     }
     pollForStandbys();
@@ -369,18 +381,38 @@ public final class RoundProtocol {
     }
   }
 
-  /** The NodeManager could not start a task container: a failed attempt of its task. */
+  /**
+   * The NodeManager could not start a task container (it refused, or could not be reached): the
+   * node's fault, not the task's; the task is asked again away from that node.
+   */
   public synchronized void onStartFailed(ContainerId id, Throwable t) {
     RoundTasks.Attempt a = running.remove(id);
     boolean standby = standbys.forget(id);
     if (a != null && outcome == null) {
       asks.releaseAssignedContainer(id);
-      failed(a, "container start failed", String.valueOf(t.getMessage()));
+      lost(a, "container start failed", String.valueOf(t.getMessage()), true);
     } else if (standby) {
       LOG.info("{}: standby {} could not start ({}); releasing it", jobId, id, t.getMessage());
       asks.releaseAssignedContainer(id);
     }
     pollForStandbys();
+  }
+
+  /**
+   * Called between two heartbeats of the AM to the ResourceManager (with the progress asked
+   * for the next one): blacklisted nodes whose hold ended are taken back with that heartbeat.
+   */
+  public synchronized void beforeHeartbeat() {
+    blacklist.expire();
+  }
+
+  /** Node reports from the RM (state changes): a node RUNNING again leaves the blacklist. */
+  public synchronized void onNodesUpdated(List<NodeReport> nodes) {
+    for (NodeReport n : nodes) {
+      if (n.getNodeState() == NodeState.RUNNING) {
+        blacklist.healthy(n.getNodeId().getHost());
+      }
+    }
   }
 
   /**
@@ -479,21 +511,58 @@ public final class RoundProtocol {
     asks.addContainerRequest(r);
   }
 
+  /** A task container ended unsuccessfully: the task's own failure, or lost ({@link TaskEnds}). */
+  private void ended(RoundTasks.Attempt a, ContainerStatus s, String what) {
+    if (TaskEnds.lost(s.getExitStatus())) {
+      lost(a, what, s.getDiagnostics(), TaskEnds.blamesNode(s.getExitStatus()));
+    } else {
+      failed(a, what, s.getDiagnostics());
+    }
+  }
+
   private void failed(RoundTasks.Attempt a, String what, String diagnostics) {
+    int n = tasks.failed(a.index());
     LOG.warn("{}: round {} task {} attempt {} failed: {} ({})", jobId, a.round(), a.index(),
         a.number(), what, diagnostics);
-    if (a.number() >= spec.taskMaxAttempts()) {
-      end(false, "round " + a.round() + " task " + a.index() + " failed " + a.number()
-          + (a.number() == 1 ? " time" : " times") + "; last attempt: " + what + " on container "
-          + a.container().getId() + " at " + a.container().getNodeId() + "; logs: yarn logs"
-          + " -applicationId " + a.container().getId().getApplicationAttemptId()
-          .getApplicationId() + " -containerId " + a.container().getId() + " (or "
-          + a.container().getNodeHttpAddress() + "/node/containerlogs/" + a.container().getId()
-          + "); " + diagnostics);
+    if (n >= spec.taskMaxAttempts()) {
+      end(false, "round " + a.round() + " task " + a.index() + " failed " + n
+          + (n == 1 ? " time" : " times") + "; last attempt: " + lastAttempt(a, what)
+          + diagnostics);
       return;
     }
-    tasks.retry(a.index());
     ask();
+  }
+
+  /**
+   * The attempt's container was lost through no fault of its task: asked again without counting
+   * against {@code task.max-attempts}, away from its node if the node is to blame; after
+   * {@link TaskEnds#MAX_LOST_ATTEMPTS} losses the job fails all the same.
+   */
+  private void lost(RoundTasks.Attempt a, String what, String diagnostics, boolean blameNode) {
+    int n = tasks.lost(a.index());
+    LOG.warn("{}: round {} task {} attempt {} lost to its node or the cluster ({} of at most {};"
+        + " not counted against {}): {} ({})", jobId, a.round(), a.index(), a.number(), n,
+        TaskEnds.MAX_LOST_ATTEMPTS, AppKeys.TASK_MAX_ATTEMPTS, what, diagnostics);
+    if (blameNode) {
+      blacklist.add(a.container().getNodeId().getHost());
+    }
+    if (n >= TaskEnds.MAX_LOST_ATTEMPTS) {
+      end(false, "round " + a.round() + " task " + a.index() + " lost " + n + " attempts to"
+          + " node or cluster failures, the most a task may (these do not count against "
+          + AppKeys.TASK_MAX_ATTEMPTS + "); last attempt: " + lastAttempt(a, what)
+          + diagnostics);
+      return;
+    }
+    ask();
+  }
+
+  /** What failed, where, and where its logs are, for a job's diagnostics. */
+  private static String lastAttempt(RoundTasks.Attempt a, String what) {
+    return what + " on container " + a.container().getId() + " at "
+        + a.container().getNodeId() + "; logs: yarn logs -applicationId "
+        + a.container().getId().getApplicationAttemptId().getApplicationId() + " -containerId "
+        + a.container().getId() + " (or " + a.container().getNodeHttpAddress()
+        + "/node/containerlogs/" + a.container().getId() + "); ";
   }
 
   private void barrier() {

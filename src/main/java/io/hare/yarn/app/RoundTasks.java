@@ -6,7 +6,8 @@ import org.apache.hadoop.yarn.api.records.Container;
 
 /**
  * The k tasks of one round: which wait for a container, which run (on which attempt), which are
- * done. Not thread-safe; {@link RoundProtocol} holds it under its lock.
+ * done, and how often each failed through its own fault or was lost to its node or the cluster
+ * ({@link TaskEnds}). Not thread-safe; {@link RoundProtocol} holds it under its lock.
  */
 final class RoundTasks {
 
@@ -18,12 +19,16 @@ final class RoundTasks {
   private final int round;
   private final State[] states;
   private final int[] attempts;
+  private final int[] failures;
+  private final int[] losses;
   private int done;
 
   RoundTasks(int round, int k) {
     this.round = round;
     this.states = new State[k];
     this.attempts = new int[k];
+    this.failures = new int[k];
+    this.losses = new int[k];
     Arrays.fill(states, State.WAITING);
   }
 
@@ -52,8 +57,24 @@ final class RoundTasks {
     done++;
   }
 
-  void retry(int index) {
+  /**
+   * The task's attempt failed through its own fault; it waits for a container again.
+   *
+   * @return its failures in this round so far
+   */
+  int failed(int index) {
     states[index] = State.WAITING;
+    return ++failures[index];
+  }
+
+  /**
+   * The task's attempt was lost to its node or the cluster; it waits for a container again.
+   *
+   * @return its losses in this round so far
+   */
+  int lost(int index) {
+    states[index] = State.WAITING;
+    return ++losses[index];
   }
 
   int done() {

@@ -40,7 +40,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Each assignment becomes one container of the job's highest-priority GPU ask on the GPU's
  * node, if it fits there in every resource; one that cannot be made (the AM withdrew the ask,
- * the node lacks memory, the node is blacklisted) is dropped and the next pass retries. An
+ * the node lacks memory) is dropped and the next pass retries. A task the policy put on a node
+ * its AM blacklisted takes a free GPU of the same type elsewhere ({@link GpuElsewhere}). An
  * assignment to a job with a running standby container on the GPU's node gives that standby the
  * GPU instead ({@link Standbys}); standbys are made at node heartbeats ({@link #prelaunch}).
  *
@@ -245,11 +246,17 @@ final class GpuTasks {
         l.policyConsulted(nowMs);
       }
     }
+    Set<String> given = null;
     for (Assignment a : decided) {
       YarnJob job = host.activeJob(a.jobId());
       YarnGpu gpu = inventory.gpu(a.gpuId());
       HareAppAttempt attempt = attempts.apply(job.appId());
       FiCaSchedulerNode node = nodes.apply(gpu.nodeId());
+      if (attempt != null && node != null && GpuElsewhere.blacklisted(attempt, node)) {
+        given = given == null ? GpuElsewhere.given(decided) : given;
+        gpu = GpuElsewhere.instead(attempt, gpu, inventory.free(), given, nodes);
+        node = gpu == null ? null : nodes.apply(gpu.nodeId());
+      }
       RMContainer c = null;
       if (attempt != null && node != null) {
         c = promoteStandby(attempt, job, node, gpu);

@@ -82,6 +82,10 @@ import org.slf4j.LoggerFactory;
  *       the heartbeating node keeps the choice of GPU type with the policy instead of with
  *       whichever node happens to heartbeat first; a container on another node is as valid in
  *       YARN as one on the heartbeating node (the AM launches it).
+ *   <li>A node that has not heartbeated for {@code yarn.scheduler.hare.node.liveness-grace-ms}
+ *       gets no new containers and its GPUs are not offered until it heartbeats again
+ *       ({@link NodeLiveness}): YARN keeps a crashed NodeManager RUNNING for minutes. GPU tasks
+ *       keep off the nodes their AM blacklisted ({@link GpuElsewhere}).
  *   <li>Multi-GPU containers are refused: the maximum allocation has {@code yarn.io/gpu} = 1, so
  *       YARN rejects such an ask with its usual "greater than maximum allowed allocation" error.
  *   <li>Job information comes from application tags ({@link io.hare.yarn.JobTags}); a malformed
@@ -113,6 +117,7 @@ public class HareScheduler extends FifoScheduler {
   private HareQueue queue;
   private GpuInventory inventory;
   private NodeGpus nodeGpus;
+  private NodeLiveness liveness;
   private TaskTimeSource times;
   private PolicyHost host;
   private GpuTasks gpuTasks;
@@ -161,6 +166,7 @@ public class HareScheduler extends FifoScheduler {
           new IsolatedNodes(inventory, hareMetrics::skippedStandbys));
       nodeGpus = new NodeGpus(inventory,
           new GpuTypeResolver(s.gpuTypeAttribute(), s.defaultGpuType()), host);
+      liveness = new NodeLiveness(s.nodeLivenessGraceMs());
       admission = new AppAdmission(s.admin().weightCaps(), policy.clairvoyant(), times);
       centralTypes = new CentralGpuTypes(s.gpuTypeAttribute());
       centralTypes.apply(s.admin().mapping(), List.of(), null); // nodes register later
@@ -232,6 +238,7 @@ public class HareScheduler extends FifoScheduler {
       }
       settings = s;
       setConf(c);
+      liveness.setGraceMs(s.nodeLivenessGraceMs());
       times.setProfiles(s.profiles(), s.defaultComputeMs());
       admission.setWeightCaps(s.admin().weightCaps());
       queue.setAcls(s.admin().acls());
@@ -337,6 +344,7 @@ public class HareScheduler extends FifoScheduler {
 
   /** The GPU side's pass: readiness brought up to date, the policy's containers made. */
   private void gpuPass(long nowMs) {
+    silenceNodes(nowMs);
     for (RMContainer c : gpuTasks.schedule(this::currentAttempt, nodeTracker::getNode, nowMs)) {
       Resources.addTo(used, c.getAllocatedResource());
     }
@@ -400,6 +408,7 @@ public class HareScheduler extends FifoScheduler {
 
   private synchronized void addNode(RMNode rmNode) {
     nodeTracker.addNode(new HareNode(rmNode));
+    liveness.heard(rmNode.getNodeID(), getClock().getTime());
     centralTypes.nodeAdded(rmNode.getNodeID().getHost(), rmContext.getNodeAttributesManager());
     refreshNodeGpus(rmNode.getNodeID());
   }
@@ -415,6 +424,36 @@ public class HareScheduler extends FifoScheduler {
     }
     nodeTracker.removeNode(rmNode.getNodeID());
     nodeGpus.removed(rmNode.getNodeID());
+    liveness.removed(rmNode.getNodeID());
+    hareMetrics.silentNodes(liveness.silentCount());
+  }
+
+  /** A heartbeat of node {@code id}: a silent node is back, its GPUs offered again. */
+  private void heardFrom(NodeId id) {
+    FiCaSchedulerNode node = nodeTracker.getNode(id); // none: a late event of a removed node
+    if (node != null && liveness.heard(id, getClock().getTime())) {
+      nodeGpus.back(node, rmContext.getNodeAttributesManager());
+      hareMetrics.silentNodes(liveness.silentCount());
+      LOG.info("node {} heartbeats again: it takes new containers", id);
+    }
+  }
+
+  /**
+   * Nodes silent past the grace get no new containers: their GPUs leave the policy's view, and
+   * the non-GPU pass places only on the heartbeating node. Their running containers are YARN's
+   * to keep or expire ({@code yarn.nm.liveness-monitor.expiry-interval-ms}).
+   */
+  private void silenceNodes(long nowMs) {
+    for (NodeId id : liveness.fallenSilent(nowMs)) {
+      FiCaSchedulerNode node = nodeTracker.getNode(id);
+      if (node != null) {
+        nodeGpus.silenced(node);
+      }
+      hareMetrics.silentNodes(liveness.silentCount());
+      LOG.warn("node {} has not heartbeated for over {} ms ({}): no new containers on it until"
+          + " it does", id, settings.nodeLivenessGraceMs(),
+          SchedulerKeys.NODE_LIVENESS_GRACE_MS);
+    }
   }
 
   private synchronized void refreshNodeGpus(NodeId id) {
@@ -446,6 +485,7 @@ public class HareScheduler extends FifoScheduler {
   @Override
   protected synchronized void nodeUpdate(RMNode rmNode) {
     FifoPass.run(() -> super.nodeUpdate(rmNode));
+    heardFrom(rmNode.getNodeID());
     if (!readyToAllocate()) {
       return;
     }
@@ -787,6 +827,11 @@ public class HareScheduler extends FifoScheduler {
         id -> applications.containsKey(id) ? applications.get(id).getUser() : null,
         host.forecast(now), (caller, owner) -> !acls || caller.getShortUserName().equals(owner)
             || q.hasAccess(QueueACL.ADMINISTER_QUEUE, caller));
+  }
+
+  /** Nodes silent past the liveness grace now ({@link NodeLiveness}). */
+  public synchronized int silentNodes() {
+    return liveness.silentCount();
   }
 
   /** Re-plans run so far. */

@@ -19,9 +19,10 @@ import org.apache.hadoop.metrics2.lib.MutableRate;
  * GPU tasks pending (outstanding one-GPU asks of jobs the policy knows) and running, GPUs free
  * and used per GPU type ({@code GpusFree<Type>}, {@code GpusUsed<Type>}, one gauge pair per type
  * the cluster has had), re-plans ({@code Replans} and {@code ReplanTime}, a rate in ms: count and
- * average), applications rejected for malformed Hare tags, and
- * {@code StandbysSkippedIsolated}: task containers of jobs that take standbys placed (or parking
- * refused) on nodes whose GPUs YARN isolates per container, where standbys are not used.
+ * average), applications rejected for malformed Hare tags, nodes silent past the liveness
+ * grace ({@code SilentNodes}), and {@code StandbysSkippedIsolated}: task containers of jobs that
+ * take standbys placed (or parking refused) on nodes whose GPUs YARN isolates per container,
+ * where standbys are not used.
  *
  * <p>Gauges are set by the scheduler after each scheduling pass; the re-plan rate is added from
  * the re-planning thread (metrics2 mutable metrics are thread-safe).
@@ -51,6 +52,9 @@ public final class HareSchedulerMetrics {
   @Metric("GPU task containers of jobs taking standbys placed without standby or parking, as"
       + " their node isolates GPUs per container")
   MutableCounterLong standbysSkippedIsolated;
+
+  @Metric("Nodes silent past the liveness grace: no new containers on them")
+  MutableGaugeInt silentNodes;
 
   private final Map<GpuType, MutableGaugeInt[]> perType = new HashMap<>();
   private MetricsSystem system;
@@ -105,6 +109,10 @@ public final class HareSchedulerMetrics {
 
   void skippedStandbys() {
     standbysSkippedIsolated.incr();
+  }
+
+  void silentNodes(int n) {
+    silentNodes.set(n);
   }
 
   // --- for tests ---

@@ -20,6 +20,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
 
 /**
  * The scheduler's configuration, read and validated once from the RM's configuration. Every
@@ -42,11 +43,13 @@ import org.apache.hadoop.conf.Configuration;
  * @param standbyEnabled whether standby containers are pre-launched ({@link Standbys})
  * @param standbyLeadMs how long before a task's expected end its GPU's standby may start
  * @param admin GPU-model mapping file, per-user/per-queue weight caps, queue ACLs
+ * @param nodeLivenessGraceMs how long a node may be silent before it gets no new containers
+ *     ({@link NodeLiveness})
  */
 public record HareSettings(String policyName, PolicyConfig policyConfig, String gpuTypeAttribute,
     GpuType defaultGpuType, double weightMax, ProfileTable profiles, long defaultComputeMs,
     double priorWeight, int window, long replanIntervalMs, boolean standbyEnabled,
-    long standbyLeadMs, AdminSettings admin) {
+    long standbyLeadMs, AdminSettings admin, long nodeLivenessGraceMs) {
 
   /** YARN's rule for node-attribute names. */
   private static final Pattern ATTRIBUTE_NAME = Pattern.compile("[0-9a-zA-Z_-]+");
@@ -95,6 +98,7 @@ public record HareSettings(String policyName, PolicyConfig policyConfig, String 
         SchedulerKeys.DEFAULT_STANDBY_ENABLED);
     long lead = t.getLong(SchedulerKeys.STANDBY_LEAD_MS, SchedulerKeys.DEFAULT_STANDBY_LEAD_MS, 0,
         24L * 3600 * 1000);
+    long grace = livenessGrace(conf, t, problems);
     ProfileTable profiles = profiles(t.getString(SchedulerKeys.PROFILES_FILE,
         SchedulerKeys.DEFAULT_PROFILES_FILE), problems);
     AdminSettings admin = AdminSettings.read(weightMax, t); // sched-admin
@@ -116,7 +120,30 @@ public record HareSettings(String policyName, PolicyConfig policyConfig, String 
       throw new ConfigException(problems);
     }
     return new HareSettings(policyName, new PolicyConfig(values, seed), attribute, defaultType,
-        weightMax, profiles, defaultCompute, priorWeight, window, replan, standby, lead, admin);
+        weightMax, profiles, defaultCompute, priorWeight, window, replan, standby, lead, admin,
+        grace);
+  }
+
+  /**
+   * The node liveness grace: a node is silent only after missing more than one heartbeat of the
+   * interval the RM gives its NodeManagers, so a grace set is at least twice that; unset, it is
+   * the default or three intervals, whichever is longer (a cluster with slow heartbeats must not
+   * fail to start on a default).
+   */
+  private static long livenessGrace(Configuration conf, PolicyConfig t, List<String> problems) {
+    long heartbeat = conf.getLong(YarnConfiguration.RM_NM_HEARTBEAT_INTERVAL_MS,
+        YarnConfiguration.DEFAULT_RM_NM_HEARTBEAT_INTERVAL_MS);
+    if (conf.get(SchedulerKeys.NODE_LIVENESS_GRACE_MS) == null) {
+      return Math.max(SchedulerKeys.DEFAULT_NODE_LIVENESS_GRACE_MS, 3 * heartbeat);
+    }
+    long grace = t.getLong(SchedulerKeys.NODE_LIVENESS_GRACE_MS,
+        SchedulerKeys.DEFAULT_NODE_LIVENESS_GRACE_MS, 1, 24L * 3600 * 1000);
+    if (grace < 2 * heartbeat) {
+      problems.add(SchedulerKeys.NODE_LIVENESS_GRACE_MS + ": must be at least twice "
+          + YarnConfiguration.RM_NM_HEARTBEAT_INTERVAL_MS + " (" + heartbeat + " ms), so that a"
+          + " node is not taken out between two heartbeats; got " + grace);
+    }
+    return grace;
   }
 
   /** A fresh policy of these settings (already validated by {@link #read}). */

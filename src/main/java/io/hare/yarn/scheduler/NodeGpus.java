@@ -2,7 +2,9 @@ package io.hare.yarn.scheduler;
 
 import io.hare.core.GpuType;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.hadoop.yarn.api.records.NodeAttribute;
 import org.apache.hadoop.yarn.api.records.NodeId;
 import org.apache.hadoop.yarn.nodelabels.NodeAttributesManager;
@@ -26,6 +28,8 @@ final class NodeGpus {
   private final GpuInventory inventory;
   private final GpuTypeResolver resolver;
   private final PolicyHost host;
+  /** Nodes silent past the liveness grace: they count as having no GPUs. */
+  private final Set<NodeId> silent = new HashSet<>();
 
   NodeGpus(GpuInventory inventory, GpuTypeResolver resolver, PolicyHost host) {
     this.inventory = inventory;
@@ -48,12 +52,34 @@ final class NodeGpus {
   }
 
   void removed(NodeId id) {
+    silent.remove(id);
     inventory.removeNode(id);
     host.markDirty();
   }
 
+  /**
+   * The node fell silent ({@link NodeLiveness}): it counts as having no GPUs, so the policy is
+   * offered none of them and plans without them. As when an admin shrinks a node, its free GPUs
+   * leave now and its busy ones when their task ends; resource and attribute changes meanwhile
+   * take effect when it is back.
+   */
+  void silenced(FiCaSchedulerNode node) {
+    silent.add(node.getNodeID());
+    GpuType type = inventory.typeOf(node.getNodeID());
+    if (type != null) {
+      set(node, type, inventory.isolated(node.getNodeID()));
+    }
+  }
+
+  /** The silent node heartbeated: its GPUs count again, re-read as at registration. */
+  void back(FiCaSchedulerNode node, NodeAttributesManager attributes) {
+    silent.remove(node.getNodeID());
+    refresh(node, attributes);
+  }
+
   private void set(FiCaSchedulerNode node, GpuType type, boolean isolated) {
-    int gpus = (int) Math.min(Integer.MAX_VALUE, Gpus.of(node.getTotalResource()));
+    int gpus = silent.contains(node.getNodeID()) ? 0
+        : (int) Math.min(Integer.MAX_VALUE, Gpus.of(node.getTotalResource()));
     GpuType before = inventory.typeOf(node.getNodeID());
     boolean wasIsolated = inventory.isolated(node.getNodeID());
     inventory.setNode(node.getNodeID(), gpus, type);

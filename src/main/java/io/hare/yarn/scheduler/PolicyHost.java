@@ -509,6 +509,11 @@ final class PolicyHost implements ClusterView {
   }
 
   @Override
+  public long gpusVersion() {
+    return gpusVersion; // that of shownGpus
+  }
+
+  @Override
   public List<GpuType> gpuTypes() {
     refreshCounts();
     return types;

@@ -164,7 +164,7 @@ public class HareApplicationMasterTest {
     expect("remove", "start 3");
     assertEquals("1", env(3, "HARE_TASK_INDEX"));
     nm.startFailed(container(3), new IOException("NodeManager gone"));
-    expect("release 3", "add"); // a failed start is an attempt too
+    expect("release 3", "blacklist +node-a", "add"); // the node's fault: asked again elsewhere
     allocate(1);
     expect("remove", "start 4");
     assertEquals("1", env(4, "HARE_TASK_INDEX"));
@@ -219,6 +219,9 @@ public class HareApplicationMasterTest {
         nm.getConfig().getInt(YarnConfiguration.NM_CLIENT_MAX_NM_PROXIES, -1));
     assertEquals("the AM's own configuration is not changed", 0,
         amConf.getInt(YarnConfiguration.NM_CLIENT_MAX_NM_PROXIES, 0));
+    assertEquals("an unreachable NodeManager is given up on within 20 s, not 3 minutes",
+        HareApplicationMaster.NM_CONNECT_WAIT_MS,
+        nm.getConfig().getLong(YarnConfiguration.CLIENT_NM_CONNECT_MAX_WAIT_MS, -1));
     finishOneTaskJob(ok);
     org.apache.hadoop.fs.FileUtil.fullyDelete(new File(work, "_hare")); // a new job, not a resume
     Configuration own = new Configuration();

@@ -99,7 +99,8 @@ public class RoundProtocolTest {
     assertEquals("t4", am.started.get(3L).get("HARE_GPU_TYPE"));
     am.protocol.onStartFailed(ContainerId.newContainerId(TestingAm.ATTEMPT, 3),
         new IOException("NM gone"));
-    assertEquals(List.of("release 3", "add"), am.take()); // a failed start is an attempt too
+    // the node's fault: asked again away from it (TaskLossTest)
+    assertEquals(List.of("release 3", "blacklist +t4-b", "add"), am.take());
     am.allocate("v100-a", 1);
     am.take();
     am.complete(4, 0);

@@ -17,7 +17,7 @@ import org.apache.hadoop.yarn.client.api.async.AMRMClientAsync;
 /**
  * A scripted {@code AMRMClientAsync}, after Flink's {@code TestingYarnAMRMClientAsync}: talks to no
  * ResourceManager, records each call in a shared log ("register", "add", "remove", "release N",
- * "unregister STATUS: DIAGNOSTICS"), and the test plays YARN by calling {@link #handler()}'s
+ * "blacklist +HOST", "blacklist -HOST", "unregister STATUS: DIAGNOSTICS"), and the test plays YARN by calling {@link #handler()}'s
  * {@code onContainersAllocated} / {@code onContainersCompleted}. Progress is read from the
  * handler as the heartbeat thread would.
  */
@@ -99,6 +99,7 @@ final class TestingAMRMClientAsync extends AMRMClientAsync<ContainerRequest> {
 
   @Override
   public void updateBlacklist(List<String> additions, List<String> removals) {
-    throw new UnsupportedOperationException("the Hare AM never blacklists");
+    additions.forEach(h -> calls.add("blacklist +" + h));
+    removals.forEach(h -> calls.add("blacklist -" + h));
   }
 }

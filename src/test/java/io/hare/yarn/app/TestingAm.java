@@ -38,7 +38,8 @@ final class TestingAm {
 
   /**
    * Every port call, in order: "add", "remove", "release N", "start N", "update N" (a new
-   * resource for the NodeManager), "task started in N", "park N", "sync R".
+   * resource for the NodeManager), "task started in N", "park N", "sync R", "blacklist +HOST"
+   * and "blacklist -HOST".
    */
   final List<String> calls = new ArrayList<>();
   /** What the AM's heartbeat was told, in order: true while a standby waits for its GPU. */
@@ -49,6 +50,8 @@ final class TestingAm {
   final Map<Long, Map<String, String>> started = new LinkedHashMap<>();
   final Map<Integer, IntConsumer> syncs = new LinkedHashMap<>();
   int checkpointed;
+  /** The protocol's clock, moved by hand. */
+  long nowMs;
   long nextContainer = 1;
   /** Whether the containers handed out carry the scheduler's parkable allocation tag. */
   boolean parkable;
@@ -101,6 +104,12 @@ final class TestingAm {
       public void awaitingGpu(boolean waiting) {
         polling.add(waiting);
       }
+
+      @Override
+      public void updateBlacklist(List<String> additions, List<String> removals) {
+        additions.forEach(h -> calls.add("blacklist +" + h));
+        removals.forEach(h -> calls.add("blacklist -" + h));
+      }
     };
     ContainerLauncher launcher = new ContainerLauncher() {
       @Override
@@ -142,7 +151,7 @@ final class TestingAm {
     protocol = new RoundProtocol(spec, ATTEMPT.getApplicationId().toString(), "/work/job",
         new TaskLaunch(spec, Map.of(), null, "",
             warm ? new TaskLaunch.Channel("am", 1, new ChannelKeys()) : null),
-        asks, launcher, sync, checkpoint, types);
+        asks, launcher, sync, checkpoint, types, () -> nowMs);
   }
 
   static long gpus(Container c) {

@@ -66,6 +66,9 @@ final class HareRm implements AutoCloseable {
         ResourceScheduler.class);
     conf.set(YarnConfiguration.RESOURCE_TYPES, GPU);
     conf.setLong(SchedulerKeys.REPLAN_INTERVAL_MS, 0);
+    // MockNMs heartbeat only when a test says so, and a test places on one node at another's
+    // heartbeat: no node falls silent unless a test sets a grace of its own (NodeLivenessTest)
+    conf.setLong(SchedulerKeys.NODE_LIVENESS_GRACE_MS, 24L * 3600 * 1000);
     conf.set(YarnConfiguration.FS_NODE_ATTRIBUTE_STORE_ROOT_DIR,
         "file://" + GenericTestUtils.getTestDir("node-attributes").getAbsolutePath());
     return conf;
