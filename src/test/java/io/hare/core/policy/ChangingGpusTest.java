@@ -3,13 +3,7 @@ package io.hare.core.policy;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
-import io.hare.core.GpuType;
-import io.hare.core.profile.ProfileTable;
-import io.hare.core.profile.TaskTimeModel;
-import io.hare.testing.FakeJob;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.OptionalInt;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.Test;
@@ -38,108 +32,27 @@ public class ChangingGpusTest {
 
   @Test(timeout = 30_000)
   public void answersWithTheGpusOfferedAfterTheClusterChanged() throws Exception {
-    Cluster c = new Cluster();
+    PartialOfferTest.FakeCluster c = new PartialOfferTest.FakeCluster();
     SchedulingPolicy p = Policies.create(name, PolicyConfig.defaults());
     p.onJobArrived(c.job, 0);
-    c.set(List.of(gpu("g0", "n0"), gpu("g1", "n0")));
-    assertFalse(assign(p, c, 0).isEmpty()); // indexes n0's GPUs; nothing starts
-    c.set(List.of(gpu("g2", "n1"), gpu("g3", "n1"))); // n0 left, n1 joined: as many GPUs
+    assertFalse(assign(p, c, 0).isEmpty()); // indexes g0..g3; nothing starts
+    c.gpus.clear(); // nodes n0 and n1 left, n2 and n3 joined: as many GPUs
+    for (int i = 4; i < 8; i++) {
+      c.gpus.add(new PartialOfferTest.FakeGpu("g" + i, "n" + (i / 2)));
+    }
+    c.version++;
     Set<String> given = assign(p, c, 1_000);
     assertFalse(given.isEmpty());
-    assertTrue(given + " should be of the offer g2, g3", Set.of("g2", "g3").containsAll(given));
+    assertTrue(given + " should be of the offer g4..g7",
+        Set.of("g4", "g5", "g6", "g7").containsAll(given));
   }
 
-  private static Set<String> assign(SchedulingPolicy p, Cluster c, long nowMs) {
+  private static Set<String> assign(SchedulingPolicy p, PartialOfferTest.FakeCluster c,
+      long nowMs) {
     if (p.replanDue(nowMs)) {
       p.replan(c, nowMs);
     }
     return p.assign(c, c.gpus, nowMs).stream().map(Assignment::gpuId)
         .collect(Collectors.toSet());
-  }
-
-  private static GpuView gpu(String id, String node) {
-    return new GpuView() {
-      @Override
-      public String id() {
-        return id;
-      }
-
-      @Override
-      public GpuType type() {
-        return GpuType.of("v100");
-      }
-
-      @Override
-      public String node() {
-        return node;
-      }
-
-      @Override
-      public boolean busy() {
-        return false;
-      }
-
-      @Override
-      public String lastJobId() {
-        return null;
-      }
-    };
-  }
-
-  /** Free v100 GPUs that the test replaces, and one job of k = 2 whose first round is ready. */
-  private static final class Cluster implements ClusterView {
-    final TaskTimeModel times = ProfileTable.builder().put("cnn", "v100", 100, 0).build();
-    final FakeJob job = new FakeJob("a", "cnn", 2, OptionalInt.of(3), times);
-    List<GpuView> gpus = new ArrayList<>();
-    long version;
-
-    Cluster() {
-      job.ready = 2;
-    }
-
-    void set(List<GpuView> now) {
-      gpus = now;
-      version++;
-    }
-
-    @Override
-    public List<? extends JobView> jobs() {
-      return List.of(job);
-    }
-
-    @Override
-    public JobView job(String id) {
-      return id.equals(job.id()) ? job : null;
-    }
-
-    @Override
-    public List<? extends GpuView> gpus() {
-      return gpus;
-    }
-
-    @Override
-    public long gpusVersion() {
-      return version;
-    }
-
-    @Override
-    public List<GpuType> gpuTypes() {
-      return List.of(GpuType.of("v100"));
-    }
-
-    @Override
-    public int gpuCount(GpuType type) {
-      return gpus.size();
-    }
-
-    @Override
-    public int freeGpuCount(GpuType type) {
-      return gpus.size();
-    }
-
-    @Override
-    public TaskTimeModel taskTimes() {
-      return times;
-    }
   }
 }

@@ -49,10 +49,14 @@ public class PartialOfferTest {
     assertTrue(a.stream().allMatch(x -> x.jobId().equals("a")));
   }
 
-  /** Four free v100 on two nodes and one job of k = 2 whose first round is ready. */
-  private static final class FakeCluster implements ClusterView {
+  /**
+   * Four free v100 on two nodes and one job of k = 2 whose first round is ready; a test may
+   * replace the GPUs (then it moves {@link #version} on).
+   */
+  static final class FakeCluster implements ClusterView {
     final TaskTimeModel times = ProfileTable.builder().put("cnn", "v100", 100, 0).build();
     final List<GpuView> gpus = new ArrayList<>();
+    long version;
     final FakeJob job = new FakeJob("a", "cnn", 2, OptionalInt.of(3), times);
 
     FakeCluster() {
@@ -78,6 +82,11 @@ public class PartialOfferTest {
     }
 
     @Override
+    public long gpusVersion() {
+      return version;
+    }
+
+    @Override
     public List<GpuType> gpuTypes() {
       return List.of(GpuType.of("v100"));
     }
@@ -98,7 +107,7 @@ public class PartialOfferTest {
     }
   }
 
-  private record FakeGpu(String id, String node) implements GpuView {
+  record FakeGpu(String id, String node) implements GpuView {
     @Override
     public GpuType type() {
       return GpuType.of("v100");
