@@ -40,7 +40,7 @@ public class StatusPredictionTest {
     };
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void aRunningJobGetsItsPrediction() {
     job(YarnApplicationState.RUNNING, FinalApplicationStatus.UNDEFINED);
     AppCliRun r = AppCliRun.run(yarn,
@@ -52,7 +52,7 @@ public class StatusPredictionTest {
         "\n  predicted completion: 1970-01-01T00:05:00Z (in 4m 0s), an estimate\n"));
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void noPredictionOrNoAnswerIsSaidAndTheStatusStands() {
     job(YarnApplicationState.ACCEPTED, FinalApplicationStatus.UNDEFINED);
     AppCliRun none = AppCliRun.run(yarn, answering(new Prediction(0, OptionalLong.empty(),
@@ -69,7 +69,7 @@ public class StatusPredictionTest {
         + "(http://rm:8088/ws/v1/hare/scheduler answered HTTP 404)\n"));
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void anEndedJobHasNone() {
     job(YarnApplicationState.FINISHED, FinalApplicationStatus.SUCCEEDED);
     AppCliRun r = AppCliRun.run(yarn,

@@ -32,13 +32,13 @@ public class LayeringTest {
     }
   }
 
-  @Test(timeout = 60_000)
+  @Test(timeout = 300_000)
   public void coreDoesNotImportHadoop() throws IOException {
     List<String> bad = offenders(MAIN.resolve("core"), "org.apache.hadoop");
     assertTrue("core imports Hadoop: " + bad, bad.isEmpty());
   }
 
-  @Test(timeout = 60_000)
+  @Test(timeout = 300_000)
   public void coreDoesNotImportSimOrYarn() throws IOException {
     List<String> bad = offenders(MAIN.resolve("core"), "io.hare.sim");
     bad.addAll(offenders(MAIN.resolve("core"), "io.hare.yarn"));
@@ -51,7 +51,7 @@ public class LayeringTest {
    * the embedded cluster of {@code hare demo} and {@code hare bench}; the scheduler, AM, core and
    * simulator must run without them (the tarball does not ship them).
    */
-  @Test(timeout = 60_000)
+  @Test(timeout = 300_000)
   public void onlyEmbeddedAndBenchUseTestJars() throws IOException {
     List<String> bad = new java.util.ArrayList<>();
     for (String dir : List.of("core", "sim", "yarn", "example", "cli")) {
@@ -65,7 +65,7 @@ public class LayeringTest {
         bad.isEmpty());
   }
 
-  @Test(timeout = 60_000)
+  @Test(timeout = 300_000)
   public void simulatorDoesNotImportYarnOrHadoop() throws IOException {
     List<String> bad = offenders(MAIN.resolve("sim"), "io.hare.yarn");
     bad.addAll(offenders(MAIN.resolve("sim"), "org.apache.hadoop"));

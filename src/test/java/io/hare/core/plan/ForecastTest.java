@@ -14,7 +14,7 @@ public class ForecastTest {
 
   private static final List<GpuType> ONE = List.of(GpuType.of("v100"));
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void roundsFollowEachOtherWithTheirSyncs() {
     // J: the 1 unstarted task of round 0, then 1 whole round of 1 task; 10 s compute, 1 s sync.
     // D: all its tasks started, its sync ends at 5 s.
@@ -33,7 +33,7 @@ public class ForecastTest {
     assertFalse(f.completionMs("nobody").isPresent());
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void theTaskCapLeavesLaterJobsWithoutPrediction() {
     PlanJob a = new PlanJob("A", 2, 0, 0, 1, 0, 1, 0,
         new TaskTimes[] {new TaskTimes(1_000, 0)}, 0);

@@ -30,7 +30,7 @@ public class ChangingGpusTest {
     this.name = name;
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void answersWithTheGpusOfferedAfterTheClusterChanged() throws Exception {
     PartialOfferTest.FakeCluster c = new PartialOfferTest.FakeCluster();
     SchedulingPolicy p = Policies.create(name, PolicyConfig.defaults());

@@ -44,7 +44,7 @@ public class HareForecastTest {
         });
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void predictsTheRunWhenEstimatesAreExact() throws Exception {
     // a (weight 2, 2 rounds of 2) goes first by Smith's rule and takes both GPUs for 200 ms;
     // b (3 rounds of 1) then runs its rounds one after the other: 300, 400, 500 ms
@@ -63,7 +63,7 @@ public class HareForecastTest {
     assertEquals(500, first.completionMs("b").getAsLong());
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void aPolicyWithoutOneSaysSo() throws Exception {
     SchedulingPolicy fifo = Policies.create(YarnFifoPolicy.NAME, new PolicyConfig(Map.of(), 1));
     assertTrue(fifo.forecast(null, 0).isEmpty());

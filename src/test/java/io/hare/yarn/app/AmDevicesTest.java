@@ -25,7 +25,7 @@ public class AmDevicesTest {
     TestingAm.declareGpus();
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void aNewContainersTaskSeesItsDeviceInItsEnvironment() throws Exception {
     TestingAm am = new TestingAm(RoundProtocolTest.spec(1, 2, 1, false), 0);
     am.protocol.start();
@@ -41,7 +41,7 @@ public class AmDevicesTest {
     assertNull("YARN's own exposure is not overridden", yarns.get("CUDA_VISIBLE_DEVICES"));
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void aPromotedStandbyAndAWarmContainersNextTaskAreToldTheirDevice() throws Exception {
     TestingAm am = new TestingAm(RoundProtocolTest.spec(1, 3, 1, false), 0, true);
     am.protocol.start();
@@ -57,7 +57,7 @@ public class AmDevicesTest {
         am.protocol.onRunnerTaskEnded(promoted.getId(), 0));
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void aWarmContainerWithoutADeviceLeavesItsEnvironmentAsItIs() throws Exception {
     TestingAm am = new TestingAm(RoundProtocolTest.spec(1, 2, 1, false), 0, true);
     am.protocol.start();

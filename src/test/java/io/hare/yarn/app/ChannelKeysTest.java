@@ -34,13 +34,13 @@ public class ChannelKeysTest {
   private static final ContainerId B =
       ContainerId.fromString("container_1700000000000_0007_01_000005");
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void theProofIsHmacSha256OfTheGreetingAndContainerAsDocumented() {
     assertEquals(VECTOR_PROOF, ChannelKeys.proof(HexFormat.of().parseHex(VECTOR_KEY),
         VECTOR_GREETING, VECTOR_CONTAINER));
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void eachContainerHasItsOwnKeyAndOnlyItsProofVerifies() {
     ChannelKeys keys = new ChannelKeys();
     assertEquals(32, keys.keyOf(A).length);
@@ -56,7 +56,7 @@ public class ChannelKeysTest {
     assertFalse(keys.verify(VECTOR_GREETING, A, proof.toUpperCase()));
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void theKeyIsAddedToTheContainersTokensBesideTheJobsOwn() throws IOException {
     Credentials base = new Credentials();
     Token<?> hdfs = new Token<>(new byte[] {1}, new byte[] {2}, new Text("HDFS_DELEGATION_TOKEN"),
@@ -76,7 +76,7 @@ public class ChannelKeysTest {
         read(keys.tokens(B, null)).numberOfSecretKeys());
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void aShortSecretIsRefused() {
     try {
       new ChannelKeys(new byte[16]);

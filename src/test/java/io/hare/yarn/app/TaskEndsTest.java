@@ -8,7 +8,7 @@ import org.junit.Test;
 /** Which exit statuses are the task's own failures, which losses, which the node's fault. */
 public class TaskEndsTest {
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void yarnsNodeAndClusterStatusesAreLossesAndEverythingElseTheTasks() {
     int[] lost = {ContainerExitStatus.ABORTED, ContainerExitStatus.DISKS_FAILED,
         ContainerExitStatus.PREEMPTED, ContainerExitStatus.KILLED_BY_RESOURCEMANAGER,

@@ -37,7 +37,7 @@ public class TaskLossTest {
     return am;
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void aStartTheNodeManagerRefusedIsAskedAgainAwayFromItsNodeWithoutUsingAnAttempt()
       throws Exception {
     TestingAm am = oneTaskOneAttempt();
@@ -52,7 +52,7 @@ public class TaskLossTest {
     assertTrue(am.protocol.outcome().orElseThrow().succeeded());
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void aContainerLostWithItsNodeOrDisksIsAskedAgainAwayFromThatNode() throws Exception {
     TestingAm am = oneTaskOneAttempt();
     am.allocate("v100-a", 1);
@@ -67,7 +67,7 @@ public class TaskLossTest {
     assertTrue(am.protocol.outcome().orElseThrow().succeeded());
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void aContainerPreemptedOrKilledByYarnIsAskedAgainAndItsNodeStaysUsable()
       throws Exception {
     TestingAm am = oneTaskOneAttempt();
@@ -84,7 +84,7 @@ public class TaskLossTest {
     assertTrue(am.protocol.outcome().orElseThrow().succeeded());
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void onlyTheTasksOwnFailuresUseItsAttemptsAndFailTheJob() throws Exception {
     TestingAm am = new TestingAm(RoundProtocolTest.spec(2, 1, 2, false), 0);
     am.protocol.start();
@@ -104,7 +104,7 @@ public class TaskLossTest {
         + " on container container_1700000000000_0007_01_000004 at t4-c:8041"));
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void aTaskLostAgainAndAgainFailsTheJobSayingItWasNotItsOwnFault() throws Exception {
     TestingAm am = oneTaskOneAttempt();
     for (long n = 1; n <= TaskEnds.MAX_LOST_ATTEMPTS; n++) {
@@ -120,7 +120,7 @@ public class TaskLossTest {
         + " exit code -100 on container container_1700000000000_0007_01_000020 at t4-20:8041"));
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void aBlacklistedNodeIsTakenBackAfterTheHoldOrWhenTheRmReportsItRunning()
       throws Exception {
     TestingAm am = new TestingAm(RoundProtocolTest.spec(1, 3, 1, false), 0);

@@ -48,7 +48,7 @@ public class GpuModelAttributesProviderTest {
     assertEquals(value, a.getAttributeValue());
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void gpusAreIsolatedOnlyUnderYarnsGpuPluginAndTheLinuxExecutor() throws Exception {
     YarnConfiguration conf = new YarnConfiguration();
     conf.set(GpuModelAttributesProvider.MODEL, "t4");

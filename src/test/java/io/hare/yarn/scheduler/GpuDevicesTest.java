@@ -62,7 +62,7 @@ public class GpuDevicesTest {
   private List<Container> twoBusyGpus(boolean standbys, int k) throws Exception {
     h = HareRm.start(HareRm.standbysAhead(standbys));
     nm = h.node("h1:1234", 2);
-    a = h.launch(h.submit("hare.rounds=1", "hare.tasks-per-round=" + k), nm);
+    a = h.launch(h.submitHare("hare.rounds=1", "hare.tasks-per-round=" + k), nm);
     HareRm.askGpuTasks(a, k);
     List<Container> aTasks = h.heartbeatAndPull(a, nm);
     assertEquals(2, aTasks.size());
@@ -93,12 +93,12 @@ public class GpuDevicesTest {
     h.rm.drainEvents();
   }
 
-  @Test(timeout = 180_000)
+  @Test(timeout = 300_000)
   public void tasksThatOverlapOnANodeNeverShareADeviceWithoutStandbys() throws Exception {
     overlappingTasksNeverShareADevice(false);
   }
 
-  @Test(timeout = 180_000)
+  @Test(timeout = 300_000)
   public void tasksThatOverlapOnANodeNeverShareADeviceWithStandbys() throws Exception {
     overlappingTasksNeverShareADevice(true);
   }
@@ -116,7 +116,7 @@ public class GpuDevicesTest {
     Map<NodeId, Integer> gpus = Map.of(big.getNodeId(), 4, small.getNodeId(), 2);
     List<MockAM> ams = new ArrayList<>();
     for (int weight : new int[] {1, 3}) {
-      MockAM am = h.launch(h.submit("hare.weight=" + weight, "hare.rounds=1",
+      MockAM am = h.launch(h.submitHare("hare.weight=" + weight, "hare.rounds=1",
           "hare.tasks-per-round=12", "hare.standby=true"), big);
       HareRm.askGpuTasks(am, 12);
       ams.add(am);
@@ -178,10 +178,10 @@ public class GpuDevicesTest {
     }
   }
 
-  @Test(timeout = 120_000)
+  @Test(timeout = 300_000)
   public void aPromotedStandbyGetsTheDeviceOfTheGpuItIsGiven() throws Exception {
     List<Container> aTasks = twoBusyGpus(true, 2);
-    MockAM b = h.launch(h.submit("hare.rounds=1", "hare.tasks-per-round=1",
+    MockAM b = h.launch(h.submitHare("hare.rounds=1", "hare.tasks-per-round=1",
         "hare.standby=true"), nm);
     HareRm.askGpuTasks(b, 1);
     List<Container> got = h.heartbeatAndPull(b, nm);
@@ -200,7 +200,7 @@ public class GpuDevicesTest {
         .contains(JobTags.PARKABLE));
   }
 
-  @Test(timeout = 120_000)
+  @Test(timeout = 300_000)
   public void aWarmContainerKeepsItsDeviceAndNoOtherTaskGetsIt() throws Exception {
     List<Container> aTasks = twoBusyGpus(false, 3);
     Container warm = onDevice(aTasks, 1);
@@ -213,7 +213,7 @@ public class GpuDevicesTest {
     h.rm.drainEvents();
     assertEquals(1, deviceOf(warm));
 
-    MockAM b = h.launch(h.submit("hare.rounds=1", "hare.tasks-per-round=2"), nm);
+    MockAM b = h.launch(h.submitHare("hare.rounds=1", "hare.tasks-per-round=2"), nm);
     HareRm.askGpuTasks(b, 2);
     h.finish(nm, other);
     List<Container> bTasks = h.heartbeatAndPull(b, nm);
@@ -231,12 +231,12 @@ public class GpuDevicesTest {
     h.rm.drainEvents();
   }
 
-  @Test(timeout = 120_000)
+  @Test(timeout = 300_000)
   public void anIsolatedNodeGetsNoDeviceTagNoStandbyAndNoPark() throws Exception {
     h = HareRm.start(HareRm.standbysAhead(true));
     nm = h.node(ISOLATED_HOST + ":1234", 2);
     isolate(ISOLATED_HOST);
-    a = h.launch(h.submit("hare.rounds=2", "hare.tasks-per-round=2",
+    a = h.launch(h.submitHare("hare.rounds=2", "hare.tasks-per-round=2",
         "hare.standby=true"), nm);
     HareRm.askGpuTasks(a, 2);
     List<Container> aTasks = h.heartbeatAndPull(a, nm);
@@ -249,7 +249,7 @@ public class GpuDevicesTest {
     assertEquals("each counted", 2, h.scheduler().hareMetrics().standbysSkippedIsolated());
     HareRm.askGpuTasks(a, 0);
 
-    MockAM b = h.launch(h.submit("hare.rounds=1", "hare.tasks-per-round=1",
+    MockAM b = h.launch(h.submitHare("hare.rounds=1", "hare.tasks-per-round=1",
         "hare.standby=true"), nm);
     HareRm.askGpuTasks(b, 1);
     assertEquals("no standby for b", 0, h.heartbeatAndPull(b, nm).size());

@@ -94,7 +94,7 @@ public class HareSchedulerPageTest {
     }
   }
 
-  @Test(timeout = 180_000)
+  @Test(timeout = 300_000)
   public void schedulerPageShowsGpusTasksAndPredictions() throws Exception {
     twoJobsOnTwoTypes();
     Answer page = get("/cluster/scheduler");
@@ -117,7 +117,7 @@ public class HareSchedulerPageTest {
     assertTrue(html, html.contains("estimate: what is left of each job"));
   }
 
-  @Test(timeout = 180_000)
+  @Test(timeout = 300_000)
   public void restAnswerCarriesTheSameAsJson() throws Exception {
     twoJobsOnTwoTypes();
     Answer rest = get("/ws/v1/hare/scheduler");
@@ -160,7 +160,7 @@ public class HareSchedulerPageTest {
         .get("schedulerInfo").get("type").asText());
   }
 
-  @Test(timeout = 180_000)
+  @Test(timeout = 300_000)
   public void withAclsOthersJobsAreForTheQueuesAdministrators() throws Exception {
     YarnConfiguration conf = HareRm.conf();
     conf.setBoolean(YarnConfiguration.YARN_ACL_ENABLE, true);

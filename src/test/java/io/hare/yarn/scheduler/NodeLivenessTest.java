@@ -14,7 +14,7 @@ public class NodeLivenessTest {
   private static final NodeId A = NodeId.newInstance("a", 1);
   private static final NodeId B = NodeId.newInstance("b", 1);
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void aNodeFallsSilentOnlyAfterMoreThanTheGraceAndOnce() {
     NodeLiveness l = new NodeLiveness(1_000);
     l.heard(A, 0);
@@ -24,7 +24,7 @@ public class NodeLivenessTest {
     assertEquals(1, l.silentCount());
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void aHeartbeatKeepsANodeAliveAndBringsASilentOneBack() {
     NodeLiveness l = new NodeLiveness(1_000);
     l.heard(A, 0);
@@ -37,7 +37,7 @@ public class NodeLivenessTest {
     assertEquals("B heard at 1,600", List.of(B), l.fallenSilent(2_601));
   }
 
-  @Test(timeout = 10_000)
+  @Test(timeout = 60_000)
   public void aRemovedNodeIsNeitherSilentNorReported() {
     NodeLiveness l = new NodeLiveness(1_000);
     l.heard(A, 0);

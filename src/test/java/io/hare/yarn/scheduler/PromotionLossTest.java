@@ -42,12 +42,12 @@ public class PromotionLossTest {
   private void promoted() throws Exception {
     h = HareRm.start(HareRm.standbysAhead(true));
     nm = h.node("h1:1234", 1);
-    a = h.launch(h.submit("hare.rounds=1", "hare.tasks-per-round=1"), nm);
+    a = h.launch(h.submitHare("hare.rounds=1", "hare.tasks-per-round=1"), nm);
     HareRm.askGpuTasks(a, 1);
     aTask = h.heartbeatAndPull(a, nm).get(0);
     running(a, aTask);
     // b's one task asks under an id of its own, which the promotion must carry
-    b = h.launch(h.submit("hare.rounds=1", "hare.tasks-per-round=1", "hare.standby=true"), nm);
+    b = h.launch(h.submitHare("hare.rounds=1", "hare.tasks-per-round=1", "hare.standby=true"), nm);
     b.allocate(List.of(ResourceRequest.newBuilder().priority(Priority.newInstance(1))
         .resourceName(ResourceRequest.ANY).capability(HareRm.resource(1024, 1, 1))
         .numContainers(1).allocationRequestId(ASK_ID).build()), List.of());
@@ -71,7 +71,7 @@ public class PromotionLossTest {
         h.scheduler().getApplicationAttempt(am.getApplicationAttemptId())));
   }
 
-  @Test(timeout = 120_000)
+  @Test(timeout = 300_000)
   public void aStandbyDyingBeforeItsAmPulledThePromotionGivesTheAskBack() throws Exception {
     promoted();
     h.end(nm, standby, 137); // that heartbeat's pass places the ask given back
@@ -86,7 +86,7 @@ public class PromotionLossTest {
     assertEquals(0, pendingGpuAsks(b));
   }
 
-  @Test(timeout = 120_000)
+  @Test(timeout = 300_000)
   public void aStandbyDyingAfterItsAmPulledThePromotionLeavesTheAskToTheAm() throws Exception {
     promoted();
     AllocateResponse r = b.allocate(List.of(), List.of());

@@ -50,7 +50,7 @@ public class SilentNodeTest {
     return h.controlledClock();
   }
 
-  @Test(timeout = 120_000)
+  @Test(timeout = 300_000)
   public void aSilentNodeGetsNoTaskWhileAnotherNodesGpuIsFreeAndIsUsedAgainOnceItHeartbeats()
       throws Exception {
     ControlledClock clock = start();
@@ -86,7 +86,7 @@ public class SilentNodeTest {
         nodes(h.heartbeatAndPull(am, h1)));
   }
 
-  @Test(timeout = 120_000)
+  @Test(timeout = 300_000)
   public void aNodeWithinTheGraceKeepsItsGpus() throws Exception {
     ControlledClock clock = start();
     MockNM h1 = node("h1", 1);
@@ -98,7 +98,7 @@ public class SilentNodeTest {
     assertEquals(0, h.scheduler().silentNodes());
   }
 
-  @Test(timeout = 120_000)
+  @Test(timeout = 300_000)
   public void aNodeTheAmBlacklistedGetsNoGpuTaskAndIsUsedOnceTheAmTakesItBack()
       throws Exception {
     // yarn-fifo draws the offered GPUs in a seeded random order; with the default seed its first

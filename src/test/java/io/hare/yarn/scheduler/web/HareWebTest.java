@@ -22,7 +22,7 @@ public class HareWebTest {
   private static final String RM_AUTH =
       "org.apache.hadoop.yarn.server.security.http.RMAuthenticationFilterInitializer";
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void theRmKeepsTheFiltersItWouldHaveHad() {
     // an insecure RM puts its authentication filter before Hadoop's default list, itself only
     assertEquals(RM_AUTH + "," + STATIC + "," + HARE, HareWeb.withInitializer(STATIC, false));
@@ -34,7 +34,7 @@ public class HareWebTest {
     assertEquals("listed by the admin: unchanged", listed, HareWeb.withInitializer(listed, false));
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void aSchedulerTheRmRecreatesTakesThePageOver() throws Exception {
     Configuration conf = new Configuration(false);
     Supplier<SchedulerReport> first = () -> null;
@@ -51,7 +51,7 @@ public class HareWebTest {
     assertNull(HareWeb.reports(id));
   }
 
-  @Test(timeout = 30_000)
+  @Test(timeout = 60_000)
   public void aPredictionIsReadForItsJob() throws IOException {
     ApplicationId a = ApplicationId.newInstance(1, 1);
     String json = "{\"hareScheduler\":{\"atMs\":1000,\"forecast\":{\"basis\":\"estimate: x\"},"
