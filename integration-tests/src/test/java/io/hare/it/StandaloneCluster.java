@@ -11,6 +11,7 @@ import java.net.HttpURLConnection;
 import java.net.ServerSocket;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -20,6 +21,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.yarn.api.records.ResourceInformation;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.slf4j.Logger;
@@ -59,6 +61,7 @@ final class StandaloneCluster implements AutoCloseable {
       "org.apache.hadoop.yarn.server.nodemanager.NodeManager";
   private static final String RM_HOST = "127.0.0.1";
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final long START_TIMEOUT_MS = 240_000;
 
   /** What a cluster is made of and where its pieces come from. */
   record Setup(Path dir, Path hareHome, Path hadoopJars, List<EmbeddedCluster.Node> nodes,
@@ -76,6 +79,8 @@ final class StandaloneCluster implements AutoCloseable {
   private StandaloneCluster(Setup setup) {
     this.setup = setup;
     this.nms = new Process[setup.nodes().size()];
+    // a test JVM that ends without close() (a timeout, a killed fork) must not leave daemons
+    Runtime.getRuntime().addShutdownHook(new Thread(this::close, "standalone-cluster-close"));
   }
 
   /**
@@ -104,6 +109,46 @@ final class StandaloneCluster implements AutoCloseable {
     }
   }
 
+  /**
+   * Unpacks the tarball under {@code base} and starts a cluster of {@code nodes} on it and on
+   * {@link #hadoopJars}, with the tarball's example profiles and {@code rmSettings} added to the
+   * RM's configuration; logs the start times ("figures:").
+   */
+  static StandaloneCluster install(Path base, List<EmbeddedCluster.Node> nodes,
+      Map<String, String> rmSettings) throws Exception {
+    Path hareHome = Tarball.unpack(base.resolve("tarball"));
+    List<String> flags = new ArrayList<>();
+    for (String f : System.getProperty("hare.it.daemon.jvm.flags", "").trim().split("\\s+")) {
+      if (!f.isEmpty()) {
+        flags.add(f);
+      }
+    }
+    Map<String, String> rm = new LinkedHashMap<>(Map.of("yarn.scheduler.hare.replan-interval-ms",
+        "500"));
+    rm.putAll(rmSettings);
+    StandaloneCluster c = start(new Setup(base.resolve("cluster"), hareHome, hadoopJars(), nodes,
+        hareHome.resolve("conf/profiles.csv"), flags, rm), START_TIMEOUT_MS);
+    LOG.info("figures: ResourceManager start {} ms (JVM start until its REST API answered"
+        + " STARTED), Hadoop {} from {}", c.rmStartMs(), hadoopVersion(), hadoopJars());
+    return c;
+  }
+
+  /** Hadoop's own jars at Hadoop's versions (pom.xml's hadoop-jars execution). */
+  static Path hadoopJars() {
+    return Path.of(System.getProperty("hare.it.hadoop.jars", "target/hadoop-jars"))
+        .toAbsolutePath();
+  }
+
+  private static String hadoopVersion() throws IOException {
+    try (DirectoryStream<Path> jars = Files.newDirectoryStream(hadoopJars(),
+        "hadoop-common-*.jar")) {
+      for (Path j : jars) {
+        return j.getFileName().toString().replaceAll("^hadoop-common-|\\.jar$", "");
+      }
+    }
+    return "(no hadoop-common jar)";
+  }
+
   /** Milliseconds from the RM's JVM start until its REST API answered STARTED. */
   long rmStartMs() {
     return rmStartMs;
@@ -119,6 +164,23 @@ final class StandaloneCluster implements AutoCloseable {
     Configuration c = new Configuration(false);
     clientConf.forEach(c::set);
     return c;
+  }
+
+  /** The tarball's {@code bin/hare ARGS}, to run in {@link #hareHome()} with {@link #hareEnv}. */
+  List<String> hare(String... args) {
+    List<String> cmd = new ArrayList<>(List.of(setup.hareHome().resolve("bin/hare").toString()));
+    cmd.addAll(List.of(args));
+    return cmd;
+  }
+
+  /** The environment of a client shell: the stand-in Hadoop and this JVM's Java, nothing else. */
+  Map<String, String> hareEnv() {
+    return Map.of("PATH", "/usr/bin:/bin", "HADOOP_HOME", hadoopHome().toString(), "JAVA_HOME",
+        System.getProperty("java.home"));
+  }
+
+  Path hareHome() {
+    return setup.hareHome();
   }
 
   /** The RM's web address, http://HOST:PORT. */
@@ -147,7 +209,7 @@ final class StandaloneCluster implements AutoCloseable {
    * Kills NodeManager {@code i} with SIGKILL, as a crashed host process dies: it tells the RM
    * nothing, and its containers go on running (they are ended by {@link #close}).
    */
-  void killNodeManager(int i) throws InterruptedException {
+  synchronized void killNodeManager(int i) throws InterruptedException {
     Process nm = nms[i];
     orphans.addAll(nm.descendants().toList());
     nm.destroyForcibly();
@@ -213,7 +275,7 @@ final class StandaloneCluster implements AutoCloseable {
 
   /** Kills every process started here (and the containers of killed NMs) and waits for each. */
   @Override
-  public void close() {
+  public synchronized void close() {
     List<Process> daemons = new ArrayList<>(List.of(nms));
     daemons.add(rm);
     for (Process p : daemons) {
@@ -262,9 +324,11 @@ final class StandaloneCluster implements AutoCloseable {
     return p;
   }
 
-  /** Ports, configuration directories and the stand-in Hadoop. */
+  /** Ports, configuration directories and the stand-in Hadoop, in a fresh {@code dir}. */
   private void configure() throws IOException {
     Path dir = setup.dir();
+    // a last run's state store would have the RM recover that run's applications
+    FileUtil.fullyDelete(dir.toFile());
     Path clientConfDir = Files.createDirectories(dir.resolve("hadoop-home/etc/hadoop"));
     String appClasspath = clientConfDir + "," + setup.hadoopJars() + "/*";
 
@@ -347,7 +411,8 @@ final class StandaloneCluster implements AutoCloseable {
     Files.writeString(dir.resolve("log4j.properties"), "log4j.rootLogger=INFO, console\n"
         + "log4j.appender.console=org.apache.log4j.ConsoleAppender\n"
         + "log4j.appender.console.layout=org.apache.log4j.PatternLayout\n"
-        + "log4j.appender.console.layout.ConversionPattern=%d{HH:mm:ss,SSS} %-5p %c{1}: %m%n\n",
+        + "log4j.appender.console.layout.ConversionPattern="
+        + "%d{yyyy-MM-dd HH:mm:ss,SSS} %-5p %c{1}: %m%n\n",
         StandardCharsets.UTF_8);
   }
 

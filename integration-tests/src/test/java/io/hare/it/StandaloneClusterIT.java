@@ -1,17 +1,11 @@
 package io.hare.it;
 
-import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
 import io.hare.embedded.EmbeddedCluster;
 import io.hare.embedded.TaskEvents;
-import io.hare.example.Env;
-import io.hare.example.SgdJob;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -50,8 +44,6 @@ public class StandaloneClusterIT {
   private static final Logger LOG = LoggerFactory.getLogger(StandaloneClusterIT.class);
   private static final int ROUNDS = 3;
   private static final int TASKS = 3;
-  private static final String EVENTS = "events.txt";
-  private static final long START_TIMEOUT_MS = 240_000;
   private static final long JOB_TIMEOUT_S = 420;
   static final List<EmbeddedCluster.Node> NODES = List.of(new EmbeddedCluster.Node("v100", 2),
       new EmbeddedCluster.Node("t4", 1));
@@ -60,28 +52,13 @@ public class StandaloneClusterIT {
   public static final Timeout ALL = Timeout.seconds(900);
 
   private static Path base;
-  private static Path hareHome;
   private static StandaloneCluster cluster;
 
   @BeforeClass
   public static void install() throws Exception {
     base = Path.of("target", "standalone-it").toAbsolutePath();
-    hareHome = Tarball.unpack(base.resolve("tarball"));
-    Path hadoopJars = Path.of(System.getProperty("hare.it.hadoop.jars", "target/hadoop-jars"))
-        .toAbsolutePath();
-    assertOwnVersions(hadoopJars);
-    List<String> flags = new ArrayList<>();
-    for (String f : System.getProperty("hare.it.daemon.jvm.flags", "").trim().split("\\s+")) {
-      if (!f.isEmpty()) {
-        flags.add(f);
-      }
-    }
-    cluster = StandaloneCluster.start(new StandaloneCluster.Setup(base.resolve("cluster"),
-        hareHome, hadoopJars, NODES, hareHome.resolve("conf/profiles.csv"), flags, Map.of(
-            "yarn.scheduler.hare.replan-interval-ms", "500")), START_TIMEOUT_MS);
-    LOG.info("figures: ResourceManager start {} ms (JVM start until its REST API answered"
-        + " STARTED, Hadoop {} jars from {})", cluster.rmStartMs(), hadoopVersion(hadoopJars),
-        hadoopJars);
+    assertOwnVersions(StandaloneCluster.hadoopJars());
+    cluster = StandaloneCluster.install(base, NODES, Map.of());
   }
 
   @AfterClass
@@ -93,10 +70,13 @@ public class StandaloneClusterIT {
 
   @Test(timeout = 600_000)
   public void aJobSubmittedWithTheTarballsHareSucceedsWithTheReferenceModel() throws Exception {
-    Path job = initJob(base.resolve("jobs/sgd"), 7);
-    Path spec = writeSpec(job, "sgd-standalone");
+    SgdJobFiles.Shape shape = new SgdJobFiles.Shape("sgd-standalone", ROUNDS, TASKS,
+        base.resolve("staging"));
+    Path job = SgdJobFiles.init(base.resolve("jobs/sgd"), 7);
+    Path spec = SgdJobFiles.writeSpec(job, shape, "");
     long t0 = System.nanoTime();
-    Tarball.Run submit = hareSubmit(spec);
+    Tarball.Run submit = Tarball.run(cluster.hareHome(), cluster.hare("submit", "--poll-ms",
+        "1000", spec.toString()), cluster.hareEnv(), JOB_TIMEOUT_S);
     long jobMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
     LOG.info("hare submit output:\n{}\n{}", submit.out(), submit.err());
     assertEquals("hare submit: " + submit.out() + submit.err(), 0, submit.code());
@@ -115,14 +95,14 @@ public class StandaloneClusterIT {
     } finally {
       yarn.stop();
     }
-    TaskEvents.Runs runs = TaskEvents.read(job.resolve(EVENTS));
+    TaskEvents.Runs runs = SgdJobFiles.runs(job);
     assertEquals(runs.attempts().toString(), ROUNDS * TASKS, runs.attempts().size());
     assertEquals(runs.syncs().toString(), ROUNDS, runs.syncs().size());
     for (TaskEvents.Attempt a : runs.attempts()) {
       assertTrue(a.toString(), a.succeeded());
       assertEquals("the mapping file's type for " + a, gpuType(a.host()), a.gpuType());
     }
-    assertEqualsReference(job);
+    SgdJobFiles.assertEqualsReference(job, shape);
   }
 
   /**
@@ -145,16 +125,6 @@ public class StandaloneClusterIT {
         || n.startsWith("commons-io") || n.startsWith("jna-")).toList());
   }
 
-  private static String hadoopVersion(Path hadoopJars) throws Exception {
-    try (DirectoryStream<Path> jars = Files.newDirectoryStream(hadoopJars,
-        "hadoop-common-*.jar")) {
-      for (Path j : jars) {
-        return j.getFileName().toString().replaceAll("^hadoop-common-|\\.jar$", "");
-      }
-    }
-    return "?";
-  }
-
   static String gpuType(String host) {
     for (int i = 0; i < NODES.size(); i++) {
       if (EmbeddedCluster.host(i).equals(host)) {
@@ -162,65 +132,5 @@ public class StandaloneClusterIT {
       }
     }
     throw new AssertionError("no NodeManager on " + host);
-  }
-
-  /** {@code SgdJob init} into a fresh directory, in-process, as a user does before submitting. */
-  static Path initJob(Path dir, int seed) throws Exception {
-    Tarball.run(base, List.of("rm", "-rf", dir.toString()), Map.of(), 60);
-    assertEquals(SgdJob.OK, sgd("init", "--work-dir", dir.toString(), "--seed",
-        Integer.toString(seed)));
-    return dir;
-  }
-
-  /**
-   * A job spec of {@code io.hare.example.SgdJob} tasks in {@code job}, their runs recorded in
-   * its events file; no Hare jar named (the client ships its own, the tarball's plugin jar).
-   */
-  static Path writeSpec(Path job, String name) throws Exception {
-    String java = "\"$JAVA_HOME\"/bin/java -Xmx128m io.hare.example.SgdJob";
-    String where = " --work-dir '" + job + "'";
-    Path events = job.resolve(EVENTS);
-    Path spec = job.resolve("job.xml");
-    Files.writeString(spec, "<configuration>\n"
-        + prop("yarn.app.hare.job.name", name)
-        + prop("yarn.app.hare.job.model", "resnet18")
-        + prop("yarn.app.hare.job.rounds", Integer.toString(ROUNDS))
-        + prop("yarn.app.hare.job.tasks-per-round", Integer.toString(TASKS))
-        + prop("yarn.app.hare.job.staging-dir", base.resolve("staging").toString())
-        + prop("yarn.app.hare.task.command", TaskEvents.wrapTask(java + " task" + where, events))
-        + prop("yarn.app.hare.sync.command", TaskEvents.wrapSync(java + " sync" + where, events))
-        + prop("yarn.app.hare.task.memory-mb", "256")
-        + prop("yarn.app.hare.am.memory-mb", "512")
-        + "</configuration>\n", StandardCharsets.UTF_8);
-    return spec;
-  }
-
-  /** The tarball's {@code bin/hare submit JOB.xml} on the stand-in Hadoop; waits for its end. */
-  static Tarball.Run hareSubmit(Path spec) throws Exception {
-    return Tarball.run(hareHome, List.of(hareHome.resolve("bin/hare").toString(), "submit",
-        "--poll-ms", "1000", spec.toString()), Map.of("PATH", "/usr/bin:/bin",
-        "HADOOP_HOME", cluster.hadoopHome().toString(), "JAVA_HOME",
-        System.getProperty("java.home")), JOB_TIMEOUT_S);
-  }
-
-  private static String prop(String name, String value) {
-    return "  <property><name>" + name + "</name><value>" + value.replace("&", "&amp;")
-        .replace("<", "&lt;").replace(">", "&gt;") + "</value></property>\n";
-  }
-
-  /** The model after R rounds is byte-identical to {@code SgdJob reference}'s. */
-  static void assertEqualsReference(Path dir) throws Exception {
-    assertEquals(SgdJob.OK, sgd("reference", "--work-dir", dir.toString(), "--rounds",
-        Integer.toString(ROUNDS), "--tasks-per-round", Integer.toString(TASKS)));
-    byte[] trained = Files.readAllBytes(dir.resolve("model-r" + ROUNDS));
-    byte[] reference = Files.readAllBytes(dir.resolve("reference-model-r" + ROUNDS));
-    assertArrayEquals(dir + ": model-r" + ROUNDS + " differs from the reference", reference,
-        trained);
-  }
-
-  private static int sgd(String... args) {
-    StringWriter out = new StringWriter();
-    return SgdJob.commandLine(new PrintWriter(out), new PrintWriter(out), Env.SYSTEM)
-        .execute(args);
   }
 }
