@@ -11,7 +11,7 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
+import org.apache.hadoop.fs.FileUtil;
 
 /**
  * An example SGD job ({@link SgdJob}) as a user prepares it for {@code hare submit}: its work
@@ -30,7 +30,7 @@ final class SgdJobFiles {
 
   /** {@code SgdJob init} into {@code dir} (emptied first), in-process. */
   static Path init(Path dir, int seed) throws Exception {
-    Tarball.run(dir.getParent(), java.util.List.of("rm", "-rf", dir.toString()), Map.of(), 60);
+    FileUtil.fullyDelete(dir.toFile());
     assertEquals(SgdJob.OK, sgd("init", "--work-dir", dir.toString(), "--seed",
         Integer.toString(seed)));
     return dir;

@@ -48,7 +48,8 @@ import org.slf4j.LoggerFactory;
  * </ul>
  *
  * <p>{@link #killNodeManager} kills an NM with SIGKILL (its containers live on, as on a real
- * host) and {@link #startNodeManager} starts it again. {@link #close} kills every process it
+ * host), {@link #crashNode} its containers with it, and {@link #startNodeManager} starts it
+ * again. {@link #close} kills every process it
  * started, including containers orphaned by a killed NM.
  */
 final class StandaloneCluster implements AutoCloseable {
@@ -206,8 +207,8 @@ final class StandaloneCluster implements AutoCloseable {
   }
 
   /**
-   * Kills NodeManager {@code i} with SIGKILL, as a crashed host process dies: it tells the RM
-   * nothing, and its containers go on running (they are ended by {@link #close}).
+   * Kills NodeManager {@code i} with SIGKILL, as a crashed NodeManager process dies: it tells
+   * the RM nothing, and its containers go on running (they are ended by {@link #close}).
    */
   synchronized void killNodeManager(int i) throws InterruptedException {
     Process nm = nms[i];
@@ -215,6 +216,21 @@ final class StandaloneCluster implements AutoCloseable {
     nm.destroyForcibly();
     nm.waitFor();
     LOG.info("NodeManager {} ({}) killed with SIGKILL", i, EmbeddedCluster.host(i));
+  }
+
+  /**
+   * Kills NodeManager {@code i} and every container process it started with SIGKILL, as a
+   * crashed host loses them all; the RM hears nothing.
+   */
+  synchronized void crashNode(int i) throws InterruptedException {
+    Process nm = nms[i];
+    List<ProcessHandle> containers = nm.descendants().toList();
+    nm.destroyForcibly();
+    containers.forEach(ProcessHandle::destroyForcibly);
+    nm.waitFor();
+    containers.forEach(StandaloneCluster::waitQuietly);
+    LOG.info("node {} ({}) crashed: its NodeManager and {} container processes killed with"
+        + " SIGKILL", i, EmbeddedCluster.host(i), containers.size());
   }
 
   /** The NodeManagers the RM lists in {@code state}, by host. */
