@@ -3,20 +3,21 @@ package io.hare.it;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
-import static org.junit.Assert.fail;
 
-import java.io.File;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -28,10 +29,13 @@ import org.junit.Test;
 /**
  * Guards the binary tarball that {@code mvn package} builds ({@code dist/assembly/bin.xml}):
  * unpacks {@code target/hare-yarn-*-bin.tar.gz} with {@code tar}, checks its layout (launchers
- * executable; lib/ holds the plugin jar and OR-Tools but nothing a Hadoop installation already
- * ships; conf/ files well-formed XML), then runs the unpacked {@code bin/hare} the way a cluster
- * node would: against a stand-in Hadoop whose {@code hadoop classpath} lists the Hadoop jars of
- * {@code target/lib}. So a runtime dependency missing from lib/ shows up as a failing command.
+ * executable; lib/ holds exactly the shaded plugin jar and OR-Tools, nothing a Hadoop
+ * installation ships; the plugin jar carries its own relocated libraries; conf/ files
+ * well-formed XML), then runs the unpacked {@code bin/hare} the way a cluster node would:
+ * against a stand-in Hadoop whose {@code hadoop classpath} lists Hadoop's own jars at Hadoop's
+ * versions ({@code target/hadoop-jars}). So a runtime dependency missing from lib/, or one that
+ * Hadoop's version of a library breaks, shows up as a failing command.
+ * {@link StandaloneClusterIT} runs daemons on the tarball against Hadoop's own versions.
  *
  * <p>Runs under failsafe, after the package phase built the tarball. Needs bash and tar.
  */
@@ -42,30 +46,21 @@ public class TarballIT {
   private static final Pattern VERSIONED = Pattern.compile("^(.*)-[0-9]+\\.[0-9].*$");
   /** Libraries every Hadoop 3.x ships: lib/ must leave them to the cluster. */
   private static final List<String> HADOOP_SHIPS = List.of("hadoop-", "jackson-", "slf4j-",
-      "log4j", "reload4j", "commons-text-", "commons-lang3-", "commons-io-", "commons-codec-",
-      "guava-", "netty-", "jersey-", "jetty-");
+      "log4j", "reload4j", "commons-", "guava-", "netty-", "jersey-", "jetty-", "jna-");
+  /** The packages relocated into the plugin jar (pom.xml, maven-shade-plugin). */
+  private static final List<String> RELOCATED = List.of("org/apache/commons/csv/",
+      "org/apache/commons/io/", "org/apache/commons/codec/", "org/apache/commons/text/",
+      "org/apache/commons/lang3/", "picocli/");
 
   private static Path home;
   private static Path fakeHadoop;
 
   @BeforeClass
   public static void unpack() throws Exception {
-    Path target = Path.of("target").toAbsolutePath();
-    List<Path> tarballs;
-    try (Stream<Path> s = Files.list(target)) {
-      tarballs = s.filter(p -> p.getFileName().toString().matches("hare-yarn-.*-bin\\.tar\\.gz"))
-          .collect(Collectors.toList());
-    }
-    assertEquals("one tarball in " + target + " (run 'mvn package' first)", 1, tarballs.size());
-    Path dir = target.resolve("tarball-it");
-    run(target, List.of("rm", "-rf", dir.toString()), Map.of());
-    Files.createDirectories(dir);
-    Run untar = run(dir, List.of("tar", "xzf", tarballs.get(0).toString()), Map.of());
-    assertEquals(untar.err, 0, untar.code);
-    try (Stream<Path> s = Files.list(dir)) {
-      home = s.filter(Files::isDirectory).findFirst().orElseThrow();
-    }
-    fakeHadoop = fakeHadoop(dir.resolve("fake-hadoop"), target.resolve("lib"));
+    Path dir = Path.of("target", "tarball-it").toAbsolutePath();
+    home = Tarball.unpack(dir);
+    fakeHadoop = fakeHadoop(dir.resolve("fake-hadoop"), Path.of(System.getProperty(
+        "hare.it.hadoop.jars", "target/hadoop-jars")).toAbsolutePath());
   }
 
   @Test(timeout = 60_000)
@@ -76,13 +71,11 @@ public class TarballIT {
     assertTrue(Files.isRegularFile(home.resolve("examples/pytorch_round_task.py")));
   }
 
+  /** lib/ is exactly what the README tells an admin to copy: nothing Hadoop ships. */
   @Test(timeout = 60_000)
-  public void libHoldsThePluginAndOrToolsButNothingHadoopShips() throws IOException {
-    Set<String> lib = artifacts(home.resolve("lib"));
-    for (String a : List.of("hare-yarn", "ortools-java", "ortools-linux-x86-64", "jna",
-        "protobuf-java", "commons-csv", "picocli")) {
-      assertTrue(a + " in lib/: " + lib, lib.contains(a));
-    }
+  public void libHoldsExactlyThePluginAndOrTools() throws IOException {
+    assertEquals(Set.of("hare-yarn", "ortools-java", "ortools-linux-x86-64", "protobuf-java"),
+        artifacts(home.resolve("lib")));
     assertEquals(Set.of("jfreechart"), artifacts(home.resolve("lib/cli")));
     try (Stream<Path> all = Files.walk(home)) {
       for (Path jar : all.filter(p -> p.toString().endsWith(".jar")).collect(Collectors.toList())) {
@@ -92,6 +85,43 @@ public class TarballIT {
         }
       }
     }
+  }
+
+  /**
+   * The plugin jar carries the libraries Hadoop also has at other versions relocated under
+   * io.hare.shaded, and refers to them only there: no class of it names an unrelocated one.
+   */
+  @Test(timeout = 60_000)
+  public void thePluginJarCarriesItsOwnLibrariesRelocated() throws IOException {
+    Path[] plugin;
+    try (Stream<Path> s = Files.list(home.resolve("lib"))) {
+      plugin = s.filter(p -> p.getFileName().toString().startsWith("hare-yarn-"))
+          .toArray(Path[]::new);
+    }
+    assertEquals(1, plugin.length);
+    Set<String> entries = new HashSet<>();
+    try (JarFile jar = new JarFile(plugin[0].toFile())) {
+      for (JarEntry e : Collections.list(jar.entries())) {
+        entries.add(e.getName());
+        if (e.getName().endsWith(".class")) {
+          String bytes;
+          try (InputStream in = jar.getInputStream(e)) {
+            bytes = new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);
+          }
+          for (String r : RELOCATED) {
+            assertFalse(e.getName() + " names " + r, bytes.replace("io/hare/shaded/" + r, "")
+                .contains(r));
+          }
+        }
+      }
+    }
+    for (String r : RELOCATED) {
+      assertTrue("io/hare/shaded/" + r + " in " + plugin[0], entries.stream()
+          .anyMatch(n -> n.startsWith("io/hare/shaded/" + r)));
+      assertFalse(r + " unrelocated in " + plugin[0], entries.stream().anyMatch(n ->
+          n.startsWith(r)));
+    }
+    assertTrue(entries.contains("io/hare/yarn/scheduler/HareScheduler.class"));
   }
 
   @Test(timeout = 60_000)
@@ -112,32 +142,38 @@ public class TarballIT {
 
   @Test(timeout = 120_000)
   public void helpRunsOnTheClustersHadoop() throws Exception {
-    Run r = hare("--help");
-    assertEquals(r.err, 0, r.code);
-    assertTrue(r.out, r.out.contains("simulate") && r.out.contains("submit"));
+    Tarball.Run r = hare("--help");
+    assertEquals(r.err(), 0, r.code());
+    assertTrue(r.out(), r.out().contains("simulate") && r.out().contains("submit"));
   }
 
   /** The example conf files pass the scheduler's and the client's own validation. */
   @Test(timeout = 120_000)
   public void exampleConfAndJobSpecAreValid() throws Exception {
-    Run check = hare("conf-check", "--conf", "conf/yarn-site.xml", "--conf",
+    Tarball.Run check = hare("conf-check", "--conf", "conf/yarn-site.xml", "--conf",
         "conf/resource-types.xml", "-D", "yarn.scheduler.hare.profiles.file=conf/profiles.csv",
         "-D", "yarn.scheduler.hare.gpu-type.mapping-file=conf/gpu-models.txt");
-    assertEquals(check.out + check.err, 0, check.code);
-    Run job = hare("submit", "--validate", "conf/hare-job.xml");
-    assertEquals(job.out + job.err, 0, job.code);
+    assertEquals(check.out() + check.err(), 0, check.code());
+    Tarball.Run job = hare("submit", "--validate", "conf/hare-job.xml");
+    assertEquals(job.out() + job.err(), 0, job.code());
   }
 
-  /** A library the cluster's Hadoop has (here commons-csv) is taken from there, not twice. */
+  /**
+   * The plugin jar first (a copy in Hadoop's share/hadoop/yarn/lib must not shadow it), then
+   * Hadoop's classpath, then the rest of lib/ and lib/cli/, as the README orders the RM's.
+   */
   @Test(timeout = 60_000)
-  public void classpathTakesALibraryOnceAndThePluginFirst() throws Exception {
-    Run r = hare("classpath");
-    assertEquals(r.err, 0, r.code);
-    String[] cp = r.out.trim().split(":");
-    assertTrue(cp[0], cp[0].matches(".*/lib/hare-yarn-[^/]*\\.jar"));
-    assertTrue(r.out, r.out.contains("/lib/ortools-java-"));
-    assertFalse(r.out, r.out.contains(home.resolve("lib") + "/commons-csv-"));
-    assertTrue(r.out, r.out.endsWith(fakeHadoop.resolve("lib") + "/*\n"));
+  public void classpathIsThePluginThenHadoopThenLib() throws Exception {
+    Tarball.Run r = hare("classpath");
+    assertEquals(r.err(), 0, r.code());
+    List<String> cp = List.of(r.out().trim().split(":"));
+    assertTrue(cp.get(0), cp.get(0).matches(".*/lib/hare-yarn-[^/]*\\.jar"));
+    int hadoop = cp.indexOf(fakeHadoop.resolve("lib") + "/*");
+    assertEquals(r.out(), 2, hadoop);
+    Set<String> after = new HashSet<>();
+    cp.subList(hadoop + 1, cp.size()).forEach(e -> after.add(artifact(Path.of(e))));
+    assertEquals(r.out(), Set.of("ortools-java", "ortools-linux-x86-64", "protobuf-java",
+        "jfreechart"), after);
   }
 
   /** Without a Hadoop, --help still lists every command; one that needs Hadoop says so. */
@@ -145,34 +181,30 @@ public class TarballIT {
   public void withoutHadoopHelpWorksAndClusterCommandsSaySo() throws Exception {
     Map<String, String> env = Map.of("PATH", "/usr/bin:/bin", "JAVA_HOME",
         System.getProperty("java.home"));
-    Run help = run(home, List.of(home.resolve("bin/hare").toString(), "--help"), env);
-    assertEquals(help.out + help.err, 0, help.code);
-    assertTrue(help.err, help.err.contains("no Hadoop found"));
-    assertTrue(help.out, help.out.contains("submit") && help.out.contains("simulate"));
-    Run status = run(home, List.of(home.resolve("bin/hare").toString(), "status",
-        "application_1700000000000_0001"), env);
-    assertEquals(status.out + status.err, 1, status.code);
-    assertTrue(status.err, status.err.contains("hare status: cannot run here")
-        && status.err.contains("needs Hadoop's libraries"));
+    Tarball.Run help = Tarball.run(home, List.of(home.resolve("bin/hare").toString(), "--help"),
+        env, RUN_TIMEOUT_S);
+    assertEquals(help.out() + help.err(), 0, help.code());
+    assertTrue(help.err(), help.err().contains("no Hadoop found"));
+    assertTrue(help.out(), help.out().contains("submit") && help.out().contains("simulate"));
+    Tarball.Run status = Tarball.run(home, List.of(home.resolve("bin/hare").toString(), "status",
+        "application_1700000000000_0001"), env, RUN_TIMEOUT_S);
+    assertEquals(status.out() + status.err(), 1, status.code());
+    assertTrue(status.err(), status.err().contains("hare status: cannot run here")
+        && status.err().contains("needs Hadoop's libraries"));
   }
 
   /**
    * A stand-in Hadoop installation: bin/hadoop prints, for {@code classpath}, its conf dir and
-   * lib/*, where lib/ links every jar of target/lib that the tarball does not ship, plus
-   * commons-csv (which a Hadoop could ship too).
+   * lib/*, where lib/ links Hadoop's own jars at Hadoop's versions (pom.xml's hadoop-jars
+   * execution: commons-io 2.16.1, commons-csv 1.9.0, ...).
    */
-  private static Path fakeHadoop(Path dir, Path targetLib) throws IOException {
-    Set<String> shipped = artifacts(home.resolve("lib"));
-    shipped.addAll(artifacts(home.resolve("lib/cli")));
-    shipped.remove("commons-csv");
+  private static Path fakeHadoop(Path dir, Path hadoopJars) throws IOException {
     Files.createDirectories(dir.resolve("bin"));
     Files.createDirectories(dir.resolve("conf"));
     Files.createDirectories(dir.resolve("lib"));
-    try (DirectoryStream<Path> jars = Files.newDirectoryStream(targetLib, "*.jar")) {
+    try (DirectoryStream<Path> jars = Files.newDirectoryStream(hadoopJars, "*.jar")) {
       for (Path jar : jars) {
-        if (!shipped.contains(artifact(jar))) {
-          Files.createSymbolicLink(dir.resolve("lib").resolve(jar.getFileName()), jar);
-        }
+        Files.createSymbolicLink(dir.resolve("lib").resolve(jar.getFileName()), jar);
       }
     }
     Path hadoop = dir.resolve("bin/hadoop");
@@ -197,37 +229,11 @@ public class TarballIT {
   }
 
   /** bin/hare in the unpacked directory, on the stand-in Hadoop. */
-  private static Run hare(String... args) throws Exception {
+  private static Tarball.Run hare(String... args) throws Exception {
     List<String> cmd = new ArrayList<>();
     cmd.add(home.resolve("bin/hare").toString());
     cmd.addAll(List.of(args));
-    return run(home, cmd, Map.of("PATH", "/usr/bin:/bin", "HADOOP_HOME", fakeHadoop.toString(),
-        "JAVA_HOME", System.getProperty("java.home")));
-  }
-
-  private record Run(int code, String out, String err) {}
-
-  /** Runs a command in {@code dir} with exactly the environment {@code env} (if not empty). */
-  private static Run run(Path dir, List<String> cmd, Map<String, String> env) throws Exception {
-    File out = File.createTempFile("tarball-it", ".out");
-    File err = File.createTempFile("tarball-it", ".err");
-    try {
-      ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile())
-          .redirectOutput(out).redirectError(err);
-      if (!env.isEmpty()) {
-        pb.environment().clear();
-        pb.environment().putAll(env);
-      }
-      Process p = pb.start();
-      if (!p.waitFor(RUN_TIMEOUT_S, TimeUnit.SECONDS)) {
-        p.destroyForcibly();
-        fail(cmd + " ran over " + RUN_TIMEOUT_S + " s");
-      }
-      return new Run(p.exitValue(), Files.readString(out.toPath()),
-          Files.readString(err.toPath()));
-    } finally {
-      out.delete();
-      err.delete();
-    }
+    return Tarball.run(home, cmd, Map.of("PATH", "/usr/bin:/bin", "HADOOP_HOME",
+        fakeHadoop.toString(), "JAVA_HOME", System.getProperty("java.home")), RUN_TIMEOUT_S);
   }
 }

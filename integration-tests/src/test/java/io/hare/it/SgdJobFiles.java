@@ -1,0 +1,87 @@
+package io.hare.it;
+
+import static org.junit.Assert.assertArrayEquals;
+import static org.junit.Assert.assertEquals;
+
+import io.hare.embedded.TaskEvents;
+import io.hare.example.Env;
+import io.hare.example.SgdJob;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.apache.hadoop.fs.FileUtil;
+
+/**
+ * An example SGD job ({@link SgdJob}) as a user prepares it for {@code hare submit}: its work
+ * directory ({@code SgdJob init}), a job spec whose task and sync runs are recorded in the work
+ * directory's {@link #EVENTS} file, and the check that the trained model equals the one-process
+ * reference.
+ */
+final class SgdJobFiles {
+
+  static final String EVENTS = "events.txt";
+
+  private SgdJobFiles() {}
+
+  /** The job's shape and where YARN stages it. */
+  record Shape(String name, int rounds, int tasks, Path staging) {}
+
+  /** {@code SgdJob init} into {@code dir} (emptied first), in-process. */
+  static Path init(Path dir, int seed) throws Exception {
+    FileUtil.fullyDelete(dir.toFile());
+    assertEquals(SgdJob.OK, sgd("init", "--work-dir", dir.toString(), "--seed",
+        Integer.toString(seed)));
+    return dir;
+  }
+
+  /**
+   * {@code job}'s spec file, {@code job.xml}: SgdJob tasks (each after {@code taskPrelude}, a
+   * shell command or empty), no Hare jar named (the client ships its own).
+   */
+  static Path writeSpec(Path job, Shape shape, String taskPrelude) throws Exception {
+    String java = "\"$JAVA_HOME\"/bin/java -Xmx128m io.hare.example.SgdJob";
+    String where = " --work-dir '" + job + "'";
+    Path events = job.resolve(EVENTS);
+    Path spec = job.resolve("job.xml");
+    Files.writeString(spec, "<configuration>\n"
+        + prop("yarn.app.hare.job.name", shape.name())
+        + prop("yarn.app.hare.job.model", "resnet18")
+        + prop("yarn.app.hare.job.rounds", Integer.toString(shape.rounds()))
+        + prop("yarn.app.hare.job.tasks-per-round", Integer.toString(shape.tasks()))
+        + prop("yarn.app.hare.job.staging-dir", shape.staging().toString())
+        + prop("yarn.app.hare.task.command", TaskEvents.wrapTask(taskPrelude + java + " task"
+            + where, events))
+        + prop("yarn.app.hare.sync.command", TaskEvents.wrapSync(java + " sync" + where, events))
+        + prop("yarn.app.hare.task.memory-mb", "256")
+        + prop("yarn.app.hare.am.memory-mb", "512")
+        + "</configuration>\n", StandardCharsets.UTF_8);
+    return spec;
+  }
+
+  static TaskEvents.Runs runs(Path job) throws Exception {
+    return TaskEvents.read(job.resolve(EVENTS));
+  }
+
+  /** The model after R rounds is byte-identical to {@code SgdJob reference}'s. */
+  static void assertEqualsReference(Path dir, Shape shape) throws Exception {
+    int r = shape.rounds();
+    assertEquals(SgdJob.OK, sgd("reference", "--work-dir", dir.toString(), "--rounds",
+        Integer.toString(r), "--tasks-per-round", Integer.toString(shape.tasks())));
+    byte[] trained = Files.readAllBytes(dir.resolve("model-r" + r));
+    byte[] reference = Files.readAllBytes(dir.resolve("reference-model-r" + r));
+    assertArrayEquals(dir + ": model-r" + r + " differs from the reference", reference, trained);
+  }
+
+  private static String prop(String name, String value) {
+    return "  <property><name>" + name + "</name><value>" + value.replace("&", "&amp;")
+        .replace("<", "&lt;").replace(">", "&gt;") + "</value></property>\n";
+  }
+
+  private static int sgd(String... args) {
+    StringWriter out = new StringWriter();
+    return SgdJob.commandLine(new PrintWriter(out), new PrintWriter(out), Env.SYSTEM)
+        .execute(args);
+  }
+}
