@@ -15,6 +15,14 @@ import java.util.Map;
  * tasks. A type with no prior becomes usable once one task has been measured there. Sync times
  * are not measured by the host and stay as in the prior (0 when there is none).
  *
+ * <p>A type not measured yet keeps the profile's speed relative to the measured ones: its prior
+ * is scaled by how far the model's measured types are from their own priors (a geometric mean
+ * of the ratios, weighted by each estimate's samples). The profile is most often wrong by a
+ * factor common to every type (data loading, start-up, a larger batch); left unscaled, a job
+ * whose tasks run ten times longer than profiled would look ten times faster on every type it
+ * has not run on yet, and its rounds would queue on one GPU of a slower type while the measured
+ * faster GPUs stay free.
+ *
  * <p>Not thread-safe: the host serialises calls (the RM holds its scheduler lock).
  */
 public final class OnlineEstimator implements TaskTimeModel {
@@ -72,10 +80,30 @@ public final class OnlineEstimator implements TaskTimeModel {
   @Override
   public TaskTimes times(String model, GpuType type) {
     Estimate e = estimates.get(new Key(model, type));
-    if (e == null) {
-      return prior.times(model, type);
+    if (e != null) {
+      return new TaskTimes(e.computeMs, e.syncMs);
     }
-    return new TaskTimes(e.computeMs, e.syncMs);
+    TaskTimes p = prior.times(model, type);
+    return p == null ? null : new TaskTimes(p.computeMs() * measuredOverPrior(model),
+        p.syncMs());
+  }
+
+  /** How much longer than profiled the model's measured types compute; 1 when none tells. */
+  private double measuredOverPrior(String model) {
+    double logSum = 0;
+    double weight = 0;
+    for (Map.Entry<Key, Estimate> m : estimates.entrySet()) {
+      if (!m.getKey().model().equals(model)) {
+        continue;
+      }
+      TaskTimes p = prior.times(model, m.getKey().type());
+      if (p != null && p.computeMs() > 0) {
+        Estimate e = m.getValue();
+        logSum += e.n * Math.log(e.computeMs / p.computeMs());
+        weight += e.n;
+      }
+    }
+    return weight > 0 ? Math.exp(logSum / weight) : 1;
   }
 
   /** Number of samples behind the current estimate, prior weight included (capped at window). */

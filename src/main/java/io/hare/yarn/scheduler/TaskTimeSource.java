@@ -18,8 +18,8 @@ import java.util.Map;
  * <p>The profile table can be swapped ({@link #setProfiles}, on {@code -refreshQueues}); jobs
  * keep the estimates already refined from measurements.
  *
- * <p>Each job's answers are cached per GPU type until a measurement on that type or new
- * profiles change them: a dispatch pass asks for every type of every job it visits, thousands
+ * <p>Each job's answers are cached per GPU type until a measurement or new profiles change
+ * them: a dispatch pass asks for every type of every job it visits, thousands
  * of times per second on a large cluster, and the estimator builds a fresh answer each time.
  *
  * <p>Thread-safe: the scheduler updates it under its lock while a background re-plan may read
@@ -77,17 +77,6 @@ final class TaskTimeSource {
       return t;
     }
 
-    private void forget(GpuType type) {
-      for (int i = 0; i < cached; i++) {
-        if (types[i].equals(type)) {
-          types[i] = types[cached - 1];
-          answers[i] = answers[cached - 1];
-          cached--;
-          i--;
-        }
-      }
-    }
-
     private void forgetAll() {
       cached = 0;
     }
@@ -132,7 +121,7 @@ final class TaskTimeSource {
     JobTimes j = jobs.get(jobId);
     if (j != null) {
       j.estimator.observe(j.key, type, runMs);
-      j.forget(type);
+      j.forgetAll(); // the types not measured yet follow the measured ones (OnlineEstimator)
     }
   }
 

@@ -13,6 +13,7 @@ public class OnlineEstimatorTest {
 
   private static final GpuType V100 = GpuType.of("v100");
   private static final GpuType K80 = GpuType.of("k80");
+  private static final GpuType T4 = GpuType.of("t4");
 
   /** Prior: m on v100 computes 100 ms and syncs 20 ms; nothing on k80. */
   private static final ProfileTable PRIOR = ProfileTable.builder()
@@ -90,6 +91,38 @@ public class OnlineEstimatorTest {
     e.observe("m", K80, 700);
     assertEquals(670, e.times("m", K80).computeMs(), 1e-9);
     assertEquals(2, e.confidence("m", K80), 0);
+  }
+
+  @Test(timeout = 60_000)
+  public void aTypeNotMeasuredYetKeepsTheProfilesSpeedRelativeToTheMeasuredOnes() {
+    // the tarball's resnet18 profile; its tasks really take about 12 s on v100
+    ProfileTable prior = ProfileTable.builder().put("m", "v100", 210, 40)
+        .put("m", "t4", 520, 40).put("other", "t4", 300, 5).build();
+    OnlineEstimator e = new OnlineEstimator(prior, 3, 20);
+    for (int i = 0; i < 3; i++) {
+      e.observe("m", V100, 12_000);
+    }
+    double v100 = e.times("m", V100).computeMs();
+    assertEquals("(3 x 210 + 3 x 12000) / 6", 6105, v100, 1e-9);
+    TaskTimes t4 = e.times("m", T4);
+    assertEquals("t4 stays 520 / 210 times v100", 520 * v100 / 210, t4.computeMs(), 1e-6);
+    assertEquals("sync is not measured", 40, t4.syncMs(), 0);
+    assertEquals("another model is not scaled", 300, e.times("other", T4).computeMs(), 0);
+  }
+
+  @Test(timeout = 60_000)
+  public void severalMeasuredTypesScaleByTheirWeightedGeometricMean() {
+    ProfileTable prior = ProfileTable.builder().put("m", "v100", 100, 0).put("m", "t4", 200, 0)
+        .put("m", "k80", 400, 0).build();
+    OnlineEstimator e = new OnlineEstimator(prior, 0, 20);
+    e.observe("m", V100, 800); // 8 times its prior, 1 sample
+    e.observe("m", T4, 400); // 2 times its prior, 3 samples
+    e.observe("m", T4, 400);
+    e.observe("m", T4, 400);
+    // exp((1 x ln 8 + 3 x ln 2) / 4) = 2^(6/4)
+    assertEquals(400 * Math.pow(2, 1.5), e.times("m", K80).computeMs(), 1e-6);
+    assertEquals("a measured type keeps its own estimate", 800, e.times("m", V100).computeMs(),
+        1e-9);
   }
 
   @Test(timeout = 60_000)

@@ -30,7 +30,7 @@ public class TaskTimeSourceTest {
   }
 
   @Test(timeout = 60_000)
-  public void measuredRunsRefineOnlyThatJobOnThatType() {
+  public void measuredRunsRefineOnlyThatJob() {
     times.addJob("a", "cnn");
     times.addJob("a2", "cnn");
     times.observe("a", V100, 300); // prior 100 worth 1 sample: (100 + 300) / 2
@@ -38,5 +38,14 @@ public class TaskTimeSourceTest {
     assertEquals(100, times.times("a2", V100).computeMs(), 0);
     times.removeJob("a");
     assertNull(times.times("a", V100));
+  }
+
+  @Test(timeout = 60_000)
+  public void aMeasurementOnOneTypeMovesTheCachedEstimateOfTheOthers() {
+    times.addJob("b", null); // the neutral default: the same time on every type
+    assertEquals(5000, times.times("b", K80).computeMs(), 0);
+    times.observe("b", V100, 15_000); // (5000 + 15000) / 2: twice the default
+    assertEquals(10_000, times.times("b", V100).computeMs(), 1e-9);
+    assertEquals("k80 keeps v100's speed", 10_000, times.times("b", K80).computeMs(), 1e-9);
   }
 }
