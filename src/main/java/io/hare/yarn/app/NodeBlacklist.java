@@ -42,7 +42,7 @@ final class NodeBlacklist {
   /** A container of the job was lost or refused on {@code host}: held from now. */
   void add(String host) {
     if (until.put(host, clockMs.getAsLong() + HOLD_MS) == null) {
-      asks.updateBlacklist(List.of(host), List.of());
+      asks.updateBlacklist(mutable(host), new ArrayList<>());
     }
   }
 
@@ -61,14 +61,24 @@ final class NodeBlacklist {
       return false;
     });
     if (!lifted.isEmpty()) {
-      asks.updateBlacklist(List.of(), lifted);
+      asks.updateBlacklist(new ArrayList<>(), lifted);
     }
   }
 
   /** The RM reports {@code host} RUNNING again: its hold ends now. */
   void healthy(String host) {
     if (until.remove(host) != null) {
-      asks.updateBlacklist(List.of(), List.of(host));
+      asks.updateBlacklist(new ArrayList<>(), mutable(host));
     }
+  }
+
+  /**
+   * YARN's {@code AMRMClientImpl#updateBlacklist} removes the removals from the additions list
+   * it is given, so both lists must be mutable (an immutable one throws and ends the AM).
+   */
+  private static List<String> mutable(String host) {
+    List<String> l = new ArrayList<>(1);
+    l.add(host);
+    return l;
   }
 }

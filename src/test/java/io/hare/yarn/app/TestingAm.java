@@ -107,6 +107,7 @@ final class TestingAm {
 
       @Override
       public void updateBlacklist(List<String> additions, List<String> removals) {
+        additions.removeAll(removals); // as YARN's AMRMClientImpl does: additions must be mutable
         additions.forEach(h -> calls.add("blacklist +" + h));
         removals.forEach(h -> calls.add("blacklist -" + h));
       }
