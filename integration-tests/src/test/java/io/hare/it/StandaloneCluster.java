@@ -428,7 +428,9 @@ final class StandaloneCluster implements AutoCloseable {
         + "log4j.appender.console=org.apache.log4j.ConsoleAppender\n"
         + "log4j.appender.console.layout=org.apache.log4j.PatternLayout\n"
         + "log4j.appender.console.layout.ConversionPattern="
-        + "%d{yyyy-MM-dd HH:mm:ss,SSS} %-5p %c{1}: %m%n\n",
+        + "%d{yyyy-MM-dd HH:mm:ss,SSS} %-5p %c{1}: %m%n\n"
+        // the scheduler's placement decisions, to tell why a job waits
+        + "log4j.logger.io.hare.yarn.scheduler=DEBUG\n",
         StandardCharsets.UTF_8);
   }
 

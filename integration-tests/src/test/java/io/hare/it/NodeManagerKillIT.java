@@ -1,0 +1,281 @@
+package io.hare.it;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.hare.embedded.EmbeddedCluster;
+import io.hare.embedded.TaskEvents;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.Timeout;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A node lost in the middle of a round, on the tarball installed onto stock Hadoop
+ * ({@link StandaloneCluster}: an RM and two NMs as separate processes), each case on its own
+ * cluster:
+ *
+ * <ul>
+ *   <li>a NodeManager process killed with SIGKILL: its containers live on and the RM still lists
+ *       it RUNNING (YARN's liveness expiry is its default 10 minutes), so only Hare's liveness
+ *       grace ({@code yarn.scheduler.hare.node.liveness-grace-ms}) keeps new containers off it.
+ *       The job succeeds with the reference model, no container is placed on the dead node
+ *       after the kill plus the grace, and once the NodeManager is started again the node is
+ *       RUNNING and the scheduler takes it back;
+ *   <li>a node crashed (its NodeManager and its containers killed), with YARN's expiry
+ *       ({@code yarn.nm.liveness-monitor.expiry-interval-ms}) set short: YARN reports the lost
+ *       containers, the AM asks their tasks again away from the node without counting them as
+ *       failures, they run on the other node and the job succeeds with the reference model.
+ * </ul>
+ *
+ * <p>Each job must succeed with its first AM attempt: YARN's second attempt would rerun the job
+ * and hide an AM that the lost node brought down.
+ *
+ * <p>Logs the seconds from the kill until the lost tasks ran elsewhere and the job's time
+ * ("figures:"; the RM's start time comes from {@link StandaloneCluster#install}).
+ */
+public class NodeManagerKillIT {
+
+  private static final Logger LOG = LoggerFactory.getLogger(NodeManagerKillIT.class);
+  private static final int ROUNDS = 4;
+  private static final int TASKS = 3;
+  /**
+   * One GPU per node, so every round of three tasks uses both nodes whatever node the AM is on:
+   * the profile's v100 is 2.5 times faster than its t4, so the third task goes to the t4 rather
+   * than third in line on the v100.
+   */
+  private static final List<EmbeddedCluster.Node> NODES = List.of(
+      new EmbeddedCluster.Node("v100", 1), new EmbeddedCluster.Node("t4", 1));
+  private static final long GRACE_MS = 5_000;
+  private static final long EXPIRY_MS = 20_000;
+  /** A scheduling pass decided before the grace ran out may log its placement a little after. */
+  private static final long LOG_SLACK_MS = 3_000;
+  private static final long JOB_TIMEOUT_MS = 480_000;
+  /** Long enough tasks that the kill lands while some run. */
+  private static final String SLOW_TASK = "sleep 8; ";
+  /** A container placement in the RM's log (FiCaSchedulerNode), with its time. */
+  private static final Pattern ASSIGNED = Pattern.compile(
+      "^(\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d,\\d{3}) .*Assigned container (\\S+) .* on host"
+      + " (\\S+?):\\d+");
+  private static final DateTimeFormatter LOG_TIME =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss,SSS");
+
+  @Rule
+  public final Timeout timeout = Timeout.seconds(900);
+
+  /**
+   * A job on a cluster while it runs: the client's process and where it writes; closing it kills
+   * a client still running.
+   */
+  private record Submitted(Process client, Path out, Path job, SgdJobFiles.Shape shape,
+      long startMs) implements AutoCloseable {
+
+    @Override
+    public void close() throws InterruptedException {
+      if (client.isAlive()) {
+        client.descendants().forEach(ProcessHandle::destroyForcibly);
+        client.destroyForcibly().waitFor();
+      }
+    }
+  }
+
+  @Test
+  public void aKilledNodeManagerGetsNoNewContainersAndComesBack() throws Exception {
+    Path base = Path.of("target", "nm-kill-it").toAbsolutePath();
+    try (StandaloneCluster cluster = StandaloneCluster.install(base, NODES,
+        Map.of("yarn.scheduler.hare.node.liveness-grace-ms", Long.toString(GRACE_MS)));
+        Submitted s = submit(cluster, base, "sgd-nm-kill")) {
+      String victim = awaitTaskAwayFromAm(cluster, s);
+      int index = nodeIndex(victim);
+      long killMs = System.currentTimeMillis();
+      cluster.killNodeManager(index);
+      assertTrue("the RM lists the killed node RUNNING",
+          cluster.nodesIn("RUNNING").contains(victim));
+
+      long jobMs = awaitSuccess(cluster, s);
+      assertTrue("YARN still lists the killed node RUNNING (its own expiry is 10 minutes)",
+          cluster.nodesIn("RUNNING").contains(victim));
+      SgdJobFiles.assertEqualsReference(s.job(), s.shape());
+      List<Placement> after = placementsAfter(cluster, killMs + GRACE_MS + LOG_SLACK_MS);
+      assertTrue("containers placed on the dead node " + victim + " after its grace: " + after,
+          after.stream().noneMatch(p -> p.host().equals(victim)));
+      LOG.info("figures: NodeManager {} killed mid-round; job {} ms from submit, {} containers"
+          + " placed elsewhere after the kill plus the grace ({} ms), none on the dead node",
+          victim, jobMs, after.size(), GRACE_MS);
+
+      assertEquals("nodes the scheduler finds silent", 1, silentNodes(cluster));
+
+      long restartMs = System.currentTimeMillis();
+      cluster.startNodeManager(index);
+      cluster.awaitRunningNodes(NODES.size(), 240_000);
+      StandaloneCluster.waitFor("the scheduler to take " + victim + " back", 240_000,
+          () -> silentNodes(cluster) == 0);
+      assertTrue(cluster.nodesIn("RUNNING").contains(victim));
+      LOG.info("figures: NodeManager {} RUNNING and taking containers {} ms after its restart",
+          victim, System.currentTimeMillis() - restartMs);
+    }
+  }
+
+  @Test
+  public void theTasksOfACrashedNodeRunAgainOnTheOtherNode() throws Exception {
+    Path base = Path.of("target", "node-crash-it").toAbsolutePath();
+    try (StandaloneCluster cluster = StandaloneCluster.install(base, NODES,
+        Map.of("yarn.scheduler.hare.node.liveness-grace-ms", Long.toString(GRACE_MS),
+            "yarn.nm.liveness-monitor.expiry-interval-ms", Long.toString(EXPIRY_MS)));
+        Submitted s = submit(cluster, base, "sgd-node-crash")) {
+      String victim = awaitTaskAwayFromAm(cluster, s);
+      int index = nodeIndex(victim);
+      long killMs = System.currentTimeMillis();
+      cluster.crashNode(index);
+      List<TaskEvents.Attempt> lost = SgdJobFiles.runs(s.job()).attempts().stream()
+          .filter(a -> a.host().equals(victim) && !a.ended()).toList();
+      assertFalse("tasks running on " + victim + " at the crash", lost.isEmpty());
+
+      long jobMs = awaitSuccess(cluster, s);
+      TaskEvents.Runs runs = SgdJobFiles.runs(s.job());
+      long lastRerunMs = 0;
+      for (TaskEvents.Attempt l : lost) {
+        TaskEvents.Attempt again = runs.attempts().stream().filter(a -> a.round() == l.round()
+            && a.index() == l.index() && !a.host().equals(victim) && a.startMs() > killMs
+            && a.succeeded()).findFirst().orElseThrow(() -> new AssertionError("round "
+            + l.round() + " task " + l.index() + " did not run again elsewhere: " + runs));
+        lastRerunMs = Math.max(lastRerunMs, again.startMs() - killMs);
+      }
+      SgdJobFiles.assertEqualsReference(s.job(), s.shape());
+      List<Placement> after = placementsAfter(cluster, killMs + GRACE_MS + LOG_SLACK_MS);
+      assertTrue("containers placed on the crashed node " + victim + " after its grace: "
+          + after, after.stream().noneMatch(p -> p.host().equals(victim)));
+      LOG.info("figures: node {} crashed mid-round; its {} lost tasks all started on the other"
+          + " node {} ms after the crash (Hare grace {} ms, YARN expiry {} ms); job {} ms from"
+          + " submit", victim, lost.size(), lastRerunMs, GRACE_MS, EXPIRY_MS, jobMs);
+    }
+  }
+
+  /** Starts {@code bin/hare submit} of an SGD job of slow tasks, in the background. */
+  private static Submitted submit(StandaloneCluster cluster, Path base, String name)
+      throws Exception {
+    SgdJobFiles.Shape shape = new SgdJobFiles.Shape(name, ROUNDS, TASKS, base.resolve("staging"));
+    Path job = SgdJobFiles.init(base.resolve("jobs/sgd"), 11);
+    Path spec = SgdJobFiles.writeSpec(job, shape, SLOW_TASK);
+    Path out = base.resolve("submit.out");
+    ProcessBuilder client = new ProcessBuilder(cluster.hare("submit", "--poll-ms", "1000",
+        spec.toString())).directory(cluster.hareHome().toFile()).redirectErrorStream(true)
+        .redirectOutput(out.toFile());
+    client.environment().clear();
+    client.environment().putAll(cluster.hareEnv());
+    long t0 = System.nanoTime();
+    Process p = client.start();
+    p.getOutputStream().close();
+    return new Submitted(p, out, job, shape, t0);
+  }
+
+  /**
+   * The host of a task running now on a node without the AM (whose process outlives its
+   * NodeManager anyway, as every container does).
+   */
+  private static String awaitTaskAwayFromAm(StandaloneCluster cluster, Submitted s)
+      throws Exception {
+    String[] victim = new String[1];
+    StandaloneCluster.waitFor("a task running on a node without the AM", JOB_TIMEOUT_MS, () -> {
+      if (!s.client().isAlive()) {
+        throw new AssertionError("hare submit ended: " + Files.readString(s.out()));
+      }
+      Optional<ApplicationId> id = appId(s.out());
+      String amHost = id.isEmpty() ? null : amHost(cluster, id.get());
+      if (amHost == null) {
+        return false;
+      }
+      for (TaskEvents.Attempt a : SgdJobFiles.runs(s.job()).attempts()) {
+        if (a.round() < ROUNDS - 1 && !a.ended() && !a.host().equals(amHost)) {
+          victim[0] = a.host();
+          return true;
+        }
+      }
+      return false;
+    });
+    return victim[0];
+  }
+
+  /**
+   * Waits for {@code hare submit} to end, asserts it succeeded with its first AM (a second
+   * attempt would rerun the job and hide an AM that the lost node brought down); the job's time.
+   */
+  private static long awaitSuccess(StandaloneCluster cluster, Submitted s) throws Exception {
+    StandaloneCluster.waitFor("hare submit to end (" + s.out() + ")", JOB_TIMEOUT_MS,
+        () -> !s.client().isAlive());
+    long jobMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - s.startMs());
+    String printed = Files.readString(s.out());
+    LOG.info("hare submit output:\n{}", printed);
+    assertEquals(printed, 0, s.client().exitValue());
+    ApplicationId id = appId(s.out()).orElseThrow();
+    JsonNode attempts = cluster.rest("/ws/v1/cluster/apps/" + id + "/appattempts");
+    assertEquals("AM attempts of " + id + ": " + attempts, 1,
+        attempts.path("appAttempts").path("appAttempt").size());
+    return jobMs;
+  }
+
+  /** A container placement the RM logged. */
+  private record Placement(String container, String host, String at) {}
+
+  /** The containers the RM's log shows placed after {@code afterMs}. */
+  private static List<Placement> placementsAfter(StandaloneCluster cluster, long afterMs)
+      throws Exception {
+    List<Placement> out = new ArrayList<>();
+    for (String line : Files.readAllLines(cluster.log("rm"))) {
+      Matcher m = ASSIGNED.matcher(line);
+      if (m.find() && LocalDateTime.parse(m.group(1), LOG_TIME).atZone(ZoneId.systemDefault())
+          .toInstant().toEpochMilli() > afterMs) {
+        out.add(new Placement(m.group(2), m.group(3), m.group(1)));
+      }
+    }
+    return out;
+  }
+
+  /** The scheduler's count of nodes silent past the grace (its JMX gauge); -1 if unread. */
+  private static int silentNodes(StandaloneCluster cluster) throws Exception {
+    JsonNode jmx = cluster.rest(
+        "/jmx?qry=Hadoop:service=ResourceManager,name=HareSchedulerMetrics");
+    JsonNode beans = jmx == null ? null : jmx.path("beans");
+    return beans == null || beans.isEmpty() ? -1 : beans.get(0).path("SilentNodes").asInt(-1);
+  }
+
+  private static Optional<ApplicationId> appId(Path submitOut) throws Exception {
+    if (!Files.exists(submitOut)) {
+      return Optional.empty();
+    }
+    return Files.readAllLines(submitOut).stream().map(String::strip)
+        .filter(l -> l.startsWith("application_")).findFirst().map(ApplicationId::fromString);
+  }
+
+  /** The host of the application's AM, or null while the RM does not say. */
+  private static String amHost(StandaloneCluster cluster, ApplicationId id) throws Exception {
+    JsonNode app = cluster.rest("/ws/v1/cluster/apps/" + id);
+    String http = app == null ? "" : app.path("app").path("amHostHttpAddress").asText("");
+    return http.isEmpty() ? null : http.substring(0, http.lastIndexOf(':'));
+  }
+
+  private static int nodeIndex(String host) {
+    for (int i = 0; i < NODES.size(); i++) {
+      if (EmbeddedCluster.host(i).equals(host)) {
+        return i;
+      }
+    }
+    throw new AssertionError("no NodeManager on " + host);
+  }
+}
