@@ -135,7 +135,7 @@ public class SubmitCommandTest {
     assertEquals("HARE", c.getApplicationType());
     assertEquals("task reuse on: the AM takes standby containers", Map.of("hare.weight=2.0", 0,
         "hare.rounds=6", 0, "hare.tasks-per-round=2", 0, "hare.model=resnet50", 0,
-        "hare.standby=true", 0).keySet(), c.getApplicationTags());
+        "hare.standby=true", 0, "hare.protocol=1", 0).keySet(), c.getApplicationTags());
     assertEquals(Resource.newInstance(1024, 1), c.getResource());
     assertEquals(2, c.getMaxAppAttempts());
     ContainerLaunchContext am = c.getAMContainerSpec();
@@ -145,7 +145,8 @@ public class SubmitCommandTest {
     assertEquals(work.toUri().getPath().replaceAll("/$", ""),
         new org.apache.hadoop.fs.Path(am.getEnvironment().get("HARE_WORK_DIR")).toUri().getPath());
     // picocli comes along: the example job's commands need it and no cluster classpath has it
-    String picocli = ContainerClasspath.dependencyJar().orElseThrow().getFileName().toString();
+    String picocli = ContainerClasspath.dependencyJar(java.nio.file.Paths.get("hare-yarn.jar"))
+        .orElseThrow().getFileName().toString();
     assertEquals(List.of("hare-yarn.jar", "hare-job.xml", "shard.bin", picocli),
         List.copyOf(am.getLocalResources().keySet()));
     assertTrue(am.getEnvironment().get("CLASSPATH").startsWith("{{PWD}}/*<CPS>"));

@@ -32,13 +32,17 @@ public final class ContainerClasspath {
   /**
    * The jar of the one non-Hadoop library the Hare jar's commands need in a container
    * (picocli, for {@code io.hare.example.SgdJob}); a cluster's classpath brings Hadoop but not
-   * picocli. Empty when picocli was not loaded from a jar (e.g. a build directory).
+   * picocli. Empty when picocli was not loaded from a jar (e.g. a build directory), or when it
+   * was loaded from {@code hareJar} itself (the tarball's plugin jar carries it relocated), which
+   * the job ships anyway.
    */
-  public static Optional<Path> dependencyJar() {
+  public static Optional<Path> dependencyJar(Path hareJar) {
     try {
       Path p = Paths.get(picocli.CommandLine.class.getProtectionDomain().getCodeSource()
           .getLocation().toURI());
-      return p.toString().endsWith(".jar") ? Optional.of(p) : Optional.empty();
+      return p.toString().endsWith(".jar")
+          && !p.toAbsolutePath().equals(hareJar.toAbsolutePath()) ? Optional.of(p)
+          : Optional.empty();
     } catch (URISyntaxException | RuntimeException e) {
       return Optional.empty();
     }

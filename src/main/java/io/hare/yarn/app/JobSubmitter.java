@@ -90,7 +90,7 @@ public final class JobSubmitter {
       files.add(stage(fs, work, f));
     }
     // the example job's commands need picocli, which no cluster classpath has
-    Optional<java.nio.file.Path> dep = ContainerClasspath.dependencyJar();
+    Optional<java.nio.file.Path> dep = ContainerClasspath.dependencyJar(Paths.get(jar));
     if (dep.isPresent() && spec.files().stream().map(JobSpecValidator::fileName)
         .noneMatch(dep.get().getFileName().toString()::equals)) {
       files.add(SharedJars.stage(fs, staging, dep.get(), dep.get().getFileName().toString())
