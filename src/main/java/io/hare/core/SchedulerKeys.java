@@ -77,6 +77,18 @@ public final class SchedulerKeys {
   public static final String HARE_MAX_WAIT_MS = PREFIX + "hare.max-wait-ms";
   public static final long DEFAULT_HARE_MAX_WAIT_MS = 1_800_000L;
 
+  /**
+   * Holds across a sync (dispatch=priority): a free GPU that a job between rounds would take for
+   * its next round is held for it until its sync is expected to end, open only to tasks that end
+   * by then (backfilling).
+   */
+  public static final String HARE_SYNC_HOLD_ENABLED = PREFIX + "hare.sync-hold.enabled";
+  public static final boolean DEFAULT_HARE_SYNC_HOLD_ENABLED = true;
+
+  /** How long past a sync's expected end its hold lasts (a slow sync, a slow AM). */
+  public static final String HARE_SYNC_HOLD_GRACE_MS = PREFIX + "hare.sync-hold-grace-ms";
+  public static final long DEFAULT_HARE_SYNC_HOLD_GRACE_MS = 1000L;
+
   // --- hlas ---
 
   /**

@@ -20,6 +20,10 @@ final class DispatchCall {
   private final Map<GpuType, List<GpuView>> freeByType;
   private final TypeSlots[] slots;
   int free;
+  /** Free GPUs held in this call for jobs between rounds, still open to backfilling. */
+  int held;
+  /** When the earliest hold made in this call lapses; {@code Long.MAX_VALUE} if none. */
+  long holdLapsesMs = Long.MAX_VALUE;
   /** Some ready task chose to wait for a busy GPU. */
   boolean someWait;
 

@@ -79,6 +79,8 @@ public final class HarePolicy implements SchedulingPolicy {
       "plan", 0, 0);
   /** Longest max-wait-ms accepted: a year; longer is "off" in all but name. */
   static final long MAX_WAIT_LIMIT_MS = 365L * 24 * 3600 * 1000;
+  /** Longest sync-hold-grace-ms accepted: an hour. */
+  static final long MAX_HOLD_GRACE_MS = 3_600_000L;
   /** Ready jobs {@link #firstInLine} looks at before it says "another job". */
   private static final int FIRST_SCAN = 256;
 
@@ -138,7 +140,12 @@ public final class HarePolicy implements SchedulingPolicy {
         SchedulerKeys.DEFAULT_HARE_PLAN_MAX_TASKS, 1, Integer.MAX_VALUE);
     long switchMs = c.getLong(SchedulerKeys.HARE_SWITCH_MS, SchedulerKeys.DEFAULT_HARE_SWITCH_MS,
         0, Long.MAX_VALUE);
-    this.dispatcher = followPlan ? null : new PriorityDispatcher(ranks);
+    boolean holds = c.getBoolean(SchedulerKeys.HARE_SYNC_HOLD_ENABLED,
+        SchedulerKeys.DEFAULT_HARE_SYNC_HOLD_ENABLED);
+    long grace = c.getLong(SchedulerKeys.HARE_SYNC_HOLD_GRACE_MS,
+        SchedulerKeys.DEFAULT_HARE_SYNC_HOLD_GRACE_MS, 0, MAX_HOLD_GRACE_MS);
+    this.dispatcher = followPlan ? null
+        : new PriorityDispatcher(ranks, tracker, holds ? grace : -1);
     long maxWait = c.getLong(SchedulerKeys.HARE_MAX_WAIT_MS, followPlan ? 0 : v.maxWaitMs(), 0,
         MAX_WAIT_LIMIT_MS);
     if (followPlan && maxWait > 0) {
@@ -192,6 +199,9 @@ public final class HarePolicy implements SchedulingPolicy {
   public void onTaskComputed(JobView job, GpuView gpu, long nowMs, long computeMs) {
     tracker.computed(job, gpu, nowMs);
     freeIndex.add(gpu);
+    if (dispatcher != null && job.runningTasks() == 0 && job.readyTasks() == 0) {
+      dispatcher.refresh(job); // between rounds: it may hold GPUs for its next round
+    }
   }
 
   @Override
@@ -276,6 +286,11 @@ public final class HarePolicy implements SchedulingPolicy {
     // free, the next one to free brings an offer anyway
     OptionalLong due = !freeIndex.initialised() || freeIndex.total() > 0
         ? aging.nextDueMs() : OptionalLong.empty();
+    // GPUs held across a sync go to others when the hold lapses, if nothing happens before
+    if (dispatcher != null && dispatcher.holdLapsesMs() != Long.MAX_VALUE) {
+      long lapse = dispatcher.holdLapsesMs() + 1;
+      due = OptionalLong.of(due.isEmpty() ? lapse : Math.min(due.getAsLong(), lapse));
+    }
     if (replan.isEmpty() || due.isEmpty()) {
       return replan.isEmpty() ? due : replan;
     }

@@ -23,6 +23,12 @@ final class HareTracker {
   private final Map<GpuType, java.util.TreeMap<Long, Integer>> busyEnds = new HashMap<>();
   /** Per job: latest expected end (compute + sync) of any task started in its current round. */
   private final Map<String, Long> roundEnd = new HashMap<>();
+  /**
+   * Per job: the round its running or syncing tasks belong to, read at the round's first start
+   * (then {@link JobView#roundsDone()} is that round on every host; during the sync it is not:
+   * YARN counts a round done when its tasks end, the simulator when its sync ends).
+   */
+  private final Map<String, Integer> round = new HashMap<>();
 
   void started(JobView job, GpuView gpu, long nowMs) {
     TaskTimes t = job.times(gpu.type());
@@ -35,6 +41,7 @@ final class HareTracker {
     busyEnds.computeIfAbsent(gpu.type(), x -> new java.util.TreeMap<>())
         .merge(nowMs + compute, 1, Integer::sum);
     roundEnd.merge(job.id(), nowMs + compute + sync, Math::max);
+    round.putIfAbsent(job.id(), job.roundsDone());
   }
 
   private void unbusy(Running r) {
@@ -66,10 +73,37 @@ final class HareTracker {
 
   void roundDone(JobView job) {
     roundEnd.remove(job.id());
+    round.remove(job.id());
   }
 
   void jobDone(JobView job) {
     roundEnd.remove(job.id());
+    round.remove(job.id());
+  }
+
+  /**
+   * The round whose ready time {@link #nextRoundAtMs} gives: the one after the job's syncing
+   * round; -1 when the job is not between two rounds.
+   */
+  int nextRound(JobView job) {
+    Integer r = round.get(job.id());
+    if (r == null || job.readyTasks() > 0 || job.runningTasks() > 0) {
+      return -1;
+    }
+    return job.rounds().isPresent() && r + 1 >= job.rounds().getAsInt() ? -1 : r + 1;
+  }
+
+  /**
+   * When the job's next round is expected to be ready: its syncing round's expected end (the
+   * last compute end plus the sync estimate); -1 when the job is not between two rounds (it has
+   * ready or running tasks, has not started a round, or syncs its last declared round).
+   */
+  long nextRoundAtMs(JobView job) {
+    if (nextRound(job) < 0) {
+      return -1;
+    }
+    Long end = roundEnd.get(job.id());
+    return end == null ? -1 : end;
   }
 
   /**

@@ -24,6 +24,15 @@ import java.util.TreeSet;
  * (the paper's executors, {@code dispatch=plan}), a GPU never idles for a task whose round is not
  * ready while another ready task could use it, and decisions follow what really happened.
  *
+ * <p><b>Holds across the sync</b> (when on): a job between rounds, its last task computed and
+ * its sync running, is ranked by its next round and visited with the ready ones; it places that
+ * round as if ready when the sync is expected to end, and a free GPU it would take is held for
+ * it until then instead of going to a lower-ranked job whose task would still run when the job
+ * comes back: without holds, a job ranked first loses its fast GPU at every sync to a longer
+ * task of a job ranked below, and waits for it. A lower-ranked task that ends before the hold still runs there
+ * (backfilling, as EASY does for reservations). A hold lapses {@code holdGraceMs} after the expected
+ * end, so a slow sync or a slow AM costs an idle GPU for that long at most.
+ *
  * <p>Jobs the starvation guard finds overdue ({@link WaitAging}) are served before the order,
  * without their affinity, so no stream of better-ranked jobs can hold a job back for ever.
  *
@@ -31,6 +40,9 @@ import java.util.TreeSet;
  * GPU is left, so it costs about what it hands out, not the number of active jobs.
  */
 final class PriorityDispatcher {
+
+  /** Jobs visited for backfilling once no GPU is free but some are held. */
+  private static final int BACKFILL_SCAN = 64;
 
   private record Key(double rank, long arrivalMs, String id) implements Comparable<Key> {
     @Override
@@ -50,6 +62,10 @@ final class PriorityDispatcher {
   private final Map<String, Set<GpuType>> affinity = new HashMap<>();
   private boolean contended;
   private final RoundPlacer placer = new RoundPlacer();
+  private final HareTracker tracker;
+  /** How long past its expected end a sync keeps its GPUs held; negative: no holds. */
+  private final long holdGraceMs;
+  private long holdLapsesMs = Long.MAX_VALUE;
 
   /**
    * Whether the last call left ready tasks waiting. When it did not, every ready round got its
@@ -67,18 +83,41 @@ final class PriorityDispatcher {
     return affinity;
   }
 
-  PriorityDispatcher(RoundRanks ranks) {
+  /**
+   * @param holdGraceMs how long past its expected end a job's sync keeps the GPUs held for its
+   *     next round; negative for no holds
+   */
+  PriorityDispatcher(RoundRanks ranks, HareTracker tracker, long holdGraceMs) {
     this.ranks = ranks;
+    this.tracker = tracker;
+    this.holdGraceMs = holdGraceMs;
   }
 
-  /** The job's readiness or rank may have changed (new round, re-plan): re-index it. */
+  /**
+   * The job's readiness or rank may have changed (new round, re-plan, a round's last compute):
+   * re-index it, by its current round when ready, by its next round when between rounds.
+   */
   void refresh(JobView job) {
     remove(job.id());
+    double rank;
     if (job.readyTasks() > 0) {
-      Key k = new Key(ranks.rank(job), job.arrivalMs(), job.id());
-      index.add(k);
-      keys.put(job.id(), k);
+      rank = ranks.rank(job);
+    } else if (holdGraceMs >= 0 && tracker.nextRound(job) >= 0) {
+      rank = ranks.rank(job.id(), tracker.nextRound(job));
+    } else {
+      return;
     }
+    Key k = new Key(rank, job.arrivalMs(), job.id());
+    index.add(k);
+    keys.put(job.id(), k);
+  }
+
+  /**
+   * When the earliest hold of the last {@link #assign} lapses: the held GPUs must be offered
+   * again then if nothing else happens; {@code Long.MAX_VALUE} if it held none.
+   */
+  long holdLapsesMs() {
+    return holdLapsesMs;
   }
 
   void remove(String jobId) {
@@ -134,22 +173,56 @@ final class PriorityDispatcher {
       served.add(job.id());
     }
     List<Key> stale = new ArrayList<>();
-    for (Iterator<Key> it = index.iterator(); it.hasNext() && call.free > 0; ) {
+    int backfillScan = BACKFILL_SCAN;
+    boolean waited = false;
+    boolean visitedReady = false;
+    Iterator<Key> it = index.iterator();
+    while (it.hasNext() && (call.free > 0 || call.held > 0 && backfillScan-- > 0)) {
       Key key = it.next();
       JobView job = cluster.job(key.id());
       if (served.contains(key.id())) {
         continue;
       }
-      if (job == null || job.readyTasks() == 0) {
-        stale.add(key);
-      } else {
+      if (job != null && job.readyTasks() > 0) {
+        waited |= call.free == 0; // backfilling at most
+        visitedReady = true;
         placer.place(call, job, affinity.get(job.id()));
+      } else if (job != null && holdGraceMs >= 0 && tracker.nextRound(job) >= 0) {
+        hold(call, job, nowMs, stale, key);
+      } else {
+        stale.add(key);
       }
     }
+    // ready tasks left waiting: some chose busy GPUs, or GPUs ran out before a ready job
+    contended = call.someWait || waited
+        || call.free == 0 && (visitedReady || readyLeft(cluster, it));
     stale.forEach(k -> remove(k.id()));
-    // ready tasks left waiting: either some were held for busy GPUs, or GPUs ran out first
-    contended = call.someWait || call.free == 0 && index.size() > stale.size();
+    holdLapsesMs = call.holdLapsesMs;
     return call.out;
+  }
+
+  /** Whether a job the dispatch did not reach has ready tasks (the next few jobs looked at). */
+  private static boolean readyLeft(ClusterView cluster, Iterator<Key> rest) {
+    for (int i = 0; i < BACKFILL_SCAN && rest.hasNext(); i++) {
+      JobView job = cluster.job(rest.next().id());
+      if (job != null && job.readyTasks() > 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Holds GPUs for a job between rounds, unless its hold has lapsed (then it leaves the index). */
+  private void hold(DispatchCall call, JobView job, long nowMs, List<Key> stale, Key key) {
+    long readyMs = tracker.nextRoundAtMs(job);
+    if (readyMs < 0 || nowMs > readyMs + holdGraceMs) {
+      stale.add(key); // back in the index when its next round is ready (refresh)
+      return;
+    }
+    if (call.free > 0 && placer.hold(call, job, job.tasksPerRound(), Math.max(nowMs, readyMs),
+        affinity.get(job.id())) > 0) {
+      call.holdLapsesMs = Math.min(call.holdLapsesMs, readyMs + holdGraceMs);
+    }
   }
 
   /**
@@ -185,7 +258,7 @@ final class PriorityDispatcher {
     for (Key key : index) {
       JobView job = cluster.job(key.id());
       if (job == null || job.readyTasks() == 0 || out.contains(job.id())) {
-        continue;
+        continue; // a job between rounds has no task to put on a warm GPU or a standby yet
       }
       Set<GpuType> allowed = affinity.get(job.id());
       if (job.times(type) != null && (allowed == null || allowed.contains(type))) {

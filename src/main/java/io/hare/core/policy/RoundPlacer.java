@@ -21,10 +21,16 @@ import java.util.Set;
  */
 final class RoundPlacer {
 
+  private static final byte FREE = 0;
+  private static final byte BACKFILL = 1; // a GPU held for another job, for one task that fits
+  private static final byte BUSY = 2;
+
   private int n; // candidates
   private int[] type = new int[32];
   private long[] at = new long[32];
-  private boolean[] freeNow = new boolean[32];
+  /** A busy candidate's own end, where {@code at} is later (a hold's ready time). */
+  private long[] busyEnd = new long[32];
+  private byte[] kind = new byte[32];
   private double[] computeMs = new double[32];
   private double[] syncMs = new double[32];
   private int[] used = new int[32];
@@ -33,6 +39,8 @@ final class RoundPlacer {
   private int[] heap = new int[32];
   private int size;
   private long[] slotBuffer = new long[16];
+  /** Ties go to the candidate listed first (holds), else as a heap breaks them (dispatch). */
+  private boolean byIndex;
 
   /**
    * @param allowed GPU types the job may use, or null for all it can run on
@@ -51,25 +59,138 @@ final class RoundPlacer {
       }
       TypeSlots ts = call.slots(t);
       int freeHere = Math.min(tasks, ts.freeLeft());
-      if (slotBuffer.length < tasks) {
-        slotBuffer = new long[Math.max(tasks, 2 * slotBuffer.length)];
-      }
+      ensureBuffer(tasks);
       int m = ts.earliest(tasks, slotBuffer);
-      ensure(n + m);
+      int fill = call.held == 0 ? 0 : Math.min(tasks, ts.backfillable(tt.computeMs()));
+      ensure(n + m + fill);
       for (int i = 0; i < m; i++) {
-        type[n] = t;
-        at[n] = slotBuffer[i];
-        freeNow[n] = i < freeHere;
-        computeMs[n] = tt.computeMs();
-        syncMs[n] = tt.syncMs();
-        used[n] = 0;
-        key[n] = nextFinish(n);
-        n++;
+        if (i == freeHere) {
+          for (int b = 0; b < fill; b++) {
+            add(t, call.nowMs, BACKFILL, tt);
+          }
+        }
+        add(t, slotBuffer[i], i < freeHere ? FREE : BUSY, tt);
+      }
+      if (m == freeHere) {
+        for (int b = 0; b < fill; b++) {
+          add(t, call.nowMs, BACKFILL, tt);
+        }
       }
     }
     if (n == 0) {
       return;
     }
+    choose(tasks);
+    for (int i = 0; i < n; i++) {
+      if (used[i] == 0) {
+        continue;
+      }
+      TypeSlots ts = call.slots(type[i]);
+      if (kind[i] == BUSY) {
+        ts.claim(at[i]); // these tasks wait for this GPU
+        call.someWait = true;
+        continue;
+      }
+      // free GPUs of a type are interchangeable
+      GpuView g = kind[i] == FREE ? ts.takeFree() : ts.takeBackfill(computeMs[i]);
+      if (g != null) {
+        call.out.add(new Assignment(g.id(), job.id()));
+        if (kind[i] == FREE) {
+          call.free--;
+        } else {
+          call.held--;
+        }
+      }
+    }
+  }
+
+  /**
+   * Holds GPUs for the next round of a job between rounds, ready at {@code readyMs}: its
+   * {@code tasks} are placed as if ready then, where the round would end first. A free GPU chosen
+   * is held until {@code readyMs} (lower-ranked jobs may backfill it, {@link TypeSlots}); a busy
+   * one that frees later is claimed as for a ready task. Ties go first to busy GPUs expected to
+   * free by then, leaving the free ones to others, then to free GPUs: a busy GPU already past
+   * its task's estimate may run long, so it comes after them.
+   *
+   * @return how many free GPUs it held
+   */
+  int hold(DispatchCall call, JobView job, int tasks, long readyMs, Set<GpuType> allowed) {
+    n = 0;
+    ensureBuffer(tasks);
+    for (int t = 0; t < call.types.size(); t++) {
+      GpuType gt = call.types.get(t);
+      if (allowed != null && !allowed.contains(gt)) {
+        continue;
+      }
+      TaskTimes tt = job.times(gt);
+      if (tt == null) {
+        continue;
+      }
+      TypeSlots ts = call.slots(t);
+      int freeHere = Math.min(tasks, ts.freeLeft());
+      int m = ts.busyEarliest(tasks, slotBuffer);
+      ensure(n + m + freeHere);
+      // busy GPUs due by then first: they leave the free ones to others; but not those past
+      // their estimate (read as ending a millisecond from now), which may run long
+      for (int i = 0; i < m; i++) {
+        if (dueBy(slotBuffer[i], call.nowMs, readyMs)) {
+          add(t, slotBuffer[i], BUSY, tt);
+        }
+      }
+      for (int f = 0; f < freeHere; f++) {
+        add(t, call.nowMs, FREE, tt);
+      }
+      for (int i = 0; i < m; i++) {
+        if (!dueBy(slotBuffer[i], call.nowMs, readyMs)) {
+          add(t, slotBuffer[i], BUSY, tt);
+        }
+      }
+    }
+    for (int i = 0; i < n; i++) {
+      busyEnd[i] = at[i];
+      at[i] = Math.max(at[i], readyMs);
+      key[i] = nextFinish(i);
+    }
+    if (n == 0) {
+      return 0;
+    }
+    byIndex = true;
+    choose(tasks);
+    byIndex = false;
+    int heldHere = 0;
+    for (int i = 0; i < n; i++) {
+      if (used[i] == 0) {
+        continue;
+      }
+      TypeSlots ts = call.slots(type[i]);
+      if (kind[i] == BUSY) {
+        ts.claim(busyEnd[i]);
+      } else if (ts.hold(readyMs)) {
+        call.free--;
+        call.held++;
+        heldHere++;
+      }
+    }
+    return heldHere;
+  }
+
+  private static boolean dueBy(long endMs, long nowMs, long readyMs) {
+    return endMs <= readyMs && endMs > nowMs + 1;
+  }
+
+  private void add(int t, long atMs, byte k, TaskTimes tt) {
+    type[n] = t;
+    at[n] = atMs;
+    kind[n] = k;
+    computeMs[n] = tt.computeMs();
+    syncMs[n] = tt.syncMs();
+    used[n] = 0;
+    key[n] = nextFinish(n);
+    n++;
+  }
+
+  /** Puts {@code tasks} on the candidates, each where it finishes first. */
+  private void choose(int tasks) {
     if (tasks == 1) {
       // a heap filled in order has the first of its smallest elements on top
       int best = 0;
@@ -79,33 +200,25 @@ final class RoundPlacer {
         }
       }
       used[best]++;
-    } else {
-      size = 0;
-      for (int i = 0; i < n; i++) {
-        offer(i);
-      }
-      for (int i = 0; i < tasks && size > 0; i++) {
-        int c = poll();
-        used[c]++;
-        key[c] = nextFinish(c);
+      return;
+    }
+    size = 0;
+    for (int i = 0; i < n; i++) {
+      offer(i);
+    }
+    for (int i = 0; i < tasks && size > 0; i++) {
+      int c = poll();
+      used[c]++;
+      key[c] = nextFinish(c);
+      if (kind[c] != BACKFILL) { // a backfilled gap takes one task
         offer(c);
       }
     }
-    for (int i = 0; i < n; i++) {
-      if (used[i] == 0) {
-        continue;
-      }
-      TypeSlots ts = call.slots(type[i]);
-      if (!freeNow[i]) {
-        ts.claim(at[i]); // these tasks wait for this GPU
-        call.someWait = true;
-        continue;
-      }
-      GpuView g = ts.takeFree(); // free GPUs of a type are interchangeable
-      if (g != null) {
-        call.out.add(new Assignment(g.id(), job.id()));
-        call.free--;
-      }
+  }
+
+  private void ensureBuffer(int tasks) {
+    if (slotBuffer.length < tasks) {
+      slotBuffer = new long[Math.max(tasks, 2 * slotBuffer.length)];
     }
   }
 
@@ -115,7 +228,9 @@ final class RoundPlacer {
   }
 
   private int compare(int x, int y) {
-    return Double.compare(key[x], key[y]);
+    int c = Double.compare(key[x], key[y]);
+    // a hold lists candidates by preference: the first of equals wins
+    return c != 0 || !byIndex ? c : Integer.compare(x, y);
   }
 
   // java.util.PriorityQueue's offer and poll with a comparator, on indices
@@ -166,7 +281,8 @@ final class RoundPlacer {
     int c = Math.max(capacity, 2 * type.length);
     type = Arrays.copyOf(type, c);
     at = Arrays.copyOf(at, c);
-    freeNow = Arrays.copyOf(freeNow, c);
+    busyEnd = Arrays.copyOf(busyEnd, c);
+    kind = Arrays.copyOf(kind, c);
     computeMs = Arrays.copyOf(computeMs, c);
     syncMs = Arrays.copyOf(syncMs, c);
     used = Arrays.copyOf(used, c);

@@ -20,6 +20,10 @@ import java.util.NavigableMap;
  *
  * <p>Busy ends read so far and not claimed are kept ascending in a primitive array from
  * {@code head} on; jobs claim the earliest ones, so a claim is almost always the head.
+ *
+ * <p>A free GPU may be <em>held</em> for a job between rounds until its next round is expected
+ * ready ({@link RoundPlacer#hold}); a lower-ranked job may still run one task there whose compute
+ * ends by then (backfilling), so a hold delays nobody who would have finished anyway.
  */
 final class TypeSlots {
 
@@ -32,6 +36,9 @@ final class TypeSlots {
   private int end;
   private long busyKey;
   private int busyLeft;
+  private GpuView[] heldGpu = new GpuView[0];
+  private long[] heldUntil = new long[0];
+  private int held;
 
   TypeSlots(long nowMs, List<GpuView> free, NavigableMap<Long, Integer> busyEnds) {
     this.nowMs = nowMs;
@@ -92,6 +99,67 @@ final class TypeSlots {
       }
     }
     return null;
+  }
+
+  /**
+   * Writes up to {@code n} earliest busy ends into {@code out}, ascending, without claiming
+   * them (free GPUs aside).
+   *
+   * @return how many were written
+   */
+  int busyEarliest(int n, long[] out) {
+    while (end - head < n && fetchBusy()) {
+      // read busy ends only as far as needed
+    }
+    int b = Math.min(n, end - head);
+    System.arraycopy(peeked, head, out, 0, b);
+    return b;
+  }
+
+  /** Takes one free GPU and holds it until {@code untilMs}; false if none is left. */
+  boolean hold(long untilMs) {
+    GpuView g = takeFree();
+    if (g == null) {
+      return false;
+    }
+    if (held == heldGpu.length) {
+      heldGpu = Arrays.copyOf(heldGpu, Math.max(4, 2 * held));
+      heldUntil = Arrays.copyOf(heldUntil, heldGpu.length);
+    }
+    heldGpu[held] = g;
+    heldUntil[held++] = untilMs;
+    return true;
+  }
+
+  /** Held GPUs on which a task of {@code computeMs} started now ends before its hold does. */
+  int backfillable(double computeMs) {
+    int c = 0;
+    for (int i = 0; i < held; i++) {
+      if (heldGpu[i] != null && nowMs + computeMs <= heldUntil[i]) {
+        c++;
+      }
+    }
+    return c;
+  }
+
+  /**
+   * Takes a held GPU for a task of {@code computeMs} that ends before its hold: the tightest
+   * fit, so longer gaps stay for longer tasks; null if none.
+   */
+  GpuView takeBackfill(double computeMs) {
+    int best = -1;
+    for (int i = 0; i < held; i++) {
+      if (heldGpu[i] != null && nowMs + computeMs <= heldUntil[i]
+          && (best < 0 || heldUntil[i] < heldUntil[best])) {
+        best = i;
+      }
+    }
+    if (best < 0) {
+      return null;
+    }
+    GpuView g = heldGpu[best];
+    heldGpu[best] = null;
+    return g;
   }
 
   /** Claims the busy GPU available at {@code atMs} for tasks that wait for it. */
