@@ -7,7 +7,7 @@ import java.util.List;
  * What a simulation produced: per-job outcomes, optionally every task, and run statistics.
  *
  * @param busyGpuMs compute time summed over all GPUs (switches excluded)
- * @param gpus number of GPUs in the cluster
+ * @param gpus number of GPUs in the cluster that some job of the workload can run on
  * @param switches tasks that paid a switch
  * @param replans number of {@code replan} calls
  * @param replanTotalNanos wall time spent in {@code replan}

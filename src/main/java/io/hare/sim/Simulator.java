@@ -90,6 +90,21 @@ public final class Simulator {
     return new Run(policy).execute();
   }
 
+  /**
+   * The cluster's GPU types on which no job of the workload can run (its model has no times
+   * there), in the cluster's order: their GPUs can only idle, so they are left out of GPU
+   * utilisation, and {@code hare simulate} names them in a warning.
+   */
+  public List<GpuType> unusableTypes() {
+    List<GpuType> out = new ArrayList<>();
+    for (GpuType t : cluster.types()) {
+      if (jobs.stream().noneMatch(j -> truth.times(j.model(), t) != null)) {
+        out.add(t);
+      }
+    }
+    return out;
+  }
+
   private record Event(long timeMs, long seq, int kind, SimJob job, SimGpu gpu, int round,
       int index, long startMs, long computeStartMs, long computeEndMs) {}
 
@@ -173,7 +188,11 @@ public final class Simulator {
         outcomes.add(new JobOutcome(s.id(), s.weight(), s.model(), s.tasksPerRound(), s.rounds(),
             s.arrivalMs(), j.completionMs));
       }
-      return new SimResult(policy.name(), outcomes, records, busyMs, gpus.length, switches,
+      int usable = gpus.length;
+      for (GpuType t : unusableTypes()) {
+        usable -= cluster.count(t);
+      }
+      return new SimResult(policy.name(), outcomes, records, busyMs, usable, switches,
           replans, replanNanos, replanMaxNanos);
     }
 

@@ -5,6 +5,7 @@ import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
 import io.hare.core.ClusterSpec;
+import io.hare.core.GpuType;
 import io.hare.core.JobSpec;
 import io.hare.core.profile.ProfileTable;
 import java.util.ArrayList;
@@ -49,6 +50,21 @@ public class SimulatorTest {
     assertEquals(600, r.busyGpuMs());
     assertEquals(2, r.gpus());
     assertEquals(0, r.switches());
+  }
+
+  @Test(timeout = 60_000)
+  public void aTypeNoJobCanUseIsNamedAndLeftOutOfUtilisation() {
+    // only m and s jobs, which have no times on c: its 3 GPUs can only idle
+    ClusterSpec c = ClusterSpec.parse("a=1,c=3");
+    List<JobSpec> jobs = List.of(new JobSpec("X", 0, 1, "s", 1, 1));
+    Simulator sim = new Simulator(c, jobs, P, SimOptions.defaults());
+    assertEquals(List.of(GpuType.of("c")), sim.unusableTypes());
+    SimResult r = sim.run(TestingPolicy.firstComeFirstServed());
+    assertEquals(1, r.gpus());
+    // X computes 100 ms of a 150 ms makespan on the one usable GPU
+    assertEquals(100.0 / 150, r.gpuUtilization(), 1e-12);
+    assertEquals(List.of(), new Simulator(ClusterSpec.parse("a=1,b=1"),
+        List.of(new JobSpec("Y", 0, 1, "m", 1, 1)), P, SimOptions.defaults()).unusableTypes());
   }
 
   @Test(timeout = 60_000)

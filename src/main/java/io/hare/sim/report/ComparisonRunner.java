@@ -1,6 +1,7 @@
 package io.hare.sim.report;
 
 import io.hare.core.ClusterSpec;
+import io.hare.core.GpuType;
 import io.hare.core.plan.RelaxationBound;
 import io.hare.core.policy.SchedulingPolicy;
 import io.hare.sim.SimKeys;
@@ -57,6 +58,13 @@ public final class ComparisonRunner {
       t.setDaemon(true); // a failed run must not keep the JVM alive behind the error message
       return t;
     });
+    List<GpuType> unusable = new Simulator(cluster, workload.jobs(), workload.profiles(),
+        options).unusableTypes();
+    if (!unusable.isEmpty()) {
+      LOG.warn("no job of the workload can run on GPU type(s) {} of cluster {} (their models "
+          + "have no times there): those GPUs only idle and are left out of GPU utilisation",
+          unusable, cluster);
+    }
     try {
       Future<Double> bound = pool.submit(() -> lowerBound(workload, cluster, boundOptions));
       List<Future<SimResult>> runs = new ArrayList<>();
