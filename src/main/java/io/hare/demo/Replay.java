@@ -117,8 +117,10 @@ public final class Replay {
         if (k >= ran.size()) {
           continue; // a surplus container its AM released unused: no task of the workload
         }
-        held.add(new Held(s.appId(), ran.get(k).round(), s.host(), s.gpuType(), s.ms(),
-            passes.next(e.ms()), e.ms()));
+        // the policy hears of the end when the RM does (PolicyHost.taskEnded); it is offered
+        // the GPU only at the RM's next pass (ReplayedPolicy)
+        held.add(new Held(s.appId(), ran.get(k).round(), s.host(), s.gpuType(), s.ms(), e.ms(),
+            e.ms()));
       }
     }
     Map<String, DemoResult.Job> jobs = new LinkedHashMap<>();
@@ -153,7 +155,8 @@ public final class Replay {
     SchedulingPolicy policy = new ReplayedPolicy(settings.newPolicy(), (appId, type, ms) ->
         estimates.get(appId).observe(jobs.get(appId).model(), type,
             times.get(appId).measured(type, ms)),
-        Passes.relative(passes.replans, origin), Passes.relative(passes.consults, origin));
+        Passes.relative(passes.replans, origin), Passes.relative(passes.consults, origin),
+        Passes.continuations(run.journal(), origin));
     TaskDurations measured = new TaskDurations() {
       @Override
       public TaskTimes of(JobSpec job, int round, int index, GpuType type) {
@@ -246,6 +249,23 @@ public final class Replay {
     private static long[] times(List<SchedulerJournal.Entry> journal, SchedulerJournal.Kind k) {
       return journal.stream().filter(e -> e.kind() == k).mapToLong(SchedulerJournal.Entry::ms)
           .sorted().toArray();
+    }
+
+    /** Each warm continuation: the job that went on, where, when. */
+    static List<ReplayedPolicy.Continuation> continuations(List<SchedulerJournal.Entry> journal,
+        long origin) {
+      Map<String, Long> ended = new HashMap<>();
+      List<ReplayedPolicy.Continuation> out = new ArrayList<>();
+      for (SchedulerJournal.Entry e : journal) {
+        if (e.kind() == SchedulerJournal.Kind.ENDED) {
+          ended.put(e.containerId(), e.ms());
+        } else if (e.kind() == SchedulerJournal.Kind.STARTED
+            && Long.valueOf(e.ms()).equals(ended.get(e.containerId()))) {
+          out.add(new ReplayedPolicy.Continuation(e.ms() - origin, e.appId(), e.host(),
+              e.gpuType()));
+        }
+      }
+      return out;
     }
 
     /** {@code times} minus {@code origin}. */

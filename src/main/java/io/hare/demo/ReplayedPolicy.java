@@ -18,11 +18,18 @@ import java.util.OptionalLong;
  *   <li>it re-plans when, and only when, the RM started a re-plan ({@code replan-interval-ms},
  *       background re-plans), and is offered GPUs only at the times the RM consulted it (its
  *       heartbeat passes), so an event the RM batched into a later pass is decided there too;
- *       the simulator is woken at each of those times.
+ *       the simulator is woken at each of those times;
+ *   <li>where a warm container went on with its job's next task between passes, the same job
+ *       goes on on a GPU of that node and type whose task ended then: in YARN that is the
+ *       host's rule (the job first in line at the last pass keeps its warm GPU), not a decision
+ *       the policy made at that instant, so the replay takes it as given.
  * </ul>
  * Everything else goes to the policy unchanged.
  */
 final class ReplayedPolicy implements SchedulingPolicy {
+
+  /** A warm container that went on with its job's next task at {@code ms} (relative). */
+  record Continuation(long ms, String jobId, String host, String gpuType) {}
 
   /** Records a measured task time of a job on a GPU type. */
   @FunctionalInterface
@@ -34,21 +41,30 @@ final class ReplayedPolicy implements SchedulingPolicy {
   private final Observer observer;
   private final long[] replans;
   private final long[] consults;
+  private final java.util.Map<Long, List<Continuation>> continuations = new java.util.HashMap<>();
   private final long[] wakeUps;
+  /** GPUs whose task was computed at {@link #computedAtMs}. */
+  private final java.util.Set<String> computedNow = new java.util.HashSet<>();
+  private long computedAtMs = Long.MIN_VALUE;
   private long lastReplanMs = Long.MIN_VALUE;
   private long nowMs = Long.MIN_VALUE;
 
   /**
    * @param replans times the RM started a re-plan, ascending
    * @param consults times the RM offered the policy its free GPUs, ascending
+   * @param continuations warm containers that went on with their job's next task
    */
-  ReplayedPolicy(SchedulingPolicy policy, Observer observer, long[] replans, long[] consults) {
+  ReplayedPolicy(SchedulingPolicy policy, Observer observer, long[] replans, long[] consults,
+      List<Continuation> continuations) {
     this.policy = policy;
     this.observer = observer;
     this.replans = replans.clone();
     this.consults = consults.clone();
-    this.wakeUps = java.util.stream.LongStream.concat(java.util.Arrays.stream(replans),
-        java.util.Arrays.stream(consults)).sorted().distinct().toArray();
+    continuations.forEach(c -> this.continuations.computeIfAbsent(c.ms(),
+        k -> new java.util.ArrayList<>()).add(c));
+    this.wakeUps = java.util.stream.LongStream.concat(java.util.stream.LongStream.concat(
+        java.util.Arrays.stream(replans), java.util.Arrays.stream(consults)),
+        continuations.stream().mapToLong(Continuation::ms)).sorted().distinct().toArray();
   }
 
   @Override
@@ -74,6 +90,11 @@ final class ReplayedPolicy implements SchedulingPolicy {
   @Override
   public void onTaskComputed(JobView job, GpuView gpu, long nowMs, long computeMs) {
     observer.observe(job.id(), gpu.type(), computeMs);
+    if (nowMs != computedAtMs) {
+      computedNow.clear();
+      computedAtMs = nowMs;
+    }
+    computedNow.add(gpu.id());
     policy.onTaskComputed(job, gpu, nowMs, computeMs);
   }
 
@@ -123,10 +144,41 @@ final class ReplayedPolicy implements SchedulingPolicy {
   public List<Assignment> assign(ClusterView cluster, List<? extends GpuView> freeGpus,
       long nowMs) {
     this.nowMs = nowMs;
-    if (java.util.Arrays.binarySearch(consults, nowMs) < 0) {
-      return List.of(); // the RM did not offer GPUs at this moment
+    List<Assignment> out = new java.util.ArrayList<>();
+    List<? extends GpuView> rest = freeGpus;
+    List<Continuation> warm = computedAtMs == nowMs ? continuations.get(nowMs) : null;
+    if (warm != null) {
+      List<GpuView> left = new java.util.ArrayList<>(freeGpus);
+      for (Continuation c : warm) {
+        JobView job = cluster.job(c.jobId());
+        for (java.util.Iterator<GpuView> it = left.iterator(); job != null
+            && job.readyTasks() > 0 && it.hasNext(); ) {
+          GpuView g = it.next();
+          if (computedNow.contains(g.id()) && g.node().equals(c.host())
+              && g.type().name().equals(c.gpuType())) {
+            out.add(new Assignment(g.id(), c.jobId()));
+            it.remove();
+            break;
+          }
+        }
+      }
+      rest = left;
     }
-    return policy.assign(cluster, freeGpus, nowMs);
+    if (java.util.Arrays.binarySearch(consults, nowMs) >= 0) {
+      // the RM offered its free GPUs then; a job's continued task is one of its ready ones
+      java.util.Map<String, Integer> left = new java.util.HashMap<>();
+      for (Assignment a : out) {
+        left.merge(a.jobId(), -1, Integer::sum);
+      }
+      for (Assignment a : policy.assign(cluster, rest, nowMs)) {
+        JobView job = cluster.job(a.jobId());
+        int n = left.merge(a.jobId(), 1, Integer::sum);
+        if (job != null && n <= job.readyTasks()) {
+          out.add(a);
+        }
+      }
+    }
+    return out;
   }
 
   /** Index of the first time in {@code sorted} after {@code ms}. */
