@@ -35,6 +35,12 @@ public class SyncHoldTest {
     return r;
   }
 
+  /** heavy (weight 5, fast tasks) and light (weight 1, tasks of {@code model}), k = 1. */
+  private static List<JobSpec> heavyAnd(String model, int rounds) {
+    return List.of(new JobSpec("heavy", 0, 5, "fast", 1, rounds),
+        new JobSpec("light", 0, 1, model, 1, rounds));
+  }
+
   private static long done(SimResult r, String job) {
     return r.jobs().stream().filter(o -> o.jobId().equals(job)).findFirst().orElseThrow()
         .completionMs();
@@ -47,8 +53,7 @@ public class SyncHoldTest {
 
   @Test(timeout = 60_000)
   public void theGpuWaitsOutTheSyncOfTheJobRankedFirst() throws Exception {
-    List<JobSpec> jobs = List.of(new JobSpec("heavy", 0, 5, "fast", 1, 3),
-        new JobSpec("light", 0, 1, "long", 1, 3));
+    List<JobSpec> jobs = heavyAnd("long", 3);
     SimResult held = run(Map.of(), jobs);
     // heavy: tasks at 0, 1.5 and 3 s, each after the last one's 0.5 s sync; light behind it
     assertEquals(List.of(0L, 1500L, 3000L), starts(held, "heavy"));
@@ -64,9 +69,7 @@ public class SyncHoldTest {
 
   @Test(timeout = 60_000)
   public void aTaskThatEndsBeforeTheSyncDoesRunsInItsGap() throws Exception {
-    List<JobSpec> jobs = List.of(new JobSpec("heavy", 0, 5, "fast", 1, 3),
-        new JobSpec("light", 0, 1, "short", 1, 3));
-    SimResult r = run(Map.of(), jobs);
+    SimResult r = run(Map.of(), heavyAnd("short", 3));
     assertEquals(List.of(0L, 1500L, 3000L), starts(r, "heavy"));
     // 0.4 s fits in heavy's first sync gap (1.0-1.5 s); its next round, ready at 1.4 s, would
     // end at 1.8 s and waits; it fills the second gap at 2.5 s, its last round follows heavy
@@ -78,9 +81,7 @@ public class SyncHoldTest {
   @Test(timeout = 60_000)
   public void aLastRoundHoldsNothing() throws Exception {
     // heavy's single round ends in a sync with nothing after it: light starts at once
-    List<JobSpec> jobs = List.of(new JobSpec("heavy", 0, 5, "fast", 1, 1),
-        new JobSpec("light", 0, 1, "long", 1, 1));
-    SimResult r = run(Map.of(), jobs);
+    SimResult r = run(Map.of(), heavyAnd("long", 1));
     assertEquals(List.of(1000L), starts(r, "light"));
   }
 }
