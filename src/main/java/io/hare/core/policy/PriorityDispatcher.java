@@ -29,9 +29,10 @@ import java.util.TreeSet;
  * round as if ready when the sync is expected to end, and a free GPU it would take is held for
  * it until then instead of going to a lower-ranked job whose task would still run when the job
  * comes back: without holds, a job ranked first loses its fast GPU at every sync to a longer
- * task of a job ranked below, and waits for it. A lower-ranked task that ends before the hold still runs there
- * (backfilling, as EASY does for reservations). A hold lapses {@code holdGraceMs} after the expected
- * end, so a slow sync or a slow AM costs an idle GPU for that long at most.
+ * task of a job ranked below, and waits for it. A lower-ranked task that ends before the hold
+ * still runs there (backfilling, as EASY does for reservations). A hold lapses
+ * {@code holdGraceMs} after the expected end, so a slow sync or a slow AM costs an idle GPU for
+ * that long at most.
  *
  * <p>Jobs the starvation guard finds overdue ({@link WaitAging}) are served before the order,
  * without their affinity, so no stream of better-ranked jobs can hold a job back for ever.
