@@ -9,7 +9,7 @@ import org.apache.hadoop.yarn.api.records.ResourceInformation;
 import org.apache.hadoop.yarn.api.records.ResourceRequest;
 import org.apache.hadoop.yarn.api.records.SchedulingRequest;
 import org.apache.hadoop.yarn.api.records.UpdateContainerRequest;
-import org.apache.hadoop.yarn.exceptions.SchedulerInvalidResourceRequestException;
+import org.apache.hadoop.yarn.exceptions.YarnRuntimeException;
 import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ContainerUpdates;
 import org.apache.hadoop.yarn.util.resource.Resources;
@@ -46,17 +46,40 @@ final class AmUpdates {
   private AmUpdates() {}
 
   /**
+   * YARN's exception for an ask the scheduler refuses, which the RM's AM service hands to the AM
+   * as an error of its allocate call. Hadoop 3.5 names it
+   * {@code SchedulerInvalidResourceRequestException}, 3.4 {@code
+   * SchedulerInvalidResoureRequestException}; both are {@link YarnRuntimeException}s.
+   */
+  private static final String[] INVALID_REQUEST = {
+      "org.apache.hadoop.yarn.exceptions.SchedulerInvalidResourceRequestException",
+      "org.apache.hadoop.yarn.exceptions.SchedulerInvalidResoureRequestException"};
+
+  /**
    * Refuses scheduling requests with a message naming what Hare serves instead.
    *
-   * @throws SchedulerInvalidResourceRequestException if there is any
+   * @throws YarnRuntimeException YARN's invalid-request exception, if there is any
    */
   static void refuseSchedulingRequests(List<SchedulingRequest> requests) {
     if (requests != null && !requests.isEmpty()) {
-      throw new SchedulerInvalidResourceRequestException("HareScheduler does not place "
+      throw invalidRequest("HareScheduler does not place "
           + "SchedulingRequests (placement constraints); " + requests.size() + " refused. Ask "
           + "with ResourceRequests (AMRMClient.ContainerRequest), and set "
           + "yarn.resourcemanager.placement-constraints.handler to disabled");
     }
+  }
+
+  /** YARN's invalid-request exception of the Hadoop this runs on, with {@code message}. */
+  static YarnRuntimeException invalidRequest(String message) {
+    for (String name : INVALID_REQUEST) {
+      try {
+        return Class.forName(name).asSubclass(YarnRuntimeException.class)
+            .getConstructor(String.class).newInstance(message);
+      } catch (ReflectiveOperationException | ClassCastException e) {
+        // the other Hadoop line's name
+      }
+    }
+    return new YarnRuntimeException(message);
   }
 
   /**

@@ -16,6 +16,7 @@ import org.apache.hadoop.yarn.api.records.SchedulingRequest;
 import org.apache.hadoop.yarn.api.records.UpdateContainerError;
 import org.apache.hadoop.yarn.api.records.UpdateContainerRequest;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.apache.hadoop.yarn.exceptions.YarnRuntimeException;
 import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
 import org.junit.After;
@@ -105,6 +106,15 @@ public class AmProtocolTest {
     refusedWithReason(hare.sendContainerUpdateRequest(List.of(UpdateContainerRequest.newInstance(
         c.getVersion(), c.getId(), ContainerUpdateType.DEMOTE_EXECUTION_TYPE, null,
         ExecutionType.OPPORTUNISTIC))), 1);
+  }
+
+  /** The refusal is YARN's own invalid-request exception, whose name differs in 3.4 and 3.5. */
+  @Test(timeout = 60_000)
+  public void aRefusalIsYarnsInvalidRequestExceptionOnThisHadoop() {
+    YarnRuntimeException e = AmUpdates.invalidRequest("no");
+    assertTrue(e.getClass().getName(), e.getClass().getSimpleName()
+        .matches("SchedulerInvalidResou?rceRequestException"));
+    assertEquals("no", e.getMessage());
   }
 
   @Test(timeout = 300_000)
