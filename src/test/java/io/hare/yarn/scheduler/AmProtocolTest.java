@@ -113,7 +113,7 @@ public class AmProtocolTest {
   public void aRefusalIsYarnsInvalidRequestExceptionOnThisHadoop() {
     YarnRuntimeException e = AmUpdates.invalidRequest("no");
     assertTrue(e.getClass().getName(), e.getClass().getSimpleName()
-        .matches("SchedulerInvalidResou?rceRequestException"));
+        .matches("SchedulerInvalidResourc?eRequestException"));
     assertEquals("no", e.getMessage());
   }
 
