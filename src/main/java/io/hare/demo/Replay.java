@@ -82,11 +82,11 @@ public final class Replay {
   }
 
   /**
-   * One task as YARN ran it: its GPU time at the scheduler's clock, to the pass that saw its
-   * end ({@code endMs}) and to the end itself ({@code endedMs}, what the RM measured).
+   * One task as YARN ran it: its GPU time at the scheduler's clock, from its allocation to the
+   * end the RM heard of (what the RM measured).
    */
   private record Held(String appId, int round, String host, String gpuType, long startMs,
-      long endMs, long endedMs) {}
+      long endMs) {}
 
   private Replay() {}
 
@@ -119,7 +119,7 @@ public final class Replay {
         }
         // the policy hears of the end when the RM does (PolicyHost.taskEnded); it is offered
         // the GPU only at the RM's next pass (ReplayedPolicy)
-        held.add(new Held(s.appId(), ran.get(k).round(), s.host(), s.gpuType(), s.ms(), e.ms(),
+        held.add(new Held(s.appId(), ran.get(k).round(), s.host(), s.gpuType(), s.ms(),
             e.ms()));
       }
     }
@@ -150,11 +150,10 @@ public final class Replay {
     }
     TaskTimeModel told = (appId, type) -> estimates.get(appId).times(jobs.get(appId).model(),
         type);
-    // the estimate learns what the RM measured (to the end, not to the pass that saw it), or a
-    // close call could go the other way
+    // the estimate learns each simulated task's time: the RM's measure where the simulator ran
+    // the real task on its own type
     SchedulingPolicy policy = new ReplayedPolicy(settings.newPolicy(), (appId, type, ms) ->
-        estimates.get(appId).observe(jobs.get(appId).model(), type,
-            times.get(appId).measured(type, ms)),
+        estimates.get(appId).observe(jobs.get(appId).model(), type, ms),
         Passes.relative(passes.replans, origin), Passes.relative(passes.consults, origin),
         Passes.continuations(run.journal(), origin));
     TaskDurations measured = new TaskDurations() {
@@ -348,24 +347,9 @@ public final class Replay {
         double ms = h.endMs() - h.startMs();
         if (!h.gpuType().equals(type.name())) {
           ms = ms * model.slowdown(type.name()) / model.slowdown(h.gpuType());
-        } else {
-          measured.computeIfAbsent(type.name() + "/" + Math.round(Math.max(1, ms)),
-              k2 -> new java.util.ArrayDeque<>()).add(Math.max(1, h.endedMs() - h.startMs()));
         }
         return new TaskTimes(Math.max(1, ms), gapMs[round]);
       });
-    }
-
-    /** Real held times on a type by the time the simulator gives them, to measured times. */
-    private final Map<String, java.util.Deque<Long>> measured = new HashMap<>();
-
-    /**
-     * What the RM measured for a task the simulator ran {@code ms} on {@code type}: the real
-     * task's time to its end, where the simulator ran a real task on its own type.
-     */
-    long measured(GpuType type, long ms) {
-      java.util.Deque<Long> q = measured.get(type.name() + "/" + ms);
-      return q == null || q.isEmpty() ? ms : q.poll();
     }
   }
 }

@@ -63,18 +63,15 @@ final class RoundPlacer {
       int m = ts.earliest(tasks, slotBuffer);
       int fill = call.held == 0 ? 0 : Math.min(tasks, ts.backfillable(tt.computeMs()));
       ensure(n + m + fill);
-      for (int i = 0; i < m; i++) {
-        if (i == freeHere) {
-          for (int b = 0; b < fill; b++) {
-            add(t, call.nowMs, BACKFILL, tt);
-          }
-        }
-        add(t, slotBuffer[i], i < freeHere ? FREE : BUSY, tt);
+      // the free GPUs (the first freeHere slots), then the held ones a task fits in, then busy
+      for (int i = 0; i < freeHere; i++) {
+        add(t, slotBuffer[i], FREE, tt);
       }
-      if (m == freeHere) {
-        for (int b = 0; b < fill; b++) {
-          add(t, call.nowMs, BACKFILL, tt);
-        }
+      for (int b = 0; b < fill; b++) {
+        add(t, call.nowMs, BACKFILL, tt);
+      }
+      for (int i = freeHere; i < m; i++) {
+        add(t, slotBuffer[i], BUSY, tt);
       }
     }
     if (n == 0) {
