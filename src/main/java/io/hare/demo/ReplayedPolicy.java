@@ -146,17 +146,22 @@ final class ReplayedPolicy implements SchedulingPolicy {
     this.nowMs = nowMs;
     List<Assignment> out = new java.util.ArrayList<>();
     List<? extends GpuView> rest = freeGpus;
+    // tasks given per job in this answer: never more than the job has ready (where the
+    // simulator's state already differs from YARN's, a continuation may find none)
+    java.util.Map<String, Integer> given = new java.util.HashMap<>();
     List<Continuation> warm = computedAtMs == nowMs ? continuations.get(nowMs) : null;
     if (warm != null) {
       List<GpuView> left = new java.util.ArrayList<>(freeGpus);
       for (Continuation c : warm) {
-        JobView job = cluster.job(c.jobId());
-        for (java.util.Iterator<GpuView> it = left.iterator(); job != null
-            && job.readyTasks() > 0 && it.hasNext(); ) {
+        if (!mayGive(cluster, given, c.jobId())) {
+          continue;
+        }
+        for (java.util.Iterator<GpuView> it = left.iterator(); it.hasNext(); ) {
           GpuView g = it.next();
           if (computedNow.contains(g.id()) && g.node().equals(c.host())
               && g.type().name().equals(c.gpuType())) {
             out.add(new Assignment(g.id(), c.jobId()));
+            given.merge(c.jobId(), 1, Integer::sum);
             it.remove();
             break;
           }
@@ -166,19 +171,21 @@ final class ReplayedPolicy implements SchedulingPolicy {
     }
     if (java.util.Arrays.binarySearch(consults, nowMs) >= 0) {
       // the RM offered its free GPUs then; a job's continued task is one of its ready ones
-      java.util.Map<String, Integer> left = new java.util.HashMap<>();
-      for (Assignment a : out) {
-        left.merge(a.jobId(), -1, Integer::sum);
-      }
       for (Assignment a : policy.assign(cluster, rest, nowMs)) {
-        JobView job = cluster.job(a.jobId());
-        int n = left.merge(a.jobId(), 1, Integer::sum);
-        if (job != null && n <= job.readyTasks()) {
+        if (mayGive(cluster, given, a.jobId())) {
           out.add(a);
+          given.merge(a.jobId(), 1, Integer::sum);
         }
       }
     }
     return out;
+  }
+
+  /** Whether the job has a ready task not yet given in this answer. */
+  private static boolean mayGive(ClusterView cluster, java.util.Map<String, Integer> given,
+      String jobId) {
+    JobView job = cluster.job(jobId);
+    return job != null && given.getOrDefault(jobId, 0) < job.readyTasks();
   }
 
   /** Index of the first time in {@code sorted} after {@code ms}. */

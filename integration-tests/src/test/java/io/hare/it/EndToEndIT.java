@@ -74,8 +74,12 @@ public class EndToEndIT {
     run.warmUp("hare", new File(base, "warm-up"));
     File hareDir = new File(base, "hare");
     hare = run.run("hare", JOBS, hareDir);
-    replay = Replay.of(hare, HareSettings.read(run.schedulerConf("hare", hareDir)));
     fifo = run.run("yarn-fifo", JOBS, new File(base, "yarn-fifo"));
+    // the whole runs, journals included, for replaying a failure offline (the replay included)
+    ObjectMapper json = new ObjectMapper();
+    json.writeValue(base.toPath().resolve("run-hare.json").toFile(), hare);
+    json.writeValue(base.toPath().resolve("run-yarn-fifo.json").toFile(), fifo);
+    replay = Replay.of(hare, HareSettings.read(run.schedulerConf("hare", hareDir)));
     fifoReplay = Replay.of(fifo, HareSettings.read(run.schedulerConf("yarn-fifo",
         new File(base, "yarn-fifo"))));
     // the demo's tables, charts and page, for whoever reads a failure
@@ -87,10 +91,6 @@ public class EndToEndIT {
     DemoReport.printReplays(List.of(hare, fifo), List.of(replay, fifoReplay), t);
     t.flush();
     Files.writeString(base.toPath().resolve("summary.txt"), tables.toString());
-    // the whole runs, journals included, for replaying a failure offline
-    ObjectMapper json = new ObjectMapper();
-    json.writeValue(base.toPath().resolve("run-hare.json").toFile(), hare);
-    json.writeValue(base.toPath().resolve("run-yarn-fifo.json").toFile(), fifo);
     DemoPictures.write(base.toPath(), List.of(hare, fifo), tables.toString());
   }
 
