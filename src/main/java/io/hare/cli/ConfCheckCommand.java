@@ -68,8 +68,10 @@ public final class ConfCheckCommand implements Callable<Integer> {
       if (s.standbyEnabled()) {
         out.println("Note: " + SchedulerKeys.STANDBY_ENABLED + " is on: standby and parked"
             + " containers apply only on nodes whose GPUs YARN does not isolate per container"
-            + " (node attribute " + GpuDevices.ISOLATION_ATTRIBUTE + "=false or unset; YARN's GPU"
-            + " plugin assigns devices only at launch). Isolated nodes skip them (metric"
+            + " (node attribute " + GpuDevices.ISOLATION_ATTRIBUTE + "=false; a node that does"
+            + " not say is taken as " + (s.isolatedByDefault() ? "isolated" : "not isolated")
+            + " by " + SchedulerKeys.GPU_ISOLATION_DEFAULT + "; YARN's GPU plugin assigns"
+            + " devices only at launch). Isolated nodes skip them (metric"
             + " StandbysSkippedIsolated) and start each task in a new container.");
       }
       out.flush();

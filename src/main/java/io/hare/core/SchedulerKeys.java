@@ -145,6 +145,17 @@ public final class SchedulerKeys {
   public static final String GPU_TYPE_DEFAULT = PREFIX + "gpu-type.default";
   public static final String DEFAULT_GPU_TYPE_DEFAULT = "generic";
 
+  /**
+   * Whether a GPU node that does not state {@code gpu-isolation} (node attribute, see
+   * {@code GpuDevices}) has its GPUs isolated per container by YARN: {@code true}, {@code false},
+   * or {@code auto}: as this RM's own configuration would set up a NodeManager (isolated when
+   * {@code yarn.nodemanager.resource-plugins} lists {@code yarn.io/gpu} and the container
+   * executor is the {@code LinuxContainerExecutor}), right where one yarn-site.xml serves the
+   * whole cluster. On an isolated node Hare tells containers no device and uses no standbys.
+   */
+  public static final String GPU_ISOLATION_DEFAULT = PREFIX + "gpu-isolation.default";
+  public static final String DEFAULT_GPU_ISOLATION_DEFAULT = "auto";
+
   /** Largest job weight a user may claim with the hare.weight tag; larger ones are clamped. */
   public static final String WEIGHT_MAX = PREFIX + "weight.max";
   public static final double DEFAULT_WEIGHT_MAX = 10.0;

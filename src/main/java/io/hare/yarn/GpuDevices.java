@@ -2,8 +2,12 @@ package io.hare.yarn;
 
 import java.util.Collection;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.OptionalInt;
 import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.yarn.api.records.ResourceInformation;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
 
 /**
  * How a GPU task container learns its device. YARN's NodeManager assigns devices only where its
@@ -18,7 +22,9 @@ import java.util.Set;
  *
  * <p>A node says whether it isolates with the node attribute {@value #ISOLATION_ATTRIBUTE}
  * ({@code true} or {@code false}; centralized {@code rm.yarn.io} wins over distributed
- * {@code nm.yarn.io}); a node that does not say is taken as not isolating.
+ * {@code nm.yarn.io}); a node that does not say is taken as the scheduler's
+ * {@code yarn.scheduler.hare.gpu-isolation.default} says (by default as the RM's own
+ * configuration would set up a NodeManager: {@link #isolatedBy}).
  */
 public final class GpuDevices {
 
@@ -74,6 +80,38 @@ public final class GpuDevices {
       }
     }
     return OptionalInt.empty();
+  }
+
+  /** Every device index among a container's allocation tags (null: none), in tag order. */
+  public static Set<Integer> all(Collection<String> tags) {
+    Set<Integer> out = new LinkedHashSet<>();
+    if (tags != null) {
+      for (String t : tags) {
+        OptionalInt i = of(List.of(t));
+        if (i.isPresent()) {
+          out.add(i.getAsInt());
+        }
+      }
+    }
+    return out;
+  }
+
+  /** YARN's executor under which the GPU plugin isolates devices (named: the RM lacks it). */
+  private static final String LINUX_EXECUTOR =
+      "org.apache.hadoop.yarn.server.nodemanager.LinuxContainerExecutor";
+
+  /**
+   * Whether a NodeManager of {@code conf} isolates GPUs per container:
+   * {@code yarn.nodemanager.resource-plugins} lists {@code yarn.io/gpu} and containers run under
+   * the {@code LinuxContainerExecutor} (the GPU plugin's devices cgroup, or Docker's
+   * {@code NVIDIA_VISIBLE_DEVICES}). Otherwise {@code yarn.io/gpu} is a static count and every
+   * container sees every GPU.
+   */
+  public static boolean isolatedBy(Configuration conf) {
+    boolean plugin = conf.getTrimmedStringCollection(YarnConfiguration.NM_RESOURCE_PLUGINS)
+        .contains(ResourceInformation.GPU_URI);
+    return plugin && conf.getTrimmed(YarnConfiguration.NM_CONTAINER_EXECUTOR, "")
+        .equals(LINUX_EXECUTOR);
   }
 
   /**

@@ -57,6 +57,8 @@ public final class BadSchedulerConf {
         "'gpu.model'", "letters, digits, '-' and '_'");
     add(c, "default-type-not-a-name", SchedulerKeys.GPU_TYPE_DEFAULT, "Tesla V100!",
         "tesla v100!", "[a-z0-9_-]");
+    add(c, "isolation-default-not-known", SchedulerKeys.GPU_ISOLATION_DEFAULT, "maybe",
+        "got 'maybe'", "true, false or auto");
     add(c, "profiles-file-missing", SchedulerKeys.PROFILES_FILE, dir + "/no-profiles.csv",
         "no-profiles.csv", "no such file");
     add(c, "profiles-file-bad-row", SchedulerKeys.PROFILES_FILE, badProfiles.toString(),

@@ -12,9 +12,7 @@ import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.util.Shell;
 import org.apache.hadoop.yarn.api.records.NodeAttribute;
 import org.apache.hadoop.yarn.api.records.NodeAttributeType;
-import org.apache.hadoop.yarn.api.records.ResourceInformation;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
-import org.apache.hadoop.yarn.server.nodemanager.LinuxContainerExecutor;
 import org.apache.hadoop.yarn.server.nodemanager.nodelabels.NodeAttributesProvider;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -77,7 +75,7 @@ public class GpuModelAttributesProvider extends NodeAttributesProvider {
     super.serviceInit(conf);
     attribute = conf.getTrimmed(SchedulerKeys.GPU_TYPE_ATTRIBUTE,
         SchedulerKeys.DEFAULT_GPU_TYPE_ATTRIBUTE);
-    isolated = isolates(conf);
+    isolated = GpuDevices.isolatedBy(conf);
     String model = conf.getTrimmed(MODEL, "");
     script = conf.getTrimmed(SCRIPT_PATH, "");
     timeoutMs = conf.getLong(YarnConfiguration.NM_NODE_ATTRIBUTES_PROVIDER_FETCH_TIMEOUT_MS,
@@ -119,14 +117,6 @@ public class GpuModelAttributesProvider extends NodeAttributesProvider {
         }
       }
     };
-  }
-
-  /** Whether a NodeManager of {@code conf} isolates GPUs per container (the class comment). */
-  static boolean isolates(Configuration conf) {
-    boolean plugin = conf.getTrimmedStringCollection(YarnConfiguration.NM_RESOURCE_PLUGINS)
-        .contains(ResourceInformation.GPU_URI);
-    String executor = conf.getTrimmed(YarnConfiguration.NM_CONTAINER_EXECUTOR, "");
-    return plugin && executor.equals(LinuxContainerExecutor.class.getName());
   }
 
   private NodeAttribute attribute(GpuType model) {

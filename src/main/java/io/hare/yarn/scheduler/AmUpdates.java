@@ -69,6 +69,26 @@ final class AmUpdates {
     }
   }
 
+  /**
+   * Refuses a Hare AM's asks of more than one GPU per container: its tasks are one GPU each, and
+   * the round protocol counts one GPU per task. Other AMs are served ({@link MultiGpuContainers}).
+   *
+   * @throws YarnRuntimeException YARN's invalid-request exception, if there is any
+   */
+  static void refuseMultiGpuTasks(boolean speaksHare, List<ResourceRequest> asks) {
+    if (!speaksHare || asks == null) {
+      return;
+    }
+    for (ResourceRequest r : asks) {
+      if (r.getNumContainers() > 0 && MultiGpuContainers.isMultiGpu(r.getCapability())) {
+        throw invalidRequest("an AM of the Hare protocol asks one GPU per task container"
+            + " (yarn.io/gpu=1), got yarn.io/gpu=" + Gpus.of(r.getCapability()) + " at priority "
+            + r.getPriority() + "; a job that needs more GPUs per task runs without the Hare"
+            + " protocol");
+      }
+    }
+  }
+
   /** YARN's invalid-request exception of the Hadoop this runs on, with {@code message}. */
   static YarnRuntimeException invalidRequest(String message) {
     for (String name : INVALID_REQUEST) {

@@ -28,9 +28,17 @@ final class ContainerPlacer {
 
   private static final Logger LOG = LoggerFactory.getLogger(ContainerPlacer.class);
 
-  /** Whether an ask is for GPU tasks (then the policy decides) or not (FIFO). */
+  /**
+   * Whether an ask is for one-GPU tasks: then the policy decides. Containers of more GPUs are
+   * {@link MultiGpuContainers}; those without a GPU go FIFO ({@link #isNonGpu}).
+   */
   static boolean isGpuAsk(Resource perContainer) {
-    return Gpus.of(perContainer) > 0;
+    return Gpus.of(perContainer) == 1;
+  }
+
+  /** Whether an ask is for containers without a GPU (ApplicationMasters, most of YARN's work). */
+  static boolean isNonGpu(Resource perContainer) {
+    return Gpus.of(perContainer) == 0;
   }
 
   /**
@@ -115,7 +123,7 @@ final class ContainerPlacer {
   static boolean hasNonGpuAsk(HareAppAttempt a) {
     for (SchedulerRequestKey key : new ArrayList<>(a.getSchedulerKeys())) {
       PendingAsk ask = a.pending(key);
-      if (ask.getCount() > 0 && !isGpuAsk(ask.getPerAllocationResource())) {
+      if (ask.getCount() > 0 && isNonGpu(ask.getPerAllocationResource())) {
         return true;
       }
     }
@@ -133,7 +141,7 @@ final class ContainerPlacer {
     for (HareAppAttempt a : attempts) {
       for (SchedulerRequestKey key : new ArrayList<>(a.getSchedulerKeys())) {
         PendingAsk ask = a.pending(key);
-        if (ask.getCount() <= 0 || isGpuAsk(ask.getPerAllocationResource())) {
+        if (ask.getCount() <= 0 || !isNonGpu(ask.getPerAllocationResource())) {
           continue;
         }
         for (int i = ask.getCount(); i > 0; i--) {

@@ -13,7 +13,9 @@ import org.slf4j.LoggerFactory;
  * set by an admin) or {@code nm.yarn.io} (distributed, from the NodeManager). When both are set
  * the centralized one wins, so an admin can correct what a node reports. A node without the
  * attribute, or with a value that is not a valid type name, gets the default type (the latter
- * logged). The same precedence gives whether the node's GPUs are isolated per container.
+ * logged). The same precedence gives whether the node's GPUs are isolated per container; a
+ * node that does not say, or says neither true nor false (logged), takes the default
+ * ({@code yarn.scheduler.hare.gpu-isolation.default}).
  */
 final class GpuTypeResolver {
 
@@ -21,10 +23,12 @@ final class GpuTypeResolver {
 
   private final String attribute;
   private final GpuType defaultType;
+  private final boolean isolatedByDefault;
 
-  GpuTypeResolver(String attribute, GpuType defaultType) {
+  GpuTypeResolver(String attribute, GpuType defaultType, boolean isolatedByDefault) {
     this.attribute = attribute;
     this.defaultType = defaultType;
+    this.isolatedByDefault = isolatedByDefault;
   }
 
   GpuType resolve(String host, Collection<NodeAttribute> attributes) {
@@ -43,18 +47,20 @@ final class GpuTypeResolver {
 
   /**
    * Whether the node's GPUs are isolated per container ({@link GpuDevices#ISOLATION_ATTRIBUTE},
-   * with the same precedence); false when the node does not say or says something else (logged).
+   * with the same precedence); the default when the node does not say or says something else
+   * (logged).
    */
-  static boolean isolated(String host, Collection<NodeAttribute> attributes) {
+  boolean isolated(String host, Collection<NodeAttribute> attributes) {
     String value = value(GpuDevices.ISOLATION_ATTRIBUTE, attributes);
     if (value == null) {
-      return false;
+      return isolatedByDefault;
     }
     Boolean isolated = GpuDevices.isolation(value);
     if (isolated == null) {
-      LOG.warn("node {}: attribute {}={} is neither true nor false; taking its GPUs as not"
-          + " isolated", host, GpuDevices.ISOLATION_ATTRIBUTE, value);
-      return false;
+      LOG.warn("node {}: attribute {}={} is neither true nor false; taking its GPUs as {}",
+          host, GpuDevices.ISOLATION_ATTRIBUTE, value,
+          isolatedByDefault ? "isolated" : "not isolated");
+      return isolatedByDefault;
     }
     return isolated;
   }

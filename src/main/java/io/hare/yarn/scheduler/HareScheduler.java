@@ -86,8 +86,11 @@ import org.slf4j.LoggerFactory;
  *       gets no new containers and its GPUs are not offered until it heartbeats again
  *       ({@link NodeLiveness}): YARN keeps a crashed NodeManager RUNNING for minutes. GPU tasks
  *       keep off the nodes their AM blacklisted ({@link GpuElsewhere}).
- *   <li>Multi-GPU containers are refused: the maximum allocation has {@code yarn.io/gpu} = 1, so
- *       YARN rejects such an ask with its usual "greater than maximum allowed allocation" error.
+ *   <li>Containers of more than one GPU, from AMs that do not speak the Hare protocol, are served
+ *       first come first served on one node, with a node reservation so that one-GPU tasks do
+ *       not take each GPU as it frees ({@link MultiGpuContainers}). A Hare AM's tasks are one
+ *       GPU each: it is refused a larger ask at allocate. YARN's maximum allocation still caps
+ *       every container at the largest node.
  *   <li>Job information comes from application tags ({@link io.hare.yarn.JobTags}); a malformed
  *       tag rejects that application alone with a diagnostic ({@link AppAdmission}).
  *   <li>GPU types come from node attributes ({@link GpuTypeResolver}), on node registration and
@@ -126,6 +129,7 @@ public class HareScheduler extends FifoScheduler {
   private final ContainerPlacer placer = new ContainerPlacer();
   private final List<TaskListener> taskListeners = new CopyOnWriteArrayList<>();
   private final NonGpuAsks nonGpuAsks = new NonGpuAsks(placer);
+  private MultiGpuContainers multiGpu;
   /**
    * Resources of live containers. FifoScheduler's own counter, which its heartbeat code reads
    * for headroom and queue metrics: shared so those are right (Hare alone changes it).
@@ -161,11 +165,13 @@ public class HareScheduler extends FifoScheduler {
       hareMetrics = HareSchedulerMetrics.register();
       host = new PolicyHost(policy, inventory, times, s.replanIntervalMs(), replanExecutor,
           hareMetrics::replanned);
+      multiGpu = new MultiGpuContainers(inventory, placer, host::markDirty);
       gpuTasks = new GpuTasks(host, inventory, placer, taskListeners,
           new Standbys(s.standbyEnabled(), s.standbyLeadMs()),
           new IsolatedNodes(inventory, hareMetrics::skippedStandbys));
       nodeGpus = new NodeGpus(inventory,
-          new GpuTypeResolver(s.gpuTypeAttribute(), s.defaultGpuType()), host);
+          new GpuTypeResolver(s.gpuTypeAttribute(), s.defaultGpuType(),
+              s.isolatedByDefault()), host);
       liveness = new NodeLiveness(s.nodeLivenessGraceMs());
       admission = new AppAdmission(s.admin().weightCaps(), policy.clairvoyant(), times);
       centralTypes = new CentralGpuTypes(s.gpuTypeAttribute());
@@ -254,21 +260,6 @@ public class HareScheduler extends FifoScheduler {
     return calculator;
   }
 
-  /** YARN's maximum allocation with at most one GPU per container: tasks are one-GPU. */
-  @Override
-  public Resource getMaximumResourceCapability() {
-    Resource max = Resources.clone(super.getMaximumResourceCapability());
-    if (Gpus.of(max) > 1) {
-      max.setResourceValue(ResourceInformation.GPU_URI, 1);
-    }
-    return max;
-  }
-
-  @Override
-  public Resource getMaximumResourceCapability(String queueName) {
-    return getMaximumResourceCapability();
-  }
-
   @Override
   public Allocation allocate(ApplicationAttemptId attemptId, List<ResourceRequest> ask,
       List<SchedulingRequest> schedulingRequests, List<ContainerId> release,
@@ -280,6 +271,7 @@ public class HareScheduler extends FifoScheduler {
       return EMPTY_ALLOCATION;
     }
     AmUpdates.refuseSchedulingRequests(schedulingRequests);
+    AmUpdates.refuseMultiGpuTasks(attempt.speaksHare(), ask);
     normalizeResourceRequests(ask);
     releaseContainers(release, attempt);
     // The attempt's write lock, not its monitor: YARN's attempt code takes the write lock first
@@ -299,6 +291,7 @@ public class HareScheduler extends FifoScheduler {
         taken.addAll(promoted);
         attempt.updateResourceRequests(StaleAsks.correct(ask, taken));
         nonGpuAsks.asked(attemptId.getApplicationId(), ask);
+        multiGpu.asked(attemptId.getApplicationId(), ask);
       }
       attempt.updateBlacklist(blacklistAdditions, blacklistRemovals);
       parking[0] = AmUpdates.apply(attempt, attempt.speaksHare(), updateRequests, gpuTasks);
@@ -345,6 +338,11 @@ public class HareScheduler extends FifoScheduler {
   /** The GPU side's pass: readiness brought up to date, the policy's containers made. */
   private void gpuPass(long nowMs) {
     silenceNodes(nowMs);
+    // before the policy: a GPU held for a multi-GPU container is not offered
+    for (RMContainer c : multiGpu.place(this::currentAttempt, nodeTracker::getNode,
+        liveness::silent)) {
+      Resources.addTo(used, c.getAllocatedResource());
+    }
     for (RMContainer c : gpuTasks.schedule(this::currentAttempt, nodeTracker::getNode, nowMs)) {
       Resources.addTo(used, c.getAllocatedResource());
     }
@@ -578,6 +576,7 @@ public class HareScheduler extends FifoScheduler {
     }
     app.setCurrentAppAttempt(attempt);
     nonGpuAsks.flag(id.getApplicationId()); // a transferred state may come with asks
+    multiGpu.flag(id.getApplicationId());
     queue.getMetrics().submitAppAttempt(app.getUser(), app.isUnmanagedAM());
     if (!recovering) {
       admission.attemptAdded(rmContext, id);
@@ -630,6 +629,7 @@ public class HareScheduler extends FifoScheduler {
     if (askGivenBack) {
       ApplicationId app = rmContainer.getApplicationAttemptId().getApplicationId();
       nonGpuAsks.flag(app);
+      multiGpu.flag(app);
       gpuTasks.asksChanged(app);
     }
   }
@@ -646,7 +646,9 @@ public class HareScheduler extends FifoScheduler {
           rmContainer.getContainerId());
       gpuTasks.asksChanged(attempt.getApplicationId());
     }
-    gpuTasks.containerCompleted(rmContainer, status, event, getClock().getTime());
+    if (!multiGpu.completed(rmContainer.getContainerId())) {
+      gpuTasks.containerCompleted(rmContainer, status, event, getClock().getTime());
+    }
     if (attempt == null) {
       LOG.info("container {} of an unknown attempt completed ({})",
           rmContainer.getContainerId(), event);
@@ -708,7 +710,9 @@ public class HareScheduler extends FifoScheduler {
         continue;
       }
       Resources.addTo(used, c.getAllocatedResource());
-      gpuTasks.recovered(c, getClock().getTime());
+      if (!multiGpu.recovered(c)) {
+        gpuTasks.recovered(c, getClock().getTime());
+      }
     }
   }
 

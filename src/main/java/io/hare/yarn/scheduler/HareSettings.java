@@ -10,6 +10,7 @@ import io.hare.core.policy.PolicyConfig;
 import io.hare.core.policy.SchedulingPolicy;
 import io.hare.core.profile.ProfileCsv;
 import io.hare.core.profile.ProfileTable;
+import io.hare.yarn.GpuDevices;
 import io.hare.yarn.JobTags;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -34,6 +35,7 @@ import org.apache.hadoop.yarn.conf.YarnConfiguration;
  * @param policyConfig every {@code yarn.scheduler.hare.*} value, for the policy factory
  * @param gpuTypeAttribute attribute name of the GPU model
  * @param defaultGpuType type of GPU nodes without the attribute
+ * @param isolatedByDefault whether YARN isolates the GPUs of a node that does not say
  * @param weightMax cap on declared weights
  * @param profiles task times by (lower-case model, type); empty when no file is set
  * @param defaultComputeMs compute time of a task of an unprofiled job
@@ -47,7 +49,7 @@ import org.apache.hadoop.yarn.conf.YarnConfiguration;
  *     ({@link NodeLiveness})
  */
 public record HareSettings(String policyName, PolicyConfig policyConfig, String gpuTypeAttribute,
-    GpuType defaultGpuType, double weightMax, ProfileTable profiles, long defaultComputeMs,
+    GpuType defaultGpuType, boolean isolatedByDefault, double weightMax, ProfileTable profiles, long defaultComputeMs,
     double priorWeight, int window, long replanIntervalMs, boolean standbyEnabled,
     long standbyLeadMs, AdminSettings admin, long nodeLivenessGraceMs) {
 
@@ -84,6 +86,8 @@ public record HareSettings(String policyName, PolicyConfig policyConfig, String 
     } catch (IllegalArgumentException e) {
       problems.add(SchedulerKeys.GPU_TYPE_DEFAULT + ": " + e.getMessage());
     }
+    boolean isolated = isolatedByDefault(conf, t.getString(SchedulerKeys.GPU_ISOLATION_DEFAULT,
+        SchedulerKeys.DEFAULT_GPU_ISOLATION_DEFAULT), problems);
     double weightMax = t.getDouble(SchedulerKeys.WEIGHT_MAX, SchedulerKeys.DEFAULT_WEIGHT_MAX,
         1, 1e6);
     long defaultCompute = t.getLong(SchedulerKeys.PROFILES_DEFAULT_COMPUTE_MS,
@@ -120,8 +124,24 @@ public record HareSettings(String policyName, PolicyConfig policyConfig, String 
       throw new ConfigException(problems);
     }
     return new HareSettings(policyName, new PolicyConfig(values, seed), attribute, defaultType,
-        weightMax, profiles, defaultCompute, priorWeight, window, replan, standby, lead, admin,
+        isolated, weightMax, profiles, defaultCompute, priorWeight, window, replan, standby, lead, admin,
         grace);
+  }
+
+  /** {@link SchedulerKeys#GPU_ISOLATION_DEFAULT} read: {@code auto} from the RM's own conf. */
+  private static boolean isolatedByDefault(Configuration conf, String value,
+      List<String> problems) {
+    String v = value.trim().toLowerCase(Locale.ROOT);
+    if (v.equals("auto")) {
+      return GpuDevices.isolatedBy(conf);
+    }
+    Boolean b = GpuDevices.isolation(v);
+    if (b == null) {
+      problems.add(SchedulerKeys.GPU_ISOLATION_DEFAULT + ": must be true, false or auto, got '"
+          + value + "'");
+      return false;
+    }
+    return b;
   }
 
   /**

@@ -42,13 +42,13 @@ final class NodeGpus {
     String hostName = node.getNodeID().getHost();
     Collection<NodeAttribute> a = attributes == null ? List.of()
         : attributes.getAttributesForNode(hostName).keySet();
-    set(node, resolver.resolve(hostName, a), GpuTypeResolver.isolated(hostName, a));
+    set(node, resolver.resolve(hostName, a), resolver.isolated(hostName, a));
   }
 
   /** The node's attributes are now {@code attributes} (the full set). */
   void attributesChanged(FiCaSchedulerNode node, Collection<NodeAttribute> attributes) {
     String host = node.getNodeID().getHost();
-    set(node, resolver.resolve(host, attributes), GpuTypeResolver.isolated(host, attributes));
+    set(node, resolver.resolve(host, attributes), resolver.isolated(host, attributes));
   }
 
   void removed(NodeId id) {

@@ -68,6 +68,11 @@ final class NodeLiveness {
     silent.remove(id);
   }
 
+  /** Whether node {@code id} is silent now. */
+  boolean silent(NodeId id) {
+    return silent.contains(id);
+  }
+
   /** Nodes silent now. */
   int silentCount() {
     return silent.size();

@@ -38,7 +38,7 @@ final class NonGpuAsks {
   /** An allocate call updated the application's asks with {@code asks}. Any thread. */
   void asked(ApplicationId app, List<ResourceRequest> asks) {
     for (ResourceRequest r : asks) {
-      if (!ContainerPlacer.isGpuAsk(r.getCapability())) {
+      if (ContainerPlacer.isNonGpu(r.getCapability())) {
         flagged.add(app);
         return;
       }

@@ -35,7 +35,7 @@ final class StaleAsks {
     }
     Map<Key, Integer> handedOut = new HashMap<>();
     for (Container c : returned) {
-      if (ContainerPlacer.isGpuAsk(c.getResource())) {
+      if (!ContainerPlacer.isNonGpu(c.getResource())) {
         handedOut.merge(new Key(c.getPriority(), c.getAllocationRequestId()), 1, Integer::sum);
       }
     }
@@ -45,7 +45,7 @@ final class StaleAsks {
     List<ResourceRequest> out = new ArrayList<>(ask.size());
     for (ResourceRequest r : ask) {
       Integer n = ResourceRequest.ANY.equals(r.getResourceName())
-          && ContainerPlacer.isGpuAsk(r.getCapability())
+          && !ContainerPlacer.isNonGpu(r.getCapability())
           ? handedOut.get(new Key(r.getPriority(), r.getAllocationRequestId())) : null;
       if (n == null) {
         out.add(r);

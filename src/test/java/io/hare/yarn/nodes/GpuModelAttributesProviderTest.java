@@ -54,11 +54,11 @@ public class GpuModelAttributesProviderTest {
     conf.set(GpuModelAttributesProvider.MODEL, "t4");
     conf.set(YarnConfiguration.NM_RESOURCE_PLUGINS, "yarn.io/fpga, yarn.io/gpu");
     assertFalse("the default executor isolates nothing",
-        GpuModelAttributesProvider.isolates(conf));
+        GpuDevices.isolatedBy(conf));
     conf.set(YarnConfiguration.NM_CONTAINER_EXECUTOR, LinuxContainerExecutor.class.getName());
     assertAttribute(descriptorsOf(conf), GpuDevices.ISOLATION_ATTRIBUTE, "true");
     conf.set(YarnConfiguration.NM_RESOURCE_PLUGINS, "yarn.io/fpga");
-    assertFalse("no GPU plugin", GpuModelAttributesProvider.isolates(conf));
+    assertFalse("no GPU plugin", GpuDevices.isolatedBy(conf));
   }
 
   @Test(timeout = 60_000)

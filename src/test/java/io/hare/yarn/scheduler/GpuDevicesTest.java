@@ -5,6 +5,7 @@ import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNotEquals;
 import static org.junit.Assert.assertTrue;
 
+import io.hare.core.SchedulerKeys;
 import io.hare.yarn.GpuDevices;
 import io.hare.yarn.JobTags;
 import java.util.ArrayList;
@@ -23,8 +24,10 @@ import org.apache.hadoop.yarn.api.records.ContainerUpdateType;
 import org.apache.hadoop.yarn.api.records.NodeAttribute;
 import org.apache.hadoop.yarn.api.records.NodeAttributeType;
 import org.apache.hadoop.yarn.api.records.NodeId;
+import org.apache.hadoop.yarn.api.records.ResourceInformation;
 import org.apache.hadoop.yarn.api.records.UpdateContainerRequest;
 import org.apache.hadoop.yarn.api.records.UpdatedContainer;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
 import org.junit.After;
@@ -229,6 +232,37 @@ public class GpuDevicesTest {
     h.rm.getRMContext().getNodeAttributesManager().replaceNodeAttributes(
         NodeAttribute.PREFIX_CENTRALIZED, Map.of(host, Set.of(a)));
     h.rm.drainEvents();
+  }
+
+  /** Whether the one-GPU task of a new job on a fresh node without the attribute has a device. */
+  private boolean silentNodeTaskHasADevice(YarnConfiguration conf) throws Exception {
+    h = HareRm.start(conf);
+    nm = h.node("h1:1234", 2);
+    a = h.launch(h.submitHare("hare.rounds=1", "hare.tasks-per-round=1"), nm);
+    HareRm.askGpuTasks(a, 1);
+    List<Container> got = h.heartbeatAndPull(a, nm);
+    assertEquals(1, got.size());
+    h.close();
+    h = null;
+    return device(got.get(0)).isPresent();
+  }
+
+  @Test(timeout = 300_000)
+  public void aNodeThatDoesNotSayIsTakenAsTheDefaultOrTheRmsOwnConfigurationSays()
+      throws Exception {
+    assertTrue("auto, the RM configured as a NodeManager without YARN's GPU plugin",
+        silentNodeTaskHasADevice(HareRm.conf()));
+    YarnConfiguration conf = HareRm.conf();
+    conf.set(SchedulerKeys.GPU_ISOLATION_DEFAULT, "true");
+    assertFalse("isolated by default: YARN assigns the device", silentNodeTaskHasADevice(conf));
+    conf = HareRm.conf();
+    conf.set(YarnConfiguration.NM_RESOURCE_PLUGINS, ResourceInformation.GPU_URI);
+    conf.set(YarnConfiguration.NM_CONTAINER_EXECUTOR,
+        "org.apache.hadoop.yarn.server.nodemanager.LinuxContainerExecutor");
+    assertFalse("auto: the RM's yarn-site sets up NodeManagers with YARN's GPU isolation",
+        silentNodeTaskHasADevice(conf));
+    conf.set(SchedulerKeys.GPU_ISOLATION_DEFAULT, "false");
+    assertTrue("the admin says not isolated", silentNodeTaskHasADevice(conf));
   }
 
   @Test(timeout = 300_000)

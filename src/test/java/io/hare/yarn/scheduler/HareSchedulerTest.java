@@ -12,6 +12,7 @@ import org.apache.hadoop.yarn.api.records.Container;
 import org.apache.hadoop.yarn.api.records.Priority;
 import org.apache.hadoop.yarn.api.records.ResourceRequest;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttemptState;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
@@ -122,17 +123,21 @@ public class HareSchedulerTest {
     assertEquals(round.get(0).getNodeId(), retry.get(0).getNodeId());
   }
 
+  /** Several GPUs per container are served (MultiGpuContainersTest), up to YARN's maximum. */
   @Test(timeout = 300_000)
-  public void multiGpuContainersAreRefused() throws Exception {
-    h = HareRm.start(HareRm.conf());
+  public void aContainerOverYarnsMaximumAllocationIsRefusedByYarn() throws Exception {
+    YarnConfiguration conf = HareRm.conf();
+    conf.setLong("yarn.resource-types." + HareRm.GPU + ".maximum-allocation", 4);
+    h = HareRm.start(conf);
     MockNM nm = h.node("h1:1234", 4);
     MockAM a = h.launch(h.submit(), nm);
     try {
       a.allocate(List.of(ResourceRequest.newInstance(Priority.newInstance(1),
-          ResourceRequest.ANY, HareRm.resource(1024, 1, 2), 1)), List.of());
-      fail("a 2-GPU container was accepted");
+          ResourceRequest.ANY, HareRm.resource(1024, 1, 8), 1)), List.of());
+      fail("an 8-GPU container was accepted over a maximum of 4");
     } catch (Exception e) {
-      assertTrue(e.toString(), e.toString().contains("yarn.io/gpu"));
+      assertTrue(e.toString(), e.toString().contains("yarn.io/gpu")
+          && e.toString().contains("maximum"));
     }
   }
 
