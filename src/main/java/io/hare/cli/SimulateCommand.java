@@ -7,10 +7,12 @@ import io.hare.core.SchedulerKeys;
 import io.hare.core.policy.Policies;
 import io.hare.core.policy.PolicyConfig;
 import io.hare.core.policy.SchedulingPolicy;
+import io.hare.sim.ProfileError;
 import io.hare.sim.SimOptions;
 import io.hare.sim.report.Comparison;
 import io.hare.core.plan.RelaxationBound;
 import io.hare.sim.report.BoundSettings;
+import io.hare.sim.report.ProfileErrorSettings;
 import io.hare.sim.report.ComparisonRunner;
 import io.hare.sim.report.ReportFiles;
 import io.hare.sim.report.ResultsJson;
@@ -182,13 +184,15 @@ public final class SimulateCommand implements Callable<Integer> {
     }
     int threads = Math.max(1, Math.min(ps.size(), Runtime.getRuntime().availableProcessors()));
     RelaxationBound.Options bound;
+    ProfileError error;
     try {
       bound = BoundSettings.read(settings);
+      error = ProfileErrorSettings.read(settings, policySeed(new ArrayList<>()));
     } catch (ConfigException e) {
       throw new BadInputException(e.getMessage(), e);
     }
-    Comparison result = ComparisonRunner.run(w, c, ps, new SimOptions(switchMs, out != null),
-        threads, bound);
+    Comparison result = ComparisonRunner.run(w, c, ps,
+        new SimOptions(switchMs, out != null, error), threads, bound);
     PrintWriter stdout = spec.commandLine().getOut();
     stdout.print(json ? ResultsJson.toText(result) : ResultsTable.format(result));
     stdout.flush();

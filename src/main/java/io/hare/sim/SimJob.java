@@ -4,6 +4,7 @@ import io.hare.core.GpuType;
 import io.hare.core.JobSpec;
 import io.hare.core.TaskTimes;
 import io.hare.core.policy.JobView;
+import io.hare.core.profile.OnlineEstimator;
 import io.hare.core.profile.TaskTimeModel;
 import java.util.OptionalInt;
 
@@ -90,6 +91,16 @@ final class SimJob implements JobView {
   @Override
   public TaskTimes times(GpuType type) {
     return times.times(spec.model(), type);
+  }
+
+  /**
+   * A task of this job computed for {@code computeMs} on {@code type}: an estimator of the job's
+   * times ({@link ProfileError}) learns it, as the ResourceManager's does; fixed profiles do not.
+   */
+  void observe(GpuType type, long computeMs) {
+    if (times instanceof OnlineEstimator e) {
+      e.observe(spec.model(), type, computeMs);
+    }
   }
 
   @Override

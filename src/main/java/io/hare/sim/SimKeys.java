@@ -41,6 +41,19 @@ public final class SimKeys {
   public static final String BOUND_TIME_LIMIT_MS = PREFIX + "bound.time-limit-ms";
   public static final long DEFAULT_BOUND_TIME_LIMIT_MS = 0L;
 
+  // --- wrong profiles (io.hare.sim.ProfileError) ---
+
+  /**
+   * Log-deviation of the true compute times around the profiles the policies are told: a
+   * lognormal factor of mean 1 per job and GPU type, from 0 (none) to 3.
+   */
+  public static final String PROFILE_NOISE = PREFIX + "profile-noise";
+  public static final double DEFAULT_PROFILE_NOISE = 0.0;
+
+  /** Factor of every true compute time over its profile, from 0.01 to 100 (1: none). */
+  public static final String PROFILE_BIAS = PREFIX + "profile-bias";
+  public static final double DEFAULT_PROFILE_BIAS = 1.0;
+
   // --- paper workload (io.hare.sim.workload.PaperWorkload) ---
 
   /** Relative shares of the categories CV, NLP, Speech, Rec/graph (4 numbers &gt;= 0). */

@@ -7,13 +7,22 @@ package io.hare.sim;
  *     another job (CUDA context and model load in the paper, container start on YARN), &gt;= 0
  * @param recordTasks keep every {@link TaskRecord} (needed for pictures and checks; costs memory
  *     on large traces)
+ * @param profileError how far the true task times are from the profiles the policies are told
  */
-public record SimOptions(long switchMs, boolean recordTasks) {
+public record SimOptions(long switchMs, boolean recordTasks, ProfileError profileError) {
 
   public SimOptions {
     if (switchMs < 0) {
       throw new IllegalArgumentException("switch time must be >= 0 ms, got " + switchMs);
     }
+    if (profileError == null) {
+      throw new IllegalArgumentException("profileError is null; ProfileError.NONE for none");
+    }
+  }
+
+  /** Profiles are right. */
+  public SimOptions(long switchMs, boolean recordTasks) {
+    this(switchMs, recordTasks, ProfileError.NONE);
   }
 
   public static SimOptions defaults() {

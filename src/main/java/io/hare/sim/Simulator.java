@@ -81,7 +81,7 @@ public final class Simulator {
     sorted.sort(Comparator.comparingLong(JobSpec::arrivalMs).thenComparing(JobSpec::id));
     this.jobs = List.copyOf(sorted);
     this.truth = told;
-    this.durations = durations;
+    this.durations = options.profileError().apply(durations);
     this.options = options;
   }
 
@@ -151,7 +151,7 @@ public final class Simulator {
       }
       boolean reveal = policy.clairvoyant();
       for (JobSpec j : jobs) {
-        SimJob sj = new SimJob(j, all.size(), reveal, truth);
+        SimJob sj = new SimJob(j, all.size(), reveal, options.profileError().toldOf(truth));
         all.add(sj);
         push(j.arrivalMs() + durations.startupMs(j), ARRIVAL, sj, null, 0, 0, 0, 0, 0);
       }
@@ -225,6 +225,7 @@ public final class Simulator {
           long sync = Math.round(durations.of(j.spec, e.round(), e.index(), g.type()).syncMs());
           push(now + sync, SYNC_END, j, g, e.round(), e.index(), e.startMs(), e.computeStartMs(),
               e.computeEndMs());
+          j.observe(g.type(), compute);
           policy.onTaskComputed(j, g, now, compute);
         }
         case SYNC_END -> {

@@ -65,6 +65,14 @@ public class SimulateErrorsTest {
   }
 
   @Test(timeout = 60_000)
+  public void badProfileErrorSettingsAreNamedWithWhatIsAllowed() {
+    assertErr(badInput("simulate", "--cluster", CLUSTER, "--workload", "paper", "--policies",
+        "yarn-fifo", "-D", "yarn.hare.sim.profile-noise=-0.5", "-D",
+        "yarn.hare.sim.profile-bias=0"), "yarn.hare.sim.profile-noise", "got '-0.5'",
+        "yarn.hare.sim.profile-bias", "got '0'");
+  }
+
+  @Test(timeout = 60_000)
   public void everyUnknownPolicyIsReportedAtOnce() {
     CliRun r = badInput("simulate", "--cluster", CLUSTER, "--workload", "paper",
         "--policies", "nope1,yarn-fifo,nope2");

@@ -12,6 +12,7 @@ import io.hare.sim.workload.Workload;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -66,7 +67,10 @@ public final class ComparisonRunner {
           unusable, cluster);
     }
     try {
-      Future<Double> bound = pool.submit(() -> lowerBound(workload, cluster, boundOptions));
+      // the bound takes the profiles as the true times, which they are not under profile error
+      Future<Double> bound = options.profileError().any()
+          ? CompletableFuture.completedFuture(Double.NaN)
+          : pool.submit(() -> lowerBound(workload, cluster, boundOptions));
       List<Future<SimResult>> runs = new ArrayList<>();
       for (SchedulingPolicy p : policies) {
         runs.add(pool.submit(simulation(workload, cluster, p, options)));
