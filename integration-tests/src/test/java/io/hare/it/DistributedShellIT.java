@@ -4,6 +4,7 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 import io.hare.embedded.EmbeddedCluster;
+import java.io.File;
 import java.net.URISyntaxException;
 import java.nio.file.Paths;
 import java.util.List;
@@ -12,6 +13,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.test.GenericTestUtils;
 import org.apache.hadoop.yarn.applications.distributedshell.ApplicationMaster;
 import org.apache.hadoop.yarn.applications.distributedshell.Client;
@@ -30,6 +32,10 @@ import org.junit.Test;
  */
 public class DistributedShellIT {
 
+  private static final String ONE = "hare-it-one-gpu";
+  private static final String TWO = "hare-it-two-gpu";
+  private static final List<String> NAMES = List.of(ONE, TWO);
+
   private static EmbeddedCluster hare;
 
   @BeforeClass
@@ -43,6 +49,10 @@ public class DistributedShellIT {
   public static void stopCluster() {
     if (hare != null) {
       hare.close();
+    }
+    // the client stages the AM's jar under the user's home directory, by application name
+    for (String name : NAMES) {
+      FileUtil.fullyDelete(new File(System.getProperty("user.home"), name));
     }
   }
 
@@ -73,9 +83,9 @@ public class DistributedShellIT {
     ExecutorService pool = Executors.newFixedThreadPool(2);
     try {
       // eight one-GPU containers: four run while four wait, when the two-GPU one arrives
-      Future<Boolean> single = pool.submit(() -> shell("one-gpu", 8, 1, 5));
+      Future<Boolean> single = pool.submit(() -> shell(ONE, 8, 1, 5));
       GenericTestUtils.waitFor(() -> gpusAllocated() == 4, 100, 300_000);
-      Future<Boolean> pairs = pool.submit(() -> shell("two-gpu", 2, 2, 2));
+      Future<Boolean> pairs = pool.submit(() -> shell(TWO, 2, 2, 2));
       assertTrue("the one-GPU application succeeded", single.get(540, TimeUnit.SECONDS));
       assertTrue("the two-GPU application succeeded", pairs.get(540, TimeUnit.SECONDS));
     } finally {
