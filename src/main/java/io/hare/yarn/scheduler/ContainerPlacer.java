@@ -75,11 +75,11 @@ final class ContainerPlacer {
   }
 
   /**
-   * A standby container ({@link Standbys}) for {@code attempt} on {@code node}: its first GPU
-   * ask's memory ({@link Gpus#standby}: no GPU, no vcores), taking no ask, with allocation
-   * request id 0 (no task ask uses it). It is made only if the node keeps room for a task on
-   * each of its {@code freeGpus} free GPUs besides: a standby must not keep another job's task
-   * off a free GPU.
+   * A standby container ({@link io.hare.yarn.scheduler.standby.WarmStandbys}) for
+   * {@code attempt} on {@code node}: its first GPU ask's memory ({@link Gpus#standby}: no GPU, no
+   * vcores), taking no ask, with allocation request id 0 (no task ask uses it). It is made only
+   * if the node keeps room for a task on each of its {@code freeGpus} free GPUs besides: a
+   * standby must not keep another job's task off a free GPU.
    *
    * @return the container, or null if the attempt has no GPU ask, it does not fit or the node is
    *     blacklisted for the attempt

@@ -5,10 +5,12 @@ import io.hare.core.GpuType;
 import io.hare.core.TaskTimes;
 import io.hare.yarn.GpuDevices;
 import io.hare.yarn.JobTags;
+import io.hare.yarn.scheduler.standby.NoStandbys;
+import io.hare.yarn.scheduler.standby.StandbyHost;
+import io.hare.yarn.scheduler.standby.StandbySwitching;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.HashMap;
 import java.util.List;
@@ -28,7 +30,6 @@ import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainerEven
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.PendingAsk;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerNode;
 import org.apache.hadoop.yarn.server.scheduler.SchedulerRequestKey;
-import org.apache.hadoop.yarn.util.resource.Resources;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,9 +42,11 @@ import org.slf4j.LoggerFactory;
  * <p>Each assignment becomes one container of the job's highest-priority GPU ask on the GPU's
  * node, if it fits there in every resource; one that cannot be made (the AM withdrew the ask,
  * the node lacks memory) is dropped and the next pass retries. A task the policy put on a node
- * its AM blacklisted takes a free GPU of the same type elsewhere ({@link GpuElsewhere}). An
- * assignment to a job with a running standby container on the GPU's node gives that standby the
- * GPU instead ({@link Standbys}); standbys are made at node heartbeats ({@link #prelaunch}).
+ * its AM blacklisted takes a free GPU of the same type elsewhere ({@link GpuElsewhere}). Where
+ * standbys are on, an assignment to a job with a standby container on the GPU's node gives that
+ * standby the GPU instead, and standbys are made at node heartbeats ({@link #prelaunch}); all of
+ * that is {@link StandbySwitching}'s, which with standbys off ({@link NoStandbys}) promotes,
+ * parks and makes nothing.
  *
  * <p>Not thread-safe apart from {@link #asksChanged}: the scheduler calls it under its lock.
  */
@@ -61,10 +64,7 @@ final class GpuTasks {
   private final Map<ContainerId, Running> running = new HashMap<>();
   /** The running task of each busy GPU (identity: a GPU object is one slot of one node). */
   private final Map<YarnGpu, Running> onGpu = new HashMap<>();
-  private final Standbys standbys;
-  private final EndingGpus ending = new EndingGpus();
-  /** Resources promotions added to, less those parkings took from, live containers. */
-  private final Resource growth = Resources.createResource(0, 0);
+  private final StandbySwitching standbys;
   private final Set<ApplicationId> asksChanged = ConcurrentHashMap.newKeySet();
   /** Warm containers whose AM reported that their next task started. */
   private final Set<ContainerId> continued = ConcurrentHashMap.newKeySet();
@@ -83,25 +83,25 @@ final class GpuTasks {
 
   /**
    * @param listeners told of asks, starts and ends; read at each call (may grow later)
-   * @param standbys the standby containers' books and settings
-   * @param isolation where standbys may be used, and the device each GPU container is told
+   * @param isolation the device each GPU container is told, and where YARN assigns it
+   * @param standbys how GPUs switch between jobs (standbys on or off), given the scheduler as
+   *     the standbys see it
    */
   GpuTasks(PolicyHost host, GpuInventory inventory, ContainerPlacer placer,
-      List<TaskListener> listeners, Standbys standbys, IsolatedNodes isolation) {
+      List<TaskListener> listeners, IsolatedNodes isolation,
+      Function<StandbyHost, StandbySwitching> standbys) {
     this.host = host;
     this.inventory = inventory;
     this.placer = placer;
     this.listeners = listeners;
-    this.standbys = standbys;
     this.isolation = isolation;
+    this.standbys = standbys.apply(
+        new SchedulerForStandbys(this, host, inventory, placer, isolation));
   }
-
-  /** What {@link #prelaunch} did at one node heartbeat. */
-  record Prelaunch(List<RMContainer> made, List<RMContainer> unneeded) {}
 
   /** Standby containers waiting now. */
   int standbyCount() {
-    return standbys.size();
+    return standbys.count();
   }
 
   /**
@@ -109,9 +109,7 @@ final class GpuTasks {
    * last call (then zero).
    */
   Resource takeGrowth() {
-    Resource g = Resources.clone(growth);
-    Resources.subtractFrom(growth, g);
-    return g;
+    return standbys.takeGrowth();
   }
 
   void addJob(YarnJob job) {
@@ -152,8 +150,8 @@ final class GpuTasks {
 
   /**
    * The AM of a running GPU task container reports that its task ended and asks to keep the
-   * container, without its GPU, as a standby for the job's next tasks ({@link Standbys}); done
-   * at the next pass. Any thread.
+   * container, without its GPU, as a standby for the job's next tasks
+   * ({@link StandbySwitching#park}); done at the next pass. Any thread.
    */
   void parking(ContainerId id) {
     if (warm.containsKey(id)) {
@@ -259,13 +257,11 @@ final class GpuTasks {
       }
       RMContainer c = null;
       if (attempt != null && node != null) {
-        c = promoteStandby(attempt, job, node, gpu);
+        c = standbys.promote(attempt, job, node, gpu);
         if (c == null) {
-          boolean standby = standbys.enabled() && job.takesStandbys();
-          boolean isolated = isolation.isolated(gpu.nodeId());
-          c = placeGpuTask(attempt, node, taskTags(standby && !isolated, gpu));
-          if (c != null && standby && isolated) {
-            isolation.skipped(gpu.nodeId());
+          c = placeGpuTask(attempt, node, taskTags(standbys.parkable(job, gpu.nodeId()), gpu));
+          if (c != null) {
+            standbys.taskPlaced(job, gpu.nodeId());
           }
         }
       }
@@ -292,9 +288,8 @@ final class GpuTasks {
   /**
    * The task of warm container {@code id} ended well and its AM asked to park the container:
    * the task's end is counted as a container's end would be and its GPU freed; the container
-   * becomes a standby of its job on its node ({@link Gpus#standby}: it keeps its memory), if
-   * standbys are on and the node keeps memory and vcores for a task on each free GPU besides.
-   * Otherwise it is killed at the next {@link #prelaunch}; it runs nothing, nothing is lost.
+   * becomes a standby of its job ({@link StandbySwitching#park}), or, refused (standbys off,
+   * among others), is killed at the next {@link #prelaunch}: it runs nothing, nothing is lost.
    */
   private void park(ContainerId id, Function<ApplicationId, HareAppAttempt> attempts,
       Function<NodeId, FiCaSchedulerNode> nodes, long nowMs) {
@@ -308,194 +303,41 @@ final class GpuTasks {
       return; // its end is on the way, and counts the task
     }
     ended(id, true, nowMs);
-    FiCaSchedulerNode node = nodes.apply(r.gpu().nodeId());
-    Resource before = Resources.clone(c.getAllocatedResource());
-    Resource small = Gpus.standby(before);
-    boolean isolated = node != null && isolation.isolated(node.getNodeID());
-    if (isolated && standbys.enabled()) {
-      isolation.skipped(node.getNodeID());
-    }
-    if (!standbys.enabled() || node == null || a.isStopped() || isolated
-        || !Resources.fitsIn(Resources.multiply(Gpus.without(before), freeGpus(node.getNodeID())),
-            Resources.add(node.getUnallocatedResource(), Resources.subtract(before, small)))
-        || !a.underWriteLock(() -> a.park(c, node, small))) {
+    if (!standbys.park(c, a, r.job(), nodes.apply(r.gpu().nodeId()), nowMs)) {
       refused.add(c);
       LOG.debug("container {} of {} not parked; it ends", id, r.job());
-      return;
     }
-    standbys.add(new Standbys.Standby(c, r.job().appId(), node.getNodeID(), nowMs, true));
-    Resources.subtractFrom(growth, Resources.subtract(before, small));
-    LOG.debug("container {} of {} parked on {}", id, r.job(), node.getNodeID());
-  }
-
-  /** GPUs of {@code node} free now. */
-  private int freeGpus(NodeId node) {
-    int free = 0;
-    for (YarnGpu g : inventory.on(node)) {
-      if (!g.taken()) {
-        free++;
-      }
-    }
-    return free;
   }
 
   /**
-   * Gives a running standby of {@code job} on {@code node} GPU {@code gpu} (its device); null if
-   * the job has none there, the node isolates its GPUs, or it cannot be promoted (the standby
-   * then ends as unneeded later).
+   * At a heartbeat of {@code node}: the containers whose parking was refused since the last
+   * one, to kill, and what the standbys made and no longer need there
+   * ({@link StandbySwitching#prelaunch}).
    */
-  private RMContainer promoteStandby(HareAppAttempt attempt, YarnJob job,
-      FiCaSchedulerNode node, YarnGpu gpu) {
-    Standbys.Standby s = isolation.isolated(node.getNodeID()) ? null
-        : standbys.find(job.appId(), node.getNodeID());
-    SchedulerRequestKey key = s == null ? null : ContainerPlacer.firstGpuAsk(attempt);
-    if (key == null) {
-      return null; // none here, or no ask left: a standby waits on, and ends if not needed
-    }
-    RMContainer c = s.container();
-    Resource before = Resources.clone(c.getAllocatedResource());
-    Resource full = Resources.componentwiseMax(attempt.pending(key).getPerAllocationResource(),
-        before);
-    if (!Resources.fitsIn(Resources.subtract(full, before), node.getUnallocatedResource())
-        || !attempt.underWriteLock(() -> attempt.promote(c, node, key, full,
-            isolation.device(gpu)))) {
-      return null;
-    }
-    standbys.forget(c.getContainerId());
-    Resources.addTo(growth, Resources.subtract(c.getAllocatedResource(), before));
-    LOG.debug("standby {} of {} promoted on {}", c.getContainerId(), job, node.getNodeID());
-    return c;
-  }
-
-  /**
-   * At a heartbeat of {@code node}: standbys there that are no longer needed (more than their
-   * job can use, {@link YarnJob#standbysUseful}; the job or attempt ended; or, made ahead, it
-   * waited past the limit since its job was last in line for a GPU here), and new standbys for
-   * the node's busy GPUs whose task is expected to end within the lead time. Those GPUs, soonest
-   * first, go down the policy's line for their type ({@link PolicyHost#line}), each job taking
-   * as many as it has ready tasks: a GPU taken by its own running job runs that job's next task
-   * warm, and is hedged to the next job in line ({@link EndingGpus}: the estimates cannot tell
-   * which of a job's GPUs it continues on); one
-   * taken by (or hedged to) another job that takes standbys, not covered by a standby of that
-   * job here already, gets one while the job has fewer standbys than it can use. A node holds
-   * at most twice as many standbys made this way as it has GPUs: those for the jobs in line now,
-   * and some for jobs that were (the policy may come back); when they fill it, a job in line now
-   * takes the place of the one that has waited unneeded longest. Parked containers do not count
-   * there, nor wait against the limit: they are bounded by memory (a node parks one only with
-   * room for a task on each free GPU besides) and by their jobs' use, and a job waiting for
-   * GPUs longer than the limit runs its next tasks in them.
-   */
-  Prelaunch prelaunch(Function<ApplicationId, HareAppAttempt> attempts, FiCaSchedulerNode node,
-      long nowMs) {
-    NodeId id = node.getNodeID();
+  StandbySwitching.Prelaunch prelaunch(Function<ApplicationId, HareAppAttempt> attempts,
+      FiCaSchedulerNode node, long nowMs) {
     List<RMContainer> unneeded = new ArrayList<>(refused);
     refused.clear();
-    List<Standbys.Standby> here = standbys.onNode(id);
-    for (Standbys.Standby s : here) {
-      YarnJob j = jobs.get(s.app());
-      HareAppAttempt a = attempts.apply(s.app());
-      // a job with tasks to come keeps its standbys (parked containers, mostly) for its next
-      // round, even while fewer of this round's tasks wait
-      if (j == null || a == null || a.isStopped()
-          || !a.getApplicationAttemptId().equals(s.container().getApplicationAttemptId())
-          || standbys.of(s.app()) > j.standbysUseful() || isolation.isolated(id)
-          || (!s.parked() && standbys.unneededMs(s, nowMs) > standbys.maxWaitMs())) {
-        standbys.forget(s.container().getContainerId());
-        unneeded.add(s.container());
-      }
-    }
-    List<RMContainer> made = new ArrayList<>();
-    if (!standbys.enabled() || isolation.isolated(id)) {
-      return new Prelaunch(made, unneeded);
-    }
-    // the standbys that stay, by job: each covers one GPU counted to its job
-    Map<ApplicationId, Integer> covering = new HashMap<>();
-    for (Standbys.Standby s : here) {
-      if (!unneeded.contains(s.container())) {
-        covering.merge(s.app(), 1, Integer::sum);
-      }
-    }
-    // parked containers are bounded by memory and by what their jobs can use; made ones also by
-    // this, as they are a guess of the policy's next moves
-    int room = 2 * inventory.on(id).size();
-    for (Standbys.Standby s : here) {
-      if (!s.parked() && !unneeded.contains(s.container())) {
-        room--;
-      }
-    }
-    Map<ApplicationId, Integer> coveringNow = new HashMap<>();
-    if (ending.due(host, nowMs)) {
-      ending.refresh(host, endingSoon(nowMs), nowMs);
-    }
-    List<YarnGpu> uncovered = new ArrayList<>(); // its job in line has no standby here
-    for (YarnGpu g : inventory.on(id)) {
-      Running r = onGpu.get(g);
-      YarnJob b = r == null ? null : ending.standbyFor(g);
-      if (b == null || b == r.job() || !b.takesStandbys()) {
-        continue; // nobody waits, the running job runs one of its ready tasks next, or no standby
-      }
-      if (covering.getOrDefault(b.appId(), 0) > 0) {
-        covering.merge(b.appId(), -1, Integer::sum); // b's standby here waits for this GPU
-        coveringNow.merge(b.appId(), 1, Integer::sum);
-      } else {
-        uncovered.add(g);
-      }
-    }
-    // made ahead for jobs no longer in line for a GPU here
-    List<Standbys.Standby> spare = new ArrayList<>();
-    for (Standbys.Standby s : here) {
-      if (!unneeded.contains(s.container())) {
-        if (coveringNow.getOrDefault(s.app(), 0) > 0) {
-          coveringNow.merge(s.app(), -1, Integer::sum);
-          standbys.needed(s, nowMs);
-        } else if (!s.parked()) {
-          spare.add(s);
-        }
-      }
-    }
-    int free = freeGpus(id);
-    for (YarnGpu g : uncovered) {
-      YarnJob b = ending.standbyFor(g);
-      HareAppAttempt a = attempts.apply(b.appId());
-      // the cap is what b can use, not its ready tasks: its containers parked on nodes whose
-      // GPUs stay busy cover none of the GPUs that go to it
-      if (a == null || a.isStopped() || standbys.of(b.appId()) >= b.standbysUseful()) {
-        continue;
-      }
-      if (room <= 0 && !spare.isEmpty()) {
-        // the node's room is taken by guesses the line has left: a job in line now goes first
-        // (else it starts in a new container, while they may wait up to the limit for nothing)
-        Standbys.Standby old = Collections.max(spare,
-            Comparator.comparingLong(s -> standbys.unneededMs(s, nowMs)));
-        spare.remove(old);
-        standbys.forget(old.container().getContainerId());
-        unneeded.add(old.container());
-        room++;
-      }
-      if (room <= 0) {
-        continue;
-      }
-      RMContainer c = placer.placeStandby(a, node, free);
-      if (c != null) {
-        standbys.add(new Standbys.Standby(c, b.appId(), id, nowMs, false));
-        made.add(c);
-        room--;
-        LOG.debug("standby {} of {} on {} for {}", c.getContainerId(), b, id, g);
-      }
-    }
-    return new Prelaunch(made, unneeded);
+    StandbySwitching.Prelaunch p = standbys.prelaunch(attempts, node, nowMs);
+    unneeded.addAll(p.unneeded());
+    return new StandbySwitching.Prelaunch(p.made(), unneeded);
   }
 
-  /** The busy GPUs whose task is expected to end within the lead time, with that end. */
-  private Map<YarnGpu, EndingGpus.Busy> endingSoon(long nowMs) {
-    Map<YarnGpu, EndingGpus.Busy> ending = new HashMap<>();
-    for (Running r : onGpu.values()) {
-      long end = expectedEndMs(r, r.gpu());
-      if (end - standbys.leadMs() <= nowMs) {
-        ending.put(r.gpu(), new EndingGpus.Busy(r.job(), end));
-      }
-    }
-    return ending;
+  /** The GPUs that run a task now (a view). */
+  Collection<YarnGpu> busyGpus() {
+    return Collections.unmodifiableSet(onGpu.keySet());
+  }
+
+  /** The job whose task runs on {@code gpu}; null if none. */
+  YarnJob runningOn(YarnGpu gpu) {
+    Running r = onGpu.get(gpu);
+    return r == null ? null : r.job();
+  }
+
+  /** When the task on busy {@code gpu} should end by its job's estimate; never if unknown. */
+  long expectedEndMs(YarnGpu gpu) {
+    Running r = onGpu.get(gpu);
+    return r == null ? Long.MAX_VALUE : expectedEndMs(r, gpu);
   }
 
   /** When the task on {@code g} should end by its job's estimate; never if unknown. */
@@ -549,7 +391,7 @@ final class GpuTasks {
    */
   void containerCompleted(RMContainer c, ContainerStatus status, RMContainerEventType event,
       long nowMs) {
-    if (standbys.forget(c.getContainerId())) {
+    if (standbys.ended(c.getContainerId())) {
       return; // a standby ran no task
     }
     boolean ok = event == RMContainerEventType.FINISHED && status != null

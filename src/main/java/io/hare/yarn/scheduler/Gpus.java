@@ -6,7 +6,7 @@ import org.apache.hadoop.yarn.exceptions.ResourceNotFoundException;
 import org.apache.hadoop.yarn.util.resource.Resources;
 
 /** The {@code yarn.io/gpu} count of a resource; 0 when the cluster declares no GPU type. */
-final class Gpus {
+public final class Gpus {
 
   private Gpus() {}
 
@@ -22,7 +22,7 @@ final class Gpus {
   }
 
   /** A copy of {@code r} with no GPUs. */
-  static Resource without(Resource r) {
+  public static Resource without(Resource r) {
     Resource out = Resources.clone(r);
     if (of(r) > 0) {
       out.setResourceValue(ResourceInformation.GPU_URI, 0);
@@ -34,7 +34,7 @@ final class Gpus {
    * The size of a standby of a task of size {@code r}: its memory, so that the task can start in
    * it at once, but no GPU and no vcores (it idles; both come with its promotion).
    */
-  static Resource standby(Resource r) {
+  public static Resource standby(Resource r) {
     Resource out = without(r);
     out.setVirtualCores(0);
     return out;

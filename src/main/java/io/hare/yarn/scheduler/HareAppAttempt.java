@@ -106,10 +106,11 @@ final class HareAppAttempt extends FifoAppAttemptBase {
   private final List<Container> parked = new ArrayList<>();
 
   /**
-   * A standby container ({@link Standbys}) on {@code node}: allocated as FifoAppAttempt's
-   * {@code allocate} does, except that it takes no ask (it is extra; the AM launches it and
-   * waits) and that its size, the ask's without the GPU, is counted in the queue metrics here,
-   * which YARN's ask bookkeeping would otherwise do. Under the write lock.
+   * A standby container ({@link io.hare.yarn.scheduler.standby.WarmStandbys}) on {@code node}:
+   * allocated as FifoAppAttempt's {@code allocate} does, except that it takes no ask (it is
+   * extra; the AM launches it and waits) and that its size, the ask's without the GPU, is counted
+   * in the queue metrics here, which YARN's ask bookkeeping would otherwise do. Under the write
+   * lock.
    *
    * @return the container, or null if the attempt has stopped
    */

@@ -4,6 +4,7 @@ import io.hare.core.ConfigException;
 import io.hare.core.GpuType;
 import io.hare.core.SchedulerKeys;
 import io.hare.core.policy.SchedulingPolicy;
+import io.hare.yarn.scheduler.standby.StandbySwitching;
 import io.hare.yarn.scheduler.web.HareWeb;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -166,9 +167,9 @@ public class HareScheduler extends FifoScheduler {
       host = new PolicyHost(policy, inventory, times, s.replanIntervalMs(), replanExecutor,
           hareMetrics::replanned);
       multiGpu = new MultiGpuContainers(inventory, placer, host::markDirty);
-      gpuTasks = new GpuTasks(host, inventory, placer, taskListeners,
-          new Standbys(s.standbyEnabled(), s.standbyLeadMs()),
-          new IsolatedNodes(inventory, hareMetrics::skippedStandbys));
+      gpuTasks = new GpuTasks(host, inventory, placer, taskListeners, new IsolatedNodes(inventory),
+          StandbySwitching.chosen(s.standbyEnabled(), s.standbyLeadMs(),
+              hareMetrics::skippedStandbys)); // a refresh does not change it
       nodeGpus = new NodeGpus(inventory,
           new GpuTypeResolver(s.gpuTypeAttribute(), s.defaultGpuType(),
               s.isolatedByDefault()), host);
@@ -503,7 +504,7 @@ public class HareScheduler extends FifoScheduler {
     }
     long now = getClock().getTime();
     gpuPass(now);
-    GpuTasks.Prelaunch p = gpuTasks.prelaunch(this::currentAttempt, node, now);
+    StandbySwitching.Prelaunch p = gpuTasks.prelaunch(this::currentAttempt, node, now);
     for (RMContainer c : p.made()) {
       Resources.addTo(used, c.getAllocatedResource());
     }
@@ -802,7 +803,7 @@ public class HareScheduler extends FifoScheduler {
     return gpuTasks.runningCount();
   }
 
-  /** Standby containers waiting for a GPU ({@link Standbys}). */
+  /** Standby containers waiting for a GPU ({@link StandbySwitching}). */
   public synchronized int standbys() {
     return gpuTasks.standbyCount();
   }

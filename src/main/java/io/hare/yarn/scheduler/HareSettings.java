@@ -42,7 +42,8 @@ import org.apache.hadoop.yarn.conf.YarnConfiguration;
  * @param priorWeight samples the prior counts for in the online estimate
  * @param window samples after which the estimate becomes a moving average
  * @param replanIntervalMs least time between two re-plans
- * @param standbyEnabled whether standby containers are pre-launched ({@link Standbys})
+ * @param standbyEnabled whether standby containers are pre-launched
+ *     ({@link io.hare.yarn.scheduler.standby.WarmStandbys})
  * @param standbyLeadMs how long before a task's expected end its GPU's standby may start
  * @param admin GPU-model mapping file, per-user/per-queue weight caps, queue ACLs
  * @param nodeLivenessGraceMs how long a node may be silent before it gets no new containers

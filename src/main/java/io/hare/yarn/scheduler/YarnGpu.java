@@ -17,7 +17,7 @@ import org.apache.hadoop.yarn.api.records.NodeId;
  * {@link #lastJobId()}) that is published only under the policy lock; the scheduler reads the
  * live state ({@link #running()}, {@link #taken()}).
  */
-final class YarnGpu implements GpuView {
+public final class YarnGpu implements GpuView {
 
   private final String id;
   private final NodeId node;
@@ -56,7 +56,7 @@ final class YarnGpu implements GpuView {
     return node.toString();
   }
 
-  NodeId nodeId() {
+  public NodeId nodeId() {
     return node;
   }
 
@@ -64,7 +64,7 @@ final class YarnGpu implements GpuView {
     return index;
   }
 
-  long position() {
+  public long position() {
     return position;
   }
 
@@ -74,7 +74,7 @@ final class YarnGpu implements GpuView {
   }
 
   /** Live: running a task or retired, so not free for a new task. */
-  boolean taken() {
+  public boolean taken() {
     return busy || retired;
   }
 

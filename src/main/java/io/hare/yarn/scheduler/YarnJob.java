@@ -22,7 +22,7 @@ import org.apache.hadoop.yarn.api.records.ApplicationId;
  * while it holds the policy lock ({@link PolicyGate}), so a re-plan running on a background thread
  * reads counts that do not change under it and that agree with the callbacks it has been given.
  */
-final class YarnJob implements JobView {
+public final class YarnJob implements JobView {
 
   private final String id;
   private final ApplicationId appId;
@@ -70,7 +70,7 @@ final class YarnJob implements JobView {
     this.times = times;
   }
 
-  ApplicationId appId() {
+  public ApplicationId appId() {
     return appId;
   }
 
@@ -83,7 +83,7 @@ final class YarnJob implements JobView {
   }
 
   /** Whether the job's AM takes standby containers ({@code hare.standby=true}, Hare protocol). */
-  boolean takesStandbys() {
+  public boolean takesStandbys() {
     return takesStandbys;
   }
 
@@ -131,11 +131,16 @@ final class YarnJob implements JobView {
    * round's k. A job between rounds, or waiting for GPUs in the middle of one, so keeps the
    * containers its next round runs in.
    */
-  int standbysUseful() {
+  public int standbysUseful() {
     if (!tasksToCome()) {
       return ready;
     }
     return Math.max(ready, declaredK.orElse(Math.max(1, peakDemand)) - running);
+  }
+
+  /** GPU tasks ready now: live, not the policy's published {@link #readyTasks()}. */
+  public int ready() {
+    return ready;
   }
 
   /** Sets the outstanding GPU asks; returns how many more there are than before. */

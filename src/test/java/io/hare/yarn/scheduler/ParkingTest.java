@@ -6,6 +6,7 @@ import static org.junit.Assert.assertTrue;
 import io.hare.core.SchedulerKeys;
 import io.hare.yarn.GpuDevices;
 import io.hare.yarn.JobTags;
+import io.hare.yarn.scheduler.standby.WarmStandbys;
 import java.util.List;
 import java.util.Set;
 import org.apache.hadoop.yarn.api.protocolrecords.AllocateResponse;
@@ -227,7 +228,7 @@ public class ParkingTest {
 
     h.close();
     parkedAndWaiting(
-        new Standbys(true, SchedulerKeys.DEFAULT_STANDBY_LEAD_MS).maxWaitMs() + 1);
+        WarmStandbys.maxWaitMs(SchedulerKeys.DEFAULT_STANDBY_LEAD_MS) + 1);
     assertEquals("a kept both past the standbys' wait limit", 2, h.scheduler().standbys());
     assertTrue(a.allocate(List.of(), List.of()).getCompletedContainersStatuses().isEmpty());
   }

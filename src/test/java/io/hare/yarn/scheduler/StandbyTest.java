@@ -4,6 +4,7 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 import io.hare.core.SchedulerKeys;
+import io.hare.yarn.scheduler.standby.WarmStandbys;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.yarn.api.protocolrecords.AllocateResponse;
@@ -343,7 +344,7 @@ public class StandbyTest {
     ask(b, 1);
     Container standby = h.heartbeatAndPull(b, nm).get(0);
     running(b, standby);
-    long limitMs = new Standbys(true, leadMs).maxWaitMs();
+    long limitMs = WarmStandbys.maxWaitMs(leadMs);
 
     for (int beat = 0; beat < 2; beat++) { // twice the limit in all, each heartbeat needing it
       clock.tickMsec(limitMs);

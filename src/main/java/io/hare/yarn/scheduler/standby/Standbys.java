@@ -1,5 +1,7 @@
-package io.hare.yarn.scheduler;
+package io.hare.yarn.scheduler.standby;
 
+import io.hare.yarn.scheduler.Gpus;
+import io.hare.yarn.scheduler.YarnJob;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -14,12 +16,13 @@ import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainerStat
 /**
  * Standby containers: a switch of a GPU from one job's task to another's costs a container
  * launch (AM heartbeat, NodeManager start, launch script: hundreds of ms), so shortly before a
- * busy GPU is expected to free, the job in line for it (EndingGpus) gets a container on that node
- * without the GPU (its task's memory; no vcores, {@link Gpus#standby}), which its AM launches at
- * once and parks. When the GPU frees and the policy gives it to that job, the standby is given
- * the GPU (a resource increase, {@link HareAppAttempt#promote}) instead of a new container: the
- * switch then costs the AM's next heartbeat and a line to its task runner. A warm container its
- * AM parks after a task ({@link HareAppAttempt#park}) becomes a standby of its job the same way.
+ * busy GPU is expected to free, the job in line for it ({@link EndingGpus}) gets a container on
+ * that node without the GPU (its task's memory; no vcores, {@link Gpus#standby}), which its AM
+ * launches at once and parks. When the GPU frees and the policy gives it to that job, the standby
+ * is given the GPU (a resource increase, {@link StandbyHost#promote}) instead of a new container:
+ * the switch then costs the AM's next heartbeat and a line to its task runner. A warm container
+ * its AM parks after a task ({@link StandbyHost#park}) becomes a standby of its job the same
+ * way.
  *
  * <p>A standby takes no ask (the job's tasks stay ready for the policy, which sees no standby at
  * all); it takes one when promoted. Only jobs whose AM says it takes standbys
@@ -30,7 +33,8 @@ import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainerStat
  * scheduler; it runs no task, so nothing is lost. A job at a round barrier, or waiting for GPUs
  * however long, so keeps its parked containers.
  *
- * <p>This class keeps the books; {@link GpuTasks} decides. Not thread-safe: the scheduler's lock.
+ * <p>This class keeps the books; {@link WarmStandbys} decides. Not thread-safe: the scheduler's
+ * lock.
  */
 final class Standbys {
 
@@ -44,7 +48,6 @@ final class Standbys {
   private static final EnumSet<RMContainerState> LIVE = EnumSet.of(RMContainerState.ALLOCATED,
       RMContainerState.ACQUIRED, RMContainerState.RUNNING);
 
-  private final boolean enabled;
   private final long leadMs;
   private final Map<ContainerId, Standby> byId = new HashMap<>();
   private final Map<NodeId, List<Standby>> byNode = new HashMap<>();
@@ -52,17 +55,9 @@ final class Standbys {
   /** When each standby's job was last in line for a GPU of its node ({@link #needed}). */
   private final Map<ContainerId, Long> neededMs = new HashMap<>();
 
-  /**
-   * @param enabled whether standbys are made at all
-   * @param leadMs how long before a task's expected end its GPU's standby may be made
-   */
-  Standbys(boolean enabled, long leadMs) {
-    this.enabled = enabled;
+  /** @param leadMs how long before a task's expected end its GPU's standby may be made */
+  Standbys(long leadMs) {
     this.leadMs = leadMs;
-  }
-
-  boolean enabled() {
-    return enabled;
   }
 
   long leadMs() {
@@ -76,6 +71,11 @@ final class Standbys {
    * tasks in them) and do not wait against it.
    */
   long maxWaitMs() {
+    return maxWaitMs(leadMs);
+  }
+
+  /** {@link #maxWaitMs()} with a lead of {@code leadMs}. */
+  static long maxWaitMs(long leadMs) {
     return Math.max(10_000, 10 * leadMs);
   }
 

@@ -1,6 +1,8 @@
-package io.hare.yarn.scheduler;
+package io.hare.yarn.scheduler.standby;
 
 import io.hare.core.GpuType;
+import io.hare.yarn.scheduler.YarnGpu;
+import io.hare.yarn.scheduler.YarnJob;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -10,11 +12,11 @@ import org.apache.hadoop.yarn.api.records.NodeId;
 
 /**
  * Who the busy GPUs whose tasks end soon go to next, cluster-wide, for the standbys
- * ({@link GpuTasks#prelaunch}): those GPUs by expected end, soonest first, each go to the first
- * job in the policy's line for its type ({@link PolicyHost#line}) that has a ready task not yet
- * counted. Counted over the whole cluster and all types, as the policy will hand them out: a job
- * with 2 ready tasks takes 2 GPUs, not 2 on every node or of every type, so the jobs after it
- * get their standbys on the rest in time.
+ * ({@link WarmStandbys#prelaunch}): those GPUs by expected end, soonest first, each go to the
+ * first job in the policy's line for its type ({@link StandbyHost#line}) that has a ready task
+ * not yet counted. Counted over the whole cluster and all types, as the policy will hand them
+ * out: a job with 2 ready tasks takes 2 GPUs, not 2 on every node or of every type, so the jobs
+ * after it get their standbys on the rest in time.
  *
  * <p>A GPU taken by its own running job (the job runs its next task there, warm) may also be
  * <em>hedged</em> to the next job in line with a ready task not yet counted, without counting
@@ -23,7 +25,7 @@ import org.apache.hadoop.yarn.api.records.NodeId;
  * other). So a job that frees F of its GPUs may free them on any node: the next job gets a
  * standby on each node for up to F of them, not only where the estimates say, and its first
  * task on whichever frees is no container launch. It never gets more standbys than it can use
- * ({@link GpuTasks#prelaunch}, {@link YarnJob#standbysUseful}).
+ * ({@link WarmStandbys#prelaunch}, {@link YarnJob#standbysUseful}).
  *
  * <p>Worked out again when the policy's line changes, else at most every {@link #REFRESH_MS}
  * (a sort of the busy GPUs: cheap next to a lead of seconds, not for every heartbeat of a large
@@ -55,7 +57,7 @@ final class EndingGpus {
    * @param ending busy GPUs whose task is expected to end within the standbys' lead time;
    *     computed by the caller only when this returns true from {@link #due}
    */
-  void refresh(PolicyHost host, Map<YarnGpu, Busy> ending, long nowMs) {
+  void refresh(StandbyHost host, Map<YarnGpu, Busy> ending, long nowMs) {
     atMs = nowMs;
     lineSeen = host.lineVersion();
     List<YarnGpu> gpus = new ArrayList<>(ending.keySet());
@@ -67,12 +69,12 @@ final class EndingGpus {
     Map<YarnGpu, YarnJob> out = new HashMap<>();
     Map<YarnGpu, YarnJob> hedged = new HashMap<>();
     for (YarnGpu g : gpus) {
-      List<YarnJob> line = lines.computeIfAbsent(g.type(), t -> jobs(host, t));
+      List<YarnJob> line = lines.computeIfAbsent(g.type(), host::line);
       YarnJob taker = null;
       for (YarnJob j : line) {
         if (taker == null) {
           int n = taken.getOrDefault(j, 0);
-          if (n < j.ready) {
+          if (n < j.ready()) {
             taken.put(j, n + 1);
             out.put(g, j);
             taker = j;
@@ -80,7 +82,7 @@ final class EndingGpus {
               break;
             }
           }
-        } else if (taken.getOrDefault(j, 0) < j.ready) {
+        } else if (taken.getOrDefault(j, 0) < j.ready()) {
           hedged.put(g, j);
           break;
         }
@@ -130,19 +132,8 @@ final class EndingGpus {
     return out;
   }
 
-  private static List<YarnJob> jobs(PolicyHost host, GpuType type) {
-    List<YarnJob> line = new ArrayList<>();
-    for (String id : host.line(type)) {
-      YarnJob j = host.activeJob(id);
-      if (j != null) {
-        line.add(j);
-      }
-    }
-    return line;
-  }
-
   /** Whether {@link #refresh} should run now: the line changed, or the last one is old. */
-  boolean due(PolicyHost host, long nowMs) {
+  boolean due(StandbyHost host, long nowMs) {
     return host.lineVersion() != lineSeen || nowMs - atMs >= REFRESH_MS;
   }
 }
