@@ -65,9 +65,11 @@ final class RoundRanks {
     if (i < 0) {
       return Double.POSITIVE_INFINITY;
     }
-    // a job ranked by one key, or only for its first rounds, keeps its last key
+    // a job ranked by one key for all its rounds, or only for its first rounds, keeps its last
+    // key; one that outlived the rounds a plan gave it (its size was a guess, or it ran past the
+    // one it declared) ranks last until the next plan
     return i < r.keys().length ? r.keys()[i]
-        : r.keys().length == 1 || r.truncated() ? r.keys()[r.keys().length - 1]
+        : r.truncated() ? r.keys()[r.keys().length - 1]
         : Double.POSITIVE_INFINITY;
   }
 

@@ -160,6 +160,10 @@ final class PolicyHost implements ClusterView {
         gate.call(() -> policy.onTasksReady(job, nowMs));
       }
     }
+    if (job.takeOverran()) {
+      // the size the job declared, which ranked it, no longer holds: a plan ranks it anew
+      gate.call(() -> policy.onTasksReady(job, nowMs));
+    }
   }
 
   private void announce(YarnJob job, long nowMs) {

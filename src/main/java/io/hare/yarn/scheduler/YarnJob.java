@@ -6,6 +6,8 @@ import io.hare.core.policy.JobView;
 import io.hare.yarn.JobTags;
 import java.util.OptionalInt;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One application as the policy sees it. Its ready tasks are its outstanding one-GPU asks, its
@@ -23,6 +25,8 @@ import org.apache.hadoop.yarn.api.records.ApplicationId;
  * reads counts that do not change under it and that agree with the callbacks it has been given.
  */
 public final class YarnJob implements JobView {
+
+  private static final Logger LOG = LoggerFactory.getLogger(YarnJob.class);
 
   private final String id;
   private final ApplicationId appId;
@@ -44,6 +48,11 @@ public final class YarnJob implements JobView {
   private int shownRunning;
   private long shownDone;
   private int shownPeak;
+  /** The job asked for tasks past its declared rounds: its R is no longer believed. */
+  private boolean overran;
+  private boolean shownOverran;
+  /** {@link #overran} became true and the host has not yet told the policy. */
+  private boolean overranUntold;
   /** The policy has been told the job arrived. */
   boolean announced;
   /** Rounds done when the policy last heard of a round barrier. */
@@ -93,17 +102,25 @@ public final class YarnJob implements JobView {
     shownRunning = running;
     shownDone = tasksDone;
     shownPeak = peakDemand;
+    shownOverran = overran;
+  }
+
+  /** Whether the job asked past its declared rounds since the last call (once). */
+  boolean takeOverran() {
+    boolean out = overranUntold;
+    overranUntold = false;
+    return out;
   }
 
   /** Rounds done by the live counts (the scheduler's own view, for round barriers). */
   int liveRoundsDone() {
-    return roundsDone(tasksDone, peakDemand);
+    return roundsDone(tasksDone, peakDemand, overran);
   }
 
-  private int roundsDone(long done, int peak) {
+  private int roundsDone(long done, int peak, boolean past) {
     int k = declaredK.orElse(Math.max(1, peak));
     int r = (int) Math.min(Integer.MAX_VALUE, done / k);
-    return rounds.isPresent() ? Math.min(r, rounds.getAsInt()) : r;
+    return rounds.isPresent() && !past ? Math.min(r, rounds.getAsInt()) : r;
   }
 
   /** R as the job declared it, whatever the policy may see. */
@@ -148,6 +165,16 @@ public final class YarnJob implements JobView {
     int grew = outstanding - ready;
     ready = outstanding;
     peakDemand = Math.max(peakDemand, ready + running);
+    if (!overran && ready > 0 && rounds.isPresent()
+        && tasksDone >= (long) rounds.getAsInt() * liveTasksPerRound()) {
+      // a declared size is what ranks a job early: one that asks past it would keep that rank
+      // for as long as it asks, so from here on it is ranked as a job of unknown size
+      overran = true;
+      overranUntold = true;
+      LOG.warn("{} declared {} rounds of {} tasks and asks for more after {} tasks: ranked as a"
+          + " job of unknown size from now on", id, rounds.getAsInt(), liveTasksPerRound(),
+          tasksDone);
+    }
     return grew;
   }
 
@@ -176,14 +203,18 @@ public final class YarnJob implements JobView {
     return declaredK.orElse(Math.max(1, shownPeak));
   }
 
+  /**
+   * R as the job declared it, for clairvoyant policies; none once the job asked past it (its
+   * policy then guesses, as for a job that declared nothing).
+   */
   @Override
   public OptionalInt rounds() {
-    return revealRounds ? rounds : OptionalInt.empty();
+    return revealRounds && !shownOverran ? rounds : OptionalInt.empty();
   }
 
   @Override
   public int roundsDone() {
-    return roundsDone(shownDone, shownPeak);
+    return roundsDone(shownDone, shownPeak, shownOverran);
   }
 
   @Override
