@@ -26,7 +26,6 @@ import org.apache.hadoop.yarn.api.records.QueueACL;
 import org.apache.hadoop.yarn.api.records.QueueInfo;
 import org.apache.hadoop.yarn.api.records.QueueUserACLInfo;
 import org.apache.hadoop.yarn.api.records.Resource;
-import org.apache.hadoop.yarn.api.records.ResourceInformation;
 import org.apache.hadoop.yarn.api.records.ResourceRequest;
 import org.apache.hadoop.yarn.api.records.ResourceUtilization;
 import org.apache.hadoop.yarn.api.records.SchedulingRequest;
@@ -121,7 +120,7 @@ public class HareScheduler extends FifoScheduler {
   private HareQueue queue;
   private GpuInventory inventory;
   private NodeGpus nodeGpus;
-  private NodeLiveness liveness;
+  private NodeWatch liveness;
   private TaskTimeSource times;
   private PolicyHost host;
   private GpuTasks gpuTasks;
@@ -173,7 +172,7 @@ public class HareScheduler extends FifoScheduler {
       nodeGpus = new NodeGpus(inventory,
           new GpuTypeResolver(s.gpuTypeAttribute(), s.defaultGpuType(),
               s.isolatedByDefault()), host);
-      liveness = new NodeLiveness(s.nodeLivenessGraceMs());
+      liveness = new NodeWatch(s.nodeLivenessGraceMs(), nodeGpus, hareMetrics);
       admission = new AppAdmission(s.admin().weightCaps(), policy.clairvoyant(), times);
       centralTypes = new CentralGpuTypes(s.gpuTypeAttribute());
       centralTypes.apply(s.admin().mapping(), List.of(), null); // nodes register later
@@ -338,7 +337,7 @@ public class HareScheduler extends FifoScheduler {
 
   /** The GPU side's pass: readiness brought up to date, the policy's containers made. */
   private void gpuPass(long nowMs) {
-    silenceNodes(nowMs);
+    liveness.silence(nowMs, nodeTracker::getNode, settings.nodeLivenessGraceMs());
     // before the policy: a GPU held for a multi-GPU container is not offered
     for (RMContainer c : multiGpu.place(this::currentAttempt, nodeTracker::getNode,
         liveness::silent)) {
@@ -364,7 +363,13 @@ public class HareScheduler extends FifoScheduler {
         updateNodeResource(e.getRMNode(), e.getResourceOption());
         refreshNodeGpus(e.getRMNode().getNodeID());
       }
-      case NODE_ATTRIBUTES_UPDATE -> attributesUpdated((NodeAttributesUpdateSchedulerEvent) event);
+      case NODE_ATTRIBUTES_UPDATE -> {
+        synchronized (this) {
+          nodeGpus.attributesUpdated(
+              ((NodeAttributesUpdateSchedulerEvent) event).getUpdatedNodeToAttributes(),
+              nodeTracker);
+        }
+      }
       case NODE_UPDATE -> nodeUpdate(((NodeUpdateSchedulerEvent) event).getRMNode());
       case APP_ADDED -> {
         AppAddedSchedulerEvent e = (AppAddedSchedulerEvent) event;
@@ -407,7 +412,7 @@ public class HareScheduler extends FifoScheduler {
 
   private synchronized void addNode(RMNode rmNode) {
     nodeTracker.addNode(new HareNode(rmNode));
-    liveness.heard(rmNode.getNodeID(), getClock().getTime());
+    liveness.added(rmNode.getNodeID(), getClock().getTime());
     centralTypes.nodeAdded(rmNode.getNodeID().getHost(), rmContext.getNodeAttributesManager());
     refreshNodeGpus(rmNode.getNodeID());
   }
@@ -422,37 +427,7 @@ public class HareScheduler extends FifoScheduler {
           c.getContainerId(), SchedulerUtils.LOST_CONTAINER), RMContainerEventType.KILL);
     }
     nodeTracker.removeNode(rmNode.getNodeID());
-    nodeGpus.removed(rmNode.getNodeID());
     liveness.removed(rmNode.getNodeID());
-    hareMetrics.silentNodes(liveness.silentCount());
-  }
-
-  /** A heartbeat of node {@code id}: a silent node is back, its GPUs offered again. */
-  private void heardFrom(NodeId id) {
-    FiCaSchedulerNode node = nodeTracker.getNode(id); // none: a late event of a removed node
-    if (node != null && liveness.heard(id, getClock().getTime())) {
-      nodeGpus.back(node, rmContext.getNodeAttributesManager());
-      hareMetrics.silentNodes(liveness.silentCount());
-      LOG.info("node {} heartbeats again: it takes new containers", id);
-    }
-  }
-
-  /**
-   * Nodes silent past the grace get no new containers: their GPUs leave the policy's view, and
-   * the non-GPU pass places only on the heartbeating node. Their running containers are YARN's
-   * to keep or expire ({@code yarn.nm.liveness-monitor.expiry-interval-ms}).
-   */
-  private void silenceNodes(long nowMs) {
-    for (NodeId id : liveness.fallenSilent(nowMs)) {
-      FiCaSchedulerNode node = nodeTracker.getNode(id);
-      if (node != null) {
-        nodeGpus.silenced(node);
-      }
-      hareMetrics.silentNodes(liveness.silentCount());
-      LOG.warn("node {} has not heartbeated for over {} ms ({}): no new containers on it until"
-          + " it does", id, settings.nodeLivenessGraceMs(),
-          SchedulerKeys.NODE_LIVENESS_GRACE_MS);
-    }
   }
 
   private synchronized void refreshNodeGpus(NodeId id) {
@@ -460,18 +435,6 @@ public class HareScheduler extends FifoScheduler {
     if (node != null) {
       nodeGpus.refresh(node, rmContext.getNodeAttributesManager());
     }
-  }
-
-  private synchronized void attributesUpdated(NodeAttributesUpdateSchedulerEvent e) {
-    e.getUpdatedNodeToAttributes().forEach((hostName, attributes) -> {
-      for (NodeId id : nodeTracker.getNodeIdsByResourceName(hostName)) {
-        FiCaSchedulerNode node = nodeTracker.getNode(id);
-        if (node != null) {
-          node.updateNodeAttributes(attributes); // for placement constraints
-          nodeGpus.attributesChanged(node, attributes);
-        }
-      }
-    });
   }
 
   /**
@@ -484,7 +447,8 @@ public class HareScheduler extends FifoScheduler {
   @Override
   protected synchronized void nodeUpdate(RMNode rmNode) {
     FifoPass.run(() -> super.nodeUpdate(rmNode));
-    heardFrom(rmNode.getNodeID());
+    liveness.heard(rmNode.getNodeID(), nodeTracker.getNode(rmNode.getNodeID()),
+        getClock().getTime(), rmContext.getNodeAttributesManager());
     if (!readyToAllocate()) {
       return;
     }
@@ -834,7 +798,7 @@ public class HareScheduler extends FifoScheduler {
             || q.hasAccess(QueueACL.ADMINISTER_QUEUE, caller));
   }
 
-  /** Nodes silent past the liveness grace now ({@link NodeLiveness}). */
+  /** Nodes silent past the liveness grace now ({@link NodeWatch}). */
   public synchronized int silentNodes() {
     return liveness.silentCount();
   }

@@ -4,10 +4,12 @@ import io.hare.core.GpuType;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.apache.hadoop.yarn.api.records.NodeAttribute;
 import org.apache.hadoop.yarn.api.records.NodeId;
 import org.apache.hadoop.yarn.nodelabels.NodeAttributesManager;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ClusterNodeTracker;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,6 +51,23 @@ final class NodeGpus {
   void attributesChanged(FiCaSchedulerNode node, Collection<NodeAttribute> attributes) {
     String host = node.getNodeID().getHost();
     set(node, resolver.resolve(host, attributes), resolver.isolated(host, attributes));
+  }
+
+  /**
+   * {@code NODE_ATTRIBUTES_UPDATE}: the full attribute sets of the hosts in {@code byHost}, for
+   * every node of each host; the nodes keep them too, for placement constraints.
+   */
+  void attributesUpdated(Map<String, Set<NodeAttribute>> byHost,
+      ClusterNodeTracker<FiCaSchedulerNode> nodes) {
+    byHost.forEach((hostName, attributes) -> {
+      for (NodeId id : nodes.getNodeIdsByResourceName(hostName)) {
+        FiCaSchedulerNode node = nodes.getNode(id);
+        if (node != null) {
+          node.updateNodeAttributes(attributes);
+          attributesChanged(node, attributes);
+        }
+      }
+    });
   }
 
   void removed(NodeId id) {
