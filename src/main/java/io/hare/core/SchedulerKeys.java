@@ -190,6 +190,19 @@ public final class SchedulerKeys {
   public static final long DEFAULT_NODE_LIVENESS_GRACE_MS = 10_000L;
 
   /**
+   * Memory a GPU node keeps free per free GPU from containers without a GPU (ApplicationMasters
+   * excepted), in MB: -1 (auto) for the largest one-GPU task asked for so far, capped at the
+   * node's memory per GPU; 0 for none.
+   */
+  public static final String NON_GPU_RESERVE_MEMORY_MB =
+      PREFIX + "non-gpu.reserve-per-gpu.memory-mb";
+  public static final long DEFAULT_NON_GPU_RESERVE_MEMORY_MB = -1L;
+
+  /** As {@link #NON_GPU_RESERVE_MEMORY_MB}, for vcores. */
+  public static final String NON_GPU_RESERVE_VCORES = PREFIX + "non-gpu.reserve-per-gpu.vcores";
+  public static final long DEFAULT_NON_GPU_RESERVE_VCORES = -1L;
+
+  /**
    * Whether the scheduler pre-launches: shortly before a busy GPU frees, the job first in line for
    * its type gets a standby container on that node (the task's memory; no vcores, no GPU) if its
    * AM takes them ({@code hare.standby=true}); when the GPU frees and goes to that job, the

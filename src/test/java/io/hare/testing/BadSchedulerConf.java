@@ -59,6 +59,8 @@ public final class BadSchedulerConf {
         "tesla v100!", "[a-z0-9_-]");
     add(c, "isolation-default-not-known", SchedulerKeys.GPU_ISOLATION_DEFAULT, "maybe",
         "got 'maybe'", "true, false or auto");
+    add(c, "gpu-reserve-below-auto", SchedulerKeys.NON_GPU_RESERVE_MEMORY_MB, "-2",
+        "got '-2'", "integer in [-1");
     add(c, "profiles-file-missing", SchedulerKeys.PROFILES_FILE, dir + "/no-profiles.csv",
         "no-profiles.csv", "no such file");
     add(c, "profiles-file-bad-row", SchedulerKeys.PROFILES_FILE, badProfiles.toString(),

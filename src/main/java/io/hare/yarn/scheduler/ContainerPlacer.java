@@ -132,11 +132,13 @@ final class ContainerPlacer {
 
   /**
    * Places the attempts' non-GPU asks on {@code node} in FIFO order (attempts in application
-   * order, asks by priority), as many as fit.
+   * order, asks by priority), as many as fit; each but an ApplicationMaster only if the node
+   * keeps {@code reserve} free besides ({@link GpuReserve}).
    *
    * @return containers placed
    */
-  List<RMContainer> placeNonGpu(Iterable<HareAppAttempt> attempts, FiCaSchedulerNode node) {
+  List<RMContainer> placeNonGpu(Iterable<HareAppAttempt> attempts, FiCaSchedulerNode node,
+      Resource reserve) {
     List<RMContainer> out = new ArrayList<>();
     for (HareAppAttempt a : attempts) {
       for (SchedulerRequestKey key : new ArrayList<>(a.getSchedulerKeys())) {
@@ -144,7 +146,12 @@ final class ContainerPlacer {
         if (ask.getCount() <= 0 || !isNonGpu(ask.getPerAllocationResource())) {
           continue;
         }
+        boolean am = a.isWaitingForAMContainer();
         for (int i = ask.getCount(); i > 0; i--) {
+          if (!am && !Resources.fitsIn(Resources.add(ask.getPerAllocationResource(), reserve),
+              node.getUnallocatedResource())) {
+            break; // the rest of the node is kept for its free GPUs' tasks
+          }
           RMContainer c = place(a, key, node, Set.of());
           if (c == null) {
             break;

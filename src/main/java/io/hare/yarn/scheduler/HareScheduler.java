@@ -130,6 +130,7 @@ public class HareScheduler extends FifoScheduler {
   private final List<TaskListener> taskListeners = new CopyOnWriteArrayList<>();
   private final NonGpuAsks nonGpuAsks = new NonGpuAsks(placer);
   private MultiGpuContainers multiGpu;
+  private GpuReserve gpuReserve;
   /**
    * Resources of live containers. FifoScheduler's own counter, which its heartbeat code reads
    * for headroom and queue metrics: shared so those are right (Hare alone changes it).
@@ -166,6 +167,7 @@ public class HareScheduler extends FifoScheduler {
       host = new PolicyHost(policy, inventory, times, s.replanIntervalMs(), replanExecutor,
           hareMetrics::replanned);
       multiGpu = new MultiGpuContainers(inventory, placer, host::markDirty);
+      gpuReserve = new GpuReserve(s.reserveMemoryMb(), s.reserveVcores());
       gpuTasks = new GpuTasks(host, inventory, placer, taskListeners, new IsolatedNodes(inventory),
           StandbySwitching.chosen(s.standbyEnabled(), s.standbyLeadMs(),
               hareMetrics::skippedStandbys)); // a refresh does not change it
@@ -292,6 +294,11 @@ public class HareScheduler extends FifoScheduler {
         attempt.updateResourceRequests(StaleAsks.correct(ask, taken));
         nonGpuAsks.asked(attemptId.getApplicationId(), ask);
         multiGpu.asked(attemptId.getApplicationId(), ask);
+        for (ResourceRequest r : ask) {
+          if (ContainerPlacer.isGpuAsk(r.getCapability())) {
+            gpuReserve.asked(r.getCapability());
+          }
+        }
       }
       attempt.updateBlacklist(blacklistAdditions, blacklistRemovals);
       parking[0] = AmUpdates.apply(attempt, attempt.speaksHare(), updateRequests, gpuTasks);
@@ -463,7 +470,12 @@ public class HareScheduler extends FifoScheduler {
     if (node.getAggregatedContainersUtilization() == null) {
       node.setAggregatedContainersUtilization(ResourceUtilization.newInstance(0, 0, 0f));
     }
-    for (RMContainer c : nonGpuAsks.place(this::currentAttempt, node)) {
+    int freeGpus = 0;
+    for (YarnGpu g : inventory.on(node.getNodeID())) {
+      freeGpus += g.taken() ? 0 : 1;
+    }
+    for (RMContainer c : nonGpuAsks.place(this::currentAttempt, node,
+        gpuReserve.on(node, freeGpus))) {
       Resources.addTo(used, c.getAllocatedResource());
     }
     long now = getClock().getTime();

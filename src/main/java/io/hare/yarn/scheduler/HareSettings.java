@@ -48,11 +48,15 @@ import org.apache.hadoop.yarn.conf.YarnConfiguration;
  * @param admin GPU-model mapping file, per-user/per-queue weight caps, queue ACLs
  * @param nodeLivenessGraceMs how long a node may be silent before it gets no new containers
  *     ({@link NodeLiveness})
+ * @param reserveMemoryMb memory a GPU node keeps per free GPU from non-GPU work, -1 for auto
+ *     ({@link GpuReserve})
+ * @param reserveVcores as {@code reserveMemoryMb}, for vcores
  */
 public record HareSettings(String policyName, PolicyConfig policyConfig, String gpuTypeAttribute,
     GpuType defaultGpuType, boolean isolatedByDefault, double weightMax, ProfileTable profiles, long defaultComputeMs,
     double priorWeight, int window, long replanIntervalMs, boolean standbyEnabled,
-    long standbyLeadMs, AdminSettings admin, long nodeLivenessGraceMs) {
+    long standbyLeadMs, AdminSettings admin, long nodeLivenessGraceMs, long reserveMemoryMb,
+    long reserveVcores) {
 
   /** YARN's rule for node-attribute names. */
   private static final Pattern ATTRIBUTE_NAME = Pattern.compile("[0-9a-zA-Z_-]+");
@@ -104,6 +108,10 @@ public record HareSettings(String policyName, PolicyConfig policyConfig, String 
     long lead = t.getLong(SchedulerKeys.STANDBY_LEAD_MS, SchedulerKeys.DEFAULT_STANDBY_LEAD_MS, 0,
         24L * 3600 * 1000);
     long grace = livenessGrace(conf, t, problems);
+    long reserveMb = t.getLong(SchedulerKeys.NON_GPU_RESERVE_MEMORY_MB,
+        SchedulerKeys.DEFAULT_NON_GPU_RESERVE_MEMORY_MB, -1, 1L << 40);
+    long reserveVcores = t.getLong(SchedulerKeys.NON_GPU_RESERVE_VCORES,
+        SchedulerKeys.DEFAULT_NON_GPU_RESERVE_VCORES, -1, 1L << 20);
     ProfileTable profiles = profiles(t.getString(SchedulerKeys.PROFILES_FILE,
         SchedulerKeys.DEFAULT_PROFILES_FILE), problems);
     AdminSettings admin = AdminSettings.read(weightMax, t); // sched-admin
@@ -125,8 +133,8 @@ public record HareSettings(String policyName, PolicyConfig policyConfig, String 
       throw new ConfigException(problems);
     }
     return new HareSettings(policyName, new PolicyConfig(values, seed), attribute, defaultType,
-        isolated, weightMax, profiles, defaultCompute, priorWeight, window, replan, standby, lead, admin,
-        grace);
+        isolated, weightMax, profiles, defaultCompute, priorWeight, window, replan, standby, lead,
+        admin, grace, reserveMb, reserveVcores);
   }
 
   /** {@link SchedulerKeys#GPU_ISOLATION_DEFAULT} read: {@code auto} from the RM's own conf. */

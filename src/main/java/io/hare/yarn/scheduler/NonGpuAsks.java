@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.function.Function;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.api.records.ResourceRequest;
 import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerNode;
@@ -46,12 +47,13 @@ final class NonGpuAsks {
   }
 
   /**
-   * Places the flagged applications' non-GPU asks on {@code node}, FIFO.
+   * Places the flagged applications' non-GPU asks on {@code node}, FIFO, keeping
+   * {@code reserve} free on it for its free GPUs (ApplicationMasters excepted).
    *
    * @return containers placed
    */
   List<RMContainer> place(Function<ApplicationId, HareAppAttempt> attempts,
-      FiCaSchedulerNode node) {
+      FiCaSchedulerNode node, Resource reserve) {
     List<RMContainer> out = new ArrayList<>();
     for (ApplicationId id : new ArrayList<>(flagged)) {
       flagged.remove(id);
@@ -59,7 +61,7 @@ final class NonGpuAsks {
       if (a == null || a.isStopped()) {
         continue;
       }
-      out.addAll(placer.placeNonGpu(List.of(a), node));
+      out.addAll(placer.placeNonGpu(List.of(a), node, reserve));
       if (ContainerPlacer.hasNonGpuAsk(a)) {
         flagged.add(id);
       }
