@@ -242,4 +242,12 @@ public final class SchedulerKeys {
   public static final String QUEUE_DEFAULT_ACL_ADMINISTER_QUEUE =
       PREFIX + "queue.default.acl-administer-queue";
   public static final String DEFAULT_QUEUE_DEFAULT_ACL_ADMINISTER_QUEUE = "*";
+
+  /**
+   * Share of the cluster's memory and vcores that ApplicationMasters may hold together, in
+   * (0, 1], as CapacityScheduler's key of this name; the first AM always starts.
+   */
+  public static final String QUEUE_DEFAULT_MAXIMUM_AM_RESOURCE_PERCENT =
+      PREFIX + "queue.default.maximum-am-resource-percent";
+  public static final double DEFAULT_QUEUE_DEFAULT_MAXIMUM_AM_RESOURCE_PERCENT = 0.5;
 }

@@ -61,6 +61,8 @@ public final class BadSchedulerConf {
         "got 'maybe'", "true, false or auto");
     add(c, "gpu-reserve-below-auto", SchedulerKeys.NON_GPU_RESERVE_MEMORY_MB, "-2",
         "got '-2'", "integer in [-1");
+    add(c, "am-share-above-one", SchedulerKeys.QUEUE_DEFAULT_MAXIMUM_AM_RESOURCE_PERCENT, "1.5",
+        "got '1.5'", "[0.01, 1.0]");
     add(c, "profiles-file-missing", SchedulerKeys.PROFILES_FILE, dir + "/no-profiles.csv",
         "no-profiles.csv", "no such file");
     add(c, "profiles-file-bad-row", SchedulerKeys.PROFILES_FILE, badProfiles.toString(),

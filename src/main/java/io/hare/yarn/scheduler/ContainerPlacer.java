@@ -133,12 +133,13 @@ final class ContainerPlacer {
   /**
    * Places the attempts' non-GPU asks on {@code node} in FIFO order (attempts in application
    * order, asks by priority), as many as fit; each but an ApplicationMaster only if the node
-   * keeps {@code reserve} free besides ({@link GpuReserve}).
+   * keeps {@code reserve} free besides ({@link GpuReserve}), an ApplicationMaster only within
+   * {@code amLimit}.
    *
    * @return containers placed
    */
   List<RMContainer> placeNonGpu(Iterable<HareAppAttempt> attempts, FiCaSchedulerNode node,
-      Resource reserve) {
+      Resource reserve, AmLimit amLimit) {
     List<RMContainer> out = new ArrayList<>();
     for (HareAppAttempt a : attempts) {
       for (SchedulerRequestKey key : new ArrayList<>(a.getSchedulerKeys())) {
@@ -148,11 +149,15 @@ final class ContainerPlacer {
         }
         boolean am = a.isWaitingForAMContainer();
         for (int i = ask.getCount(); i > 0; i--) {
-          if (!am && !Resources.fitsIn(Resources.add(ask.getPerAllocationResource(), reserve),
-              node.getUnallocatedResource())) {
-            break; // the rest of the node is kept for its free GPUs' tasks
+          if (am ? !amLimit.admits(a.getApplicationId(), ask.getPerAllocationResource())
+              : !Resources.fitsIn(Resources.add(ask.getPerAllocationResource(), reserve),
+                  node.getUnallocatedResource())) {
+            break; // AMs are at their limit, or the rest of the node is for its free GPUs
           }
           RMContainer c = place(a, key, node, Set.of());
+          if (c != null && am) {
+            amLimit.placed(c);
+          }
           if (c == null) {
             break;
           }

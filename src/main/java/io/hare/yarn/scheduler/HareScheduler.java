@@ -131,6 +131,7 @@ public class HareScheduler extends FifoScheduler {
   private final NonGpuAsks nonGpuAsks = new NonGpuAsks(placer);
   private MultiGpuContainers multiGpu;
   private GpuReserve gpuReserve;
+  private AmLimit amLimit;
   /**
    * Resources of live containers. FifoScheduler's own counter, which its heartbeat code reads
    * for headroom and queue metrics: shared so those are right (Hare alone changes it).
@@ -168,6 +169,7 @@ public class HareScheduler extends FifoScheduler {
           hareMetrics::replanned);
       multiGpu = new MultiGpuContainers(inventory, placer, host::markDirty);
       gpuReserve = new GpuReserve(s.reserveMemoryMb(), s.reserveVcores());
+      amLimit = new AmLimit(s.amShare(), this::getClusterResource);
       gpuTasks = new GpuTasks(host, inventory, placer, taskListeners, new IsolatedNodes(inventory),
           StandbySwitching.chosen(s.standbyEnabled(), s.standbyLeadMs(),
               hareMetrics::skippedStandbys)); // a refresh does not change it
@@ -247,6 +249,7 @@ public class HareScheduler extends FifoScheduler {
       settings = s;
       setConf(c);
       liveness.setGraceMs(s.nodeLivenessGraceMs());
+      amLimit.setShare(s.amShare());
       times.setProfiles(s.profiles(), s.defaultComputeMs());
       admission.setWeightCaps(s.admin().weightCaps());
       queue.setAcls(s.admin().acls());
@@ -475,7 +478,7 @@ public class HareScheduler extends FifoScheduler {
       freeGpus += g.taken() ? 0 : 1;
     }
     for (RMContainer c : nonGpuAsks.place(this::currentAttempt, node,
-        gpuReserve.on(node, freeGpus))) {
+        gpuReserve.on(node, freeGpus), amLimit)) {
       Resources.addTo(used, c.getAllocatedResource());
     }
     long now = getClock().getTime();
@@ -623,6 +626,7 @@ public class HareScheduler extends FifoScheduler {
           rmContainer.getContainerId());
       gpuTasks.asksChanged(attempt.getApplicationId());
     }
+    amLimit.ended(rmContainer.getContainerId());
     if (!multiGpu.completed(rmContainer.getContainerId())) {
       gpuTasks.containerCompleted(rmContainer, status, event, getClock().getTime());
     }
@@ -687,6 +691,9 @@ public class HareScheduler extends FifoScheduler {
         continue;
       }
       Resources.addTo(used, c.getAllocatedResource());
+      if (c.isAMContainer()) {
+        amLimit.placed(c);
+      }
       if (!multiGpu.recovered(c)) {
         gpuTasks.recovered(c, getClock().getTime());
       }

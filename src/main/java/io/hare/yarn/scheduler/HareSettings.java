@@ -51,12 +51,13 @@ import org.apache.hadoop.yarn.conf.YarnConfiguration;
  * @param reserveMemoryMb memory a GPU node keeps per free GPU from non-GPU work, -1 for auto
  *     ({@link GpuReserve})
  * @param reserveVcores as {@code reserveMemoryMb}, for vcores
+ * @param amShare share of the cluster the ApplicationMasters may hold together ({@link AmLimit})
  */
 public record HareSettings(String policyName, PolicyConfig policyConfig, String gpuTypeAttribute,
     GpuType defaultGpuType, boolean isolatedByDefault, double weightMax, ProfileTable profiles, long defaultComputeMs,
     double priorWeight, int window, long replanIntervalMs, boolean standbyEnabled,
     long standbyLeadMs, AdminSettings admin, long nodeLivenessGraceMs, long reserveMemoryMb,
-    long reserveVcores) {
+    long reserveVcores, double amShare) {
 
   /** YARN's rule for node-attribute names. */
   private static final Pattern ATTRIBUTE_NAME = Pattern.compile("[0-9a-zA-Z_-]+");
@@ -110,6 +111,8 @@ public record HareSettings(String policyName, PolicyConfig policyConfig, String 
     long grace = livenessGrace(conf, t, problems);
     long reserveMb = t.getLong(SchedulerKeys.NON_GPU_RESERVE_MEMORY_MB,
         SchedulerKeys.DEFAULT_NON_GPU_RESERVE_MEMORY_MB, -1, 1L << 40);
+    double amShare = t.getDouble(SchedulerKeys.QUEUE_DEFAULT_MAXIMUM_AM_RESOURCE_PERCENT,
+        SchedulerKeys.DEFAULT_QUEUE_DEFAULT_MAXIMUM_AM_RESOURCE_PERCENT, 0.01, 1);
     long reserveVcores = t.getLong(SchedulerKeys.NON_GPU_RESERVE_VCORES,
         SchedulerKeys.DEFAULT_NON_GPU_RESERVE_VCORES, -1, 1L << 20);
     ProfileTable profiles = profiles(t.getString(SchedulerKeys.PROFILES_FILE,
@@ -134,7 +137,7 @@ public record HareSettings(String policyName, PolicyConfig policyConfig, String 
     }
     return new HareSettings(policyName, new PolicyConfig(values, seed), attribute, defaultType,
         isolated, weightMax, profiles, defaultCompute, priorWeight, window, replan, standby, lead,
-        admin, grace, reserveMb, reserveVcores);
+        admin, grace, reserveMb, reserveVcores, amShare);
   }
 
   /** {@link SchedulerKeys#GPU_ISOLATION_DEFAULT} read: {@code auto} from the RM's own conf. */

@@ -53,7 +53,7 @@ final class NonGpuAsks {
    * @return containers placed
    */
   List<RMContainer> place(Function<ApplicationId, HareAppAttempt> attempts,
-      FiCaSchedulerNode node, Resource reserve) {
+      FiCaSchedulerNode node, Resource reserve, AmLimit amLimit) {
     List<RMContainer> out = new ArrayList<>();
     for (ApplicationId id : new ArrayList<>(flagged)) {
       flagged.remove(id);
@@ -61,7 +61,7 @@ final class NonGpuAsks {
       if (a == null || a.isStopped()) {
         continue;
       }
-      out.addAll(placer.placeNonGpu(List.of(a), node, reserve));
+      out.addAll(placer.placeNonGpu(List.of(a), node, reserve, amLimit));
       if (ContainerPlacer.hasNonGpuAsk(a)) {
         flagged.add(id);
       }
