@@ -10,29 +10,13 @@ import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppState;
-import org.junit.After;
-import org.junit.BeforeClass;
 import org.junit.Test;
 
 /**
  * ApplicationMasters together hold at most their share of the cluster: one past it waits for
  * another AM to end; the first always starts.
  */
-public class AmLimitTest {
-
-  private HareRm h;
-
-  @BeforeClass
-  public static void warmUp() {
-    HareRm.warmUp();
-  }
-
-  @After
-  public void stop() {
-    if (h != null) {
-      h.close();
-    }
-  }
+public class AmLimitTest extends MockRmTestCase {
 
   @Test(timeout = 300_000)
   public void anAmPastTheShareWaitsForAnotherToEnd() throws Exception {

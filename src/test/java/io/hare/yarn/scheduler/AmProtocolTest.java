@@ -19,8 +19,6 @@ import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.exceptions.YarnRuntimeException;
 import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
-import org.junit.After;
-import org.junit.BeforeClass;
 import org.junit.Test;
 
 /**
@@ -29,22 +27,7 @@ import org.junit.Test;
  * node-label asks are refused at allocate with a message, and Hare's own meanings of a decrease
  * (task boundaries) apply only to an AM that declared the Hare protocol.
  */
-public class AmProtocolTest {
-
-  private HareRm h;
-
-  /** One-time loading outside the tests' timeouts. */
-  @BeforeClass
-  public static void warmUp() {
-    HareRm.warmUp();
-  }
-
-  @After
-  public void stop() {
-    if (h != null) {
-      h.close();
-    }
-  }
+public class AmProtocolTest extends MockRmTestCase {
 
   private static UpdateContainerRequest update(Container c, ContainerUpdateType type, int gpus) {
     return UpdateContainerRequest.newInstance(c.getVersion(), c.getId(), type,

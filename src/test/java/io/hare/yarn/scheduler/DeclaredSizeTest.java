@@ -7,8 +7,6 @@ import java.util.List;
 import org.apache.hadoop.yarn.api.records.Container;
 import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
-import org.junit.After;
-import org.junit.BeforeClass;
 import org.junit.Test;
 
 /**
@@ -16,21 +14,7 @@ import org.junit.Test;
  * asking is ranked, from its first task past the declaration, as a job of unknown size, so it
  * cannot hold the GPU ahead of an honest job for as long as it asks.
  */
-public class DeclaredSizeTest {
-
-  private HareRm h;
-
-  @BeforeClass
-  public static void warmUp() {
-    HareRm.warmUp();
-  }
-
-  @After
-  public void stop() {
-    if (h != null) {
-      h.close();
-    }
-  }
+public class DeclaredSizeTest extends MockRmTestCase {
 
   @Test(timeout = 300_000)
   public void aJobThatAsksPastItsDeclaredRoundsLosesTheRankTheyBought() throws Exception {

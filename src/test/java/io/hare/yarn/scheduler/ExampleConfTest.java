@@ -14,8 +14,6 @@ import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
-import org.junit.After;
-import org.junit.BeforeClass;
 import org.junit.Test;
 
 /**
@@ -23,22 +21,7 @@ import org.junit.Test;
  * scheduler (its real background re-plan thread included), and a GPU job gets containers; so the
  * example an admin copies is known to work.
  */
-public class ExampleConfTest {
-
-  private HareRm h;
-
-  /** One-time loading outside the tests' timeouts. */
-  @BeforeClass
-  public static void warmUp() {
-    HareRm.warmUp();
-  }
-
-  @After
-  public void stop() {
-    if (h != null) {
-      h.close();
-    }
-  }
+public class ExampleConfTest extends MockRmTestCase {
 
   @Test(timeout = 300_000)
   public void exampleYarnSiteStartsTheRmAndPlacesGpuTasks() throws Exception {

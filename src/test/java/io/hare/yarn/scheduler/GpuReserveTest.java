@@ -9,29 +9,13 @@ import org.apache.hadoop.yarn.api.records.ResourceRequest;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
-import org.junit.After;
-import org.junit.BeforeClass;
 import org.junit.Test;
 
 /**
  * Work without GPUs leaves a GPU node what its free GPUs' tasks need: by default the largest
  * one-GPU task asked for, per free GPU; ApplicationMasters are placed regardless.
  */
-public class GpuReserveTest {
-
-  private HareRm h;
-
-  @BeforeClass
-  public static void warmUp() {
-    HareRm.warmUp();
-  }
-
-  @After
-  public void stop() {
-    if (h != null) {
-      h.close();
-    }
-  }
+public class GpuReserveTest extends MockRmTestCase {
 
   /**
    * One node (16 GB, 16 vcores, 4 GPUs), two AMs (1 GB, 1 vcore each), one GPU task of 1 GB and

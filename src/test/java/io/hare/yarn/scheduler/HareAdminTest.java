@@ -29,8 +29,6 @@ import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppState;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttemptState;
 import org.apache.hadoop.yarn.util.Times;
-import org.junit.After;
-import org.junit.BeforeClass;
 import org.junit.Test;
 
 /**
@@ -38,22 +36,7 @@ import org.junit.Test;
  * yarn.admin.acl, the default queue's submit and administer ACLs) and weight caps per user and
  * per queue.
  */
-public class HareAdminTest {
-
-  private HareRm h;
-
-  /** One-time loading outside the tests' timeouts. */
-  @BeforeClass
-  public static void warmUp() {
-    HareRm.warmUp();
-  }
-
-  @After
-  public void stop() {
-    if (h != null) {
-      h.close();
-    }
-  }
+public class HareAdminTest extends MockRmTestCase {
 
   /** ACLs on: alice and bob may submit, qadmin administers the queue, yarnadmin is YARN admin. */
   private static YarnConfiguration withAcls() {

@@ -13,30 +13,13 @@ import org.apache.hadoop.yarn.server.resourcemanager.MockRMAppSubmissionData;
 import org.apache.hadoop.yarn.server.resourcemanager.MockRMAppSubmitter;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppState;
-import org.junit.After;
-import org.junit.BeforeClass;
 import org.junit.Test;
 
 /**
  * Applications are admitted from their tags: weights capped by the admin, a malformed tag
  * rejects that application alone with a diagnostic the user sees, and others still run.
  */
-public class HareAdmissionTest {
-
-  private HareRm h;
-
-  /** One-time loading outside the tests' timeouts. */
-  @BeforeClass
-  public static void warmUp() {
-    HareRm.warmUp();
-  }
-
-  @After
-  public void stop() {
-    if (h != null) {
-      h.close();
-    }
-  }
+public class HareAdmissionTest extends MockRmTestCase {
 
   @Test(timeout = 300_000)
   public void tagsAreReadAndWeightsCapped() throws Exception {

@@ -21,8 +21,6 @@ import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.nodelabels.NodeAttributesManager;
 import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
-import org.junit.After;
-import org.junit.BeforeClass;
 import org.junit.Test;
 
 /**
@@ -31,22 +29,7 @@ import org.junit.Test;
  * lists), placement follows it, a refresh with a bad file keeps the old mapping, and a refresh
  * with a new file moves and removes attributes.
  */
-public class HareGpuMappingTest {
-
-  private HareRm h;
-
-  /** One-time loading outside the tests' timeouts. */
-  @BeforeClass
-  public static void warmUp() {
-    HareRm.warmUp();
-  }
-
-  @After
-  public void stop() {
-    if (h != null) {
-      h.close();
-    }
-  }
+public class HareGpuMappingTest extends MockRmTestCase {
 
   private static File mapFile(String name, String text) throws IOException {
     File f = GenericTestUtils.getTestDir(name);

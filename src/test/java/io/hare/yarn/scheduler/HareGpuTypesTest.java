@@ -12,8 +12,6 @@ import org.apache.hadoop.yarn.api.records.Container;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
-import org.junit.After;
-import org.junit.BeforeClass;
 import org.junit.Test;
 
 /**
@@ -21,22 +19,7 @@ import org.junit.Test;
  * times faster on v100 goes to the v100 node even when the k80 node heartbeats first, and an
  * attribute update moves the next task with the type.
  */
-public class HareGpuTypesTest {
-
-  private HareRm h;
-
-  /** One-time loading outside the tests' timeouts. */
-  @BeforeClass
-  public static void warmUp() {
-    HareRm.warmUp();
-  }
-
-  @After
-  public void stop() {
-    if (h != null) {
-      h.close();
-    }
-  }
+public class HareGpuTypesTest extends MockRmTestCase {
 
   private static YarnConfiguration withProfiles() throws Exception {
     File csv = GenericTestUtils.getTestDir("hare-profiles.csv");

@@ -18,8 +18,6 @@ import org.apache.hadoop.yarn.server.resourcemanager.MockRMAppSubmitter;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppState;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.QueueMetrics;
-import org.junit.After;
-import org.junit.BeforeClass;
 import org.junit.Test;
 
 /**
@@ -28,24 +26,10 @@ import org.junit.Test;
  * One node of 16 GB, 16 vcores, 2 v100; an AM of 1 GB, 1 vcore; GPU tasks of 1 GB, 1 vcore,
  * 1 GPU.
  */
-public class HareMetricsTest {
+public class HareMetricsTest extends MockRmTestCase {
 
   private static final GpuType V100 = GpuType.of("v100");
 
-  private HareRm h;
-
-  /** One-time loading outside the tests' timeouts. */
-  @BeforeClass
-  public static void warmUp() {
-    HareRm.warmUp();
-  }
-
-  @After
-  public void stop() {
-    if (h != null) {
-      h.close();
-    }
-  }
 
   private static long gpus(Resource r) {
     return r.getResourceValue(HareRm.GPU);

@@ -18,8 +18,6 @@ import org.apache.hadoop.yarn.server.resourcemanager.webapp.dao.AppsInfo;
 import org.apache.hadoop.yarn.server.resourcemanager.webapp.dao.FifoSchedulerInfo;
 import org.apache.hadoop.yarn.server.resourcemanager.webapp.dao.NodesInfo;
 import org.apache.hadoop.yarn.server.resourcemanager.webapp.dao.SchedulerInfo;
-import org.junit.After;
-import org.junit.BeforeClass;
 import org.junit.Test;
 
 /**
@@ -27,22 +25,7 @@ import org.junit.Test;
  * {@code /nodes}, called directly on {@link RMWebServices} (what Jersey calls), with the Hare
  * scheduler in the RM.
  */
-public class HareRestEndpointsTest {
-
-  private HareRm h;
-
-  /** One-time loading outside the tests' timeouts. */
-  @BeforeClass
-  public static void warmUp() {
-    HareRm.warmUp();
-  }
-
-  @After
-  public void stop() {
-    if (h != null) {
-      h.close();
-    }
-  }
+public class HareRestEndpointsTest extends MockRmTestCase {
 
   /** What Jersey builds: the services with a response (a no-op one here). */
   private RMWebServices services() throws Exception {

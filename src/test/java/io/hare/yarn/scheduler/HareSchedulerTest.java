@@ -16,30 +16,13 @@ import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
-import org.junit.After;
-import org.junit.BeforeClass;
 import org.junit.Test;
 
 /**
  * The basic path on one node: ApplicationMasters FIFO and never behind GPU tasks, GPU tasks
- * through the policy, no GPU over-committed, jobs' rounds interleaved, multi-GPU asks refused.
+ * through the policy, no GPU over-committed, jobs' rounds interleaved, YARN's maximum allocation kept.
  */
-public class HareSchedulerTest {
-
-  private HareRm h;
-
-  /** One-time loading outside the tests' timeouts. */
-  @BeforeClass
-  public static void warmUp() {
-    HareRm.warmUp();
-  }
-
-  @After
-  public void stop() {
-    if (h != null) {
-      h.close();
-    }
-  }
+public class HareSchedulerTest extends MockRmTestCase {
 
   @Test(timeout = 300_000)
   public void neverMoreGpuTasksOnANodeThanItHasGpus() throws Exception {

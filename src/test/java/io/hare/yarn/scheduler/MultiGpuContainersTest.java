@@ -12,8 +12,6 @@ import org.apache.hadoop.yarn.api.records.Priority;
 import org.apache.hadoop.yarn.api.records.ResourceRequest;
 import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
-import org.junit.After;
-import org.junit.BeforeClass;
 import org.junit.Test;
 
 /**
@@ -21,21 +19,7 @@ import org.junit.Test;
  * with a reservation that keeps the policy's one-GPU tasks off the GPUs it waits for, and given
  * back when the ask goes. A Hare AM is refused them.
  */
-public class MultiGpuContainersTest {
-
-  private HareRm h;
-
-  @BeforeClass
-  public static void warmUp() {
-    HareRm.warmUp();
-  }
-
-  @After
-  public void stop() {
-    if (h != null) {
-      h.close();
-    }
-  }
+public class MultiGpuContainersTest extends MockRmTestCase {
 
   /** Asks {@code n} containers of {@code gpus} GPUs each (priority 2, beside one-GPU asks). */
   private static void ask(MockAM am, int gpus, int n) throws Exception {

@@ -28,8 +28,6 @@ import org.apache.hadoop.yarn.api.records.Container;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
-import org.junit.After;
-import org.junit.BeforeClass;
 import org.junit.Test;
 
 /**
@@ -38,7 +36,7 @@ import org.junit.Test;
  * decisions, for the same policy objects. Compared: which GPU types each job's first tasks get
  * when every job's first round is ready at once and there are fewer GPUs than tasks.
  */
-public class SameDecisionsTest {
+public class SameDecisionsTest extends MockRmTestCase {
 
   // cnn gains 10x from a v100, gnn only 1.5x
   private static final String PROFILES = "model,gpu_type,compute_ms,sync_ms\n"
@@ -50,20 +48,6 @@ public class SameDecisionsTest {
       new JobSpec("B", 0, 1, "gnn", 2, 3),
       new JobSpec("C", 0, 2, "cnn", 2, 3));
 
-  private HareRm h;
-
-  /** One-time loading outside the tests' timeouts. */
-  @BeforeClass
-  public static void warmUp() {
-    HareRm.warmUp();
-  }
-
-  @After
-  public void stop() {
-    if (h != null) {
-      h.close();
-    }
-  }
 
   @Test(timeout = 300_000)
   public void simulatorAndSchedulerDecideAlike() throws Exception {

@@ -8,30 +8,13 @@ import org.apache.hadoop.yarn.api.records.Priority;
 import org.apache.hadoop.yarn.api.records.ResourceRequest;
 import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
-import org.junit.After;
-import org.junit.BeforeClass;
 import org.junit.Test;
 
 /**
  * An AM's ask that does not yet know of the containers the same call hands it must not put their
  * tasks back as pending (YARN-1902's over-allocation).
  */
-public class StaleAsksTest {
-
-  private HareRm h;
-
-  /** One-time loading outside the tests' timeouts. */
-  @BeforeClass
-  public static void warmUp() {
-    HareRm.warmUp();
-  }
-
-  @After
-  public void stop() {
-    if (h != null) {
-      h.close();
-    }
-  }
+public class StaleAsksTest extends MockRmTestCase {
 
   @Test(timeout = 300_000)
   public void aStaleAskDoesNotAllocateTheSameTasksTwice() throws Exception {

@@ -19,8 +19,6 @@ import org.apache.hadoop.yarn.api.records.UpdateContainerRequest;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
-import org.junit.After;
-import org.junit.BeforeClass;
 import org.junit.Test;
 
 /**
@@ -30,22 +28,7 @@ import org.junit.Test;
  * and under a policy that keeps no warm GPUs every task container is: all only for AMs that
  * declared the Hare protocol. Other AMs' containers are never asked back.
  */
-public class WarmGpuTest {
-
-  private HareRm h;
-
-  /** One-time loading outside the tests' timeouts. */
-  @BeforeClass
-  public static void warmUp() {
-    HareRm.warmUp();
-  }
-
-  @After
-  public void stop() {
-    if (h != null) {
-      h.close();
-    }
-  }
+public class WarmGpuTest extends MockRmTestCase {
 
   private static UpdateContainerRequest sameSize(Container c) {
     return UpdateContainerRequest.newInstance(c.getVersion(), c.getId(),
