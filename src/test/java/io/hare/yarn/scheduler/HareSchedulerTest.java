@@ -20,7 +20,8 @@ import org.junit.Test;
 
 /**
  * The basic path on one node: ApplicationMasters FIFO and never behind GPU tasks, GPU tasks
- * through the policy, no GPU over-committed, jobs' rounds interleaved, YARN's maximum allocation kept.
+ * through the policy, no GPU over-committed, jobs' rounds interleaved, YARN's maximum allocation
+ * kept.
  */
 public class HareSchedulerTest extends MockRmTestCase {
 
