@@ -54,7 +54,8 @@ import org.apache.hadoop.yarn.conf.YarnConfiguration;
  * @param amShare share of the cluster the ApplicationMasters may hold together ({@link AmLimit})
  */
 public record HareSettings(String policyName, PolicyConfig policyConfig, String gpuTypeAttribute,
-    GpuType defaultGpuType, boolean isolatedByDefault, double weightMax, ProfileTable profiles, long defaultComputeMs,
+    GpuType defaultGpuType, boolean isolatedByDefault, double weightMax, ProfileTable profiles,
+    long defaultComputeMs,
     double priorWeight, int window, long replanIntervalMs, boolean standbyEnabled,
     long standbyLeadMs, AdminSettings admin, long nodeLivenessGraceMs, long reserveMemoryMb,
     long reserveVcores, double amShare) {
