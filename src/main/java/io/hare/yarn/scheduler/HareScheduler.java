@@ -502,6 +502,7 @@ public class HareScheduler extends FifoScheduler {
       metricsPending = pending;
       hareMetrics.update((int) Math.min(Integer.MAX_VALUE, pending), gpuTasks.runningCount(),
           inventory.counts());
+      hareMetrics.multiGpu(multiGpu.runningCount(), multiGpu.reservedGpus());
     }
   }
 

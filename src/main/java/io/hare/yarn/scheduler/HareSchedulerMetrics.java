@@ -22,7 +22,8 @@ import org.apache.hadoop.metrics2.lib.MutableRate;
  * average), applications rejected for malformed Hare tags, nodes silent past the liveness
  * grace ({@code SilentNodes}), and {@code StandbysSkippedIsolated}: task containers of jobs that
  * take standbys placed (or parking refused) on nodes whose GPUs YARN isolates per container,
- * where standbys are not used.
+ * where standbys are not used; containers of several GPUs running ({@code MultiGpuContainers})
+ * and the GPUs held idle for one that waits ({@code GpusReserved}, {@link MultiGpuContainers}).
  *
  * <p>Gauges are set by the scheduler after each scheduling pass; the re-plan rate is added from
  * the re-planning thread (metrics2 mutable metrics are thread-safe).
@@ -55,6 +56,12 @@ public final class HareSchedulerMetrics {
 
   @Metric("Nodes silent past the liveness grace: no new containers on them")
   MutableGaugeInt silentNodes;
+
+  @Metric("Containers of more than one GPU running (of AMs without the Hare protocol)")
+  MutableGaugeInt multiGpuContainers;
+
+  @Metric("GPUs held free for a container of several GPUs that waits for its node")
+  MutableGaugeInt gpusReserved;
 
   private final Map<GpuType, MutableGaugeInt[]> perType = new HashMap<>();
   private MetricsSystem system;
@@ -115,6 +122,11 @@ public final class HareSchedulerMetrics {
     silentNodes.set(n);
   }
 
+  void multiGpu(int running, int reserved) {
+    multiGpuContainers.set(running);
+    gpusReserved.set(reserved);
+  }
+
   // --- for tests ---
 
   int pending() {
@@ -141,5 +153,9 @@ public final class HareSchedulerMetrics {
 
   long standbysSkippedIsolated() {
     return standbysSkippedIsolated.value();
+  }
+
+  int gpusReserved() {
+    return gpusReserved.value();
   }
 }

@@ -62,12 +62,14 @@ public class MultiGpuContainersTest extends MockRmTestCase {
     h.finish(nm, first.get(0));
     assertEquals("the freed GPU is held for the 2-GPU container", 0,
         h.heartbeatAndPull(tasks, nm).size());
+    assertEquals("and shown", 1, h.scheduler().hareMetrics().gpusReserved());
     h.finish(nm, first.get(1));
     List<Container> large = h.heartbeatAndPull(plain, nm);
     assertEquals(1, large.size());
     assertEquals(2, HareRm.gpus(large.get(0)));
     assertEquals("the tasks wait for the large container", 0,
         h.heartbeatAndPull(tasks, nm).size());
+    assertEquals("placed: nothing held", 0, h.scheduler().hareMetrics().gpusReserved());
 
     h.finish(nm, large.get(0));
     assertEquals("its GPUs go back to the policy", 2, h.heartbeatAndPull(tasks, nm).size());
