@@ -96,6 +96,11 @@ public class SimulateOutputTest {
     assertTrue("a lower bound is at most what a schedule achieves", bound <= 0.93 + 1e-9);
     assertEquals(RelaxationBound.totalWeightedJctS(ClusterSpec.parse("v100=1"),
         twoJobs().jobs(), twoJobs().profiles()), bound, 1e-9);
+    double critical = root.get("critical_path_total_weighted_jct_s").asDouble();
+    assertTrue("the critical paths are part of the bound", critical > 0 && critical <= bound);
+    assertTrue(r.toString(), CliRun.run(CliRun.always(twoJobs()), Map.of(), "simulate",
+        "--cluster", "v100=1", "--workload", "paper", "--policies", "yarn-fifo").out
+        .contains("(the jobs' critical paths alone: "));
   }
 
   @Test(timeout = 60_000)

@@ -144,6 +144,16 @@ public final class RelaxationBound {
         : new TaskTimes(Math.max(1, Math.round(t.computeMs())), Math.round(t.syncMs()));
   }
 
+  /**
+   * The sum over jobs of weight x (R rounds of their fastest compute + sync), in seconds: what
+   * the bound would be with GPUs enough for every job at once. Printed beside the bound, it
+   * shows how much of the bound the contention for GPUs adds.
+   */
+  public static double criticalPathSumS(ClusterSpec cluster, List<JobSpec> jobs,
+      TaskTimeModel times) {
+    return criticalPathS(offlineProblem(cluster, jobs, times));
+  }
+
   /** Each job needs at least R rounds of its fastest compute + sync after arriving. */
   static double criticalPathS(PlanningProblem p) {
     boolean[] present = p.presentTypes();

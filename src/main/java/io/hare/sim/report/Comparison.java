@@ -17,12 +17,20 @@ import java.util.OptionalDouble;
  * @param jobs number of jobs in the workload
  * @param switchMs the task switch time every run used
  * @param lowerBoundS lower bound on the total weighted JCT in seconds; NaN when unavailable
+ * @param criticalPathS the jobs' critical paths alone, weighted, in seconds (the bound without
+ *     contention for GPUs); NaN when unavailable
  */
 public record Comparison(String workload, String cluster, int jobs, long switchMs,
-    double lowerBoundS, List<SimResult> results) {
+    double lowerBoundS, List<SimResult> results, double criticalPathS) {
 
   public Comparison {
     results = List.copyOf(results);
+  }
+
+  /** Without the critical-path sum. */
+  public Comparison(String workload, String cluster, int jobs, long switchMs, double lowerBoundS,
+      List<SimResult> results) {
+    this(workload, cluster, jobs, switchMs, lowerBoundS, results, Double.NaN);
   }
 
   /** Smallest total weighted JCT among policies that finished every job; empty if none did. */

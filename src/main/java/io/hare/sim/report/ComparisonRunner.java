@@ -79,8 +79,10 @@ public final class ComparisonRunner {
       for (Future<SimResult> f : runs) {
         results.add(get(f));
       }
+      double critical = options.profileError().any() ? Double.NaN
+          : RelaxationBound.criticalPathSumS(cluster, workload.jobs(), workload.profiles());
       return new Comparison(workload.name(), cluster.toString(), workload.jobs().size(),
-          options.switchMs(), get(bound), results);
+          options.switchMs(), get(bound), results, critical);
     } finally {
       pool.shutdownNow();
     }

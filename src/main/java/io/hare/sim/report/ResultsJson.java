@@ -17,7 +17,8 @@ import io.hare.sim.SimResult;
  *               "makespan_s": X, "gpu_utilization": X, "jobs": N,
  *               "unfinished_jobs": N, "ratio_to_best": X, "ratio_to_lower_bound": X,
  *               "switches": N, "replans": N, "replan_avg_ms": X, "replan_max_ms": X}, ...],
- *  "workload": "paper", "cluster": "v100=40,...", "switch_ms": N}
+ *  "workload": "paper", "cluster": "v100=40,...", "switch_ms": N,
+ *  "critical_path_total_weighted_jct_s": X}
  * </pre>
  *
  * <p>Fields keep this order; the first seven of a result are the stable interface, the rest may
@@ -56,6 +57,7 @@ public final class ResultsJson {
     root.put("workload", c.workload());
     root.put("cluster", c.cluster());
     root.put("switch_ms", c.switchMs());
+    number(root, "critical_path_total_weighted_jct_s", c.criticalPathS());
     return root;
   }
 

@@ -45,8 +45,12 @@ public final class ResultsTable {
     sb.append("workload ").append(c.workload()).append(", ").append(c.jobs()).append(" jobs")
         .append(", cluster ").append(c.cluster()).append(", switch ").append(c.switchMs())
         .append(" ms").append(nl);
-    sb.append("lower bound on total weighted JCT: ").append(num(c.lowerBoundS(), 1)).append(" s")
-        .append(nl).append(nl);
+    sb.append("lower bound on total weighted JCT: ").append(num(c.lowerBoundS(), 1)).append(" s");
+    if (Double.isFinite(c.criticalPathS())) {
+      sb.append(" (the jobs' critical paths alone: ").append(num(c.criticalPathS(), 1))
+          .append(" s)");
+    }
+    sb.append(nl).append(nl);
     for (String[] row : rows) {
       for (int i = 0; i < row.length; i++) {
         if (i == 0) {
