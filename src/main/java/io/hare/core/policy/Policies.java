@@ -33,6 +33,7 @@ public final class Policies {
     m.put(YarnFifoPolicy.NAME, YarnFifoPolicy::new);
     m.put(HarePolicy.PAPER_NAME, HarePolicy::paper);
     m.put(SrtfPolicy.HETERO_NAME, SrtfPolicy::hetero);
+    m.put(SrtfPolicy.SMITH_NAME, SrtfPolicy::smith);
     BY_NAME = Collections.unmodifiableMap(m);
   }
 

@@ -36,12 +36,16 @@ import java.util.function.ToIntFunction;
  * Tiresias places jobs. {@code srtf-hetero} is a stronger variant we add for comparison, not in
  * any paper: the round time on the job's fastest type ({@link GangPlacement#bestRoundMs}), placement
  * on the fastest type with k GPUs available (jobs wider than every type span types), and a job at
- * its boundary moves to a strictly faster type when one has k GPUs free.
+ * its boundary moves to a strictly faster type when one has k GPUs free. {@code smith-hetero}
+ * is {@code srtf-hetero} ordered by Smith's rule (remaining time over weight), ours too: a gang
+ * policy that sees weights and types, to tell how much of a lead over the gang baselines comes
+ * from weights rather than from running a job's tasks apart.
  */
 public final class SrtfPolicy implements SchedulingPolicy {
 
   public static final String NAME = "srtf";
   public static final String HETERO_NAME = "srtf-hetero";
+  public static final String SMITH_NAME = "smith-hetero";
 
   private record Key(double remainingMs, long arrivalMs, String id) {}
 
@@ -54,26 +58,33 @@ public final class SrtfPolicy implements SchedulingPolicy {
   private final Set<String> boundary = new LinkedHashSet<>();
   private final Random random;
   private final boolean typeAware;
+  private final boolean weighted;
   private boolean dirty;
 
   /** The classic, type-blind SRTF. */
   public SrtfPolicy(PolicyConfig config) {
-    this(config, false);
+    this(config, false, false);
   }
 
   /** Our heterogeneity-aware variant, {@code srtf-hetero}. */
   public static SrtfPolicy hetero(PolicyConfig config) {
-    return new SrtfPolicy(config, true);
+    return new SrtfPolicy(config, true, false);
   }
 
-  private SrtfPolicy(PolicyConfig config, boolean typeAware) {
+  /** {@code srtf-hetero} by Smith's rule, {@code smith-hetero}. */
+  public static SrtfPolicy smith(PolicyConfig config) {
+    return new SrtfPolicy(config, true, true);
+  }
+
+  private SrtfPolicy(PolicyConfig config, boolean typeAware, boolean weighted) {
     this.random = new Random(config.seed());
     this.typeAware = typeAware;
+    this.weighted = weighted;
   }
 
   @Override
   public String name() {
-    return typeAware ? HETERO_NAME : NAME;
+    return weighted ? SMITH_NAME : typeAware ? HETERO_NAME : NAME;
   }
 
   @Override
@@ -118,7 +129,7 @@ public final class SrtfPolicy implements SchedulingPolicy {
     double round = typeAware ? GangPlacement.bestRoundMs(job, cluster)
         : GangPlacement.averageRoundMs(job, cluster);
     double remaining = GangPlacement.remainingRounds(job) * round;
-    return new Key(remaining, job.arrivalMs(), job.id());
+    return new Key(weighted ? remaining / job.weight() : remaining, job.arrivalMs(), job.id());
   }
 
   private void enqueue(String id, ClusterView cluster) {

@@ -96,7 +96,8 @@ public class PolicyContractTest {
 
   /** Policies that need all k GPUs of a round at once (no intra-job parallelism). */
   private static final java.util.Set<String> GANG =
-      java.util.Set.of("gavel-fifo", "srtf", "srtf-hetero", "allox", "tiresias-las");
+      java.util.Set.of("gavel-fifo", "srtf", "srtf-hetero", "smith-hetero", "allox",
+          "tiresias-las");
 
   @Test(timeout = 60_000)
   public void jobWiderThanAnyTypeStillFinishes() throws Exception {

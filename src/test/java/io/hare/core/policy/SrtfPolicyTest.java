@@ -7,6 +7,7 @@ import static io.hare.core.policy.GangRuns.types;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
+import io.hare.core.JobSpec;
 import io.hare.core.profile.ProfileTable;
 import io.hare.sim.SimResult;
 import java.util.Set;
@@ -77,6 +78,20 @@ public class SrtfPolicyTest {
     assertEquals(0, roundStart(r, "g", 0));
     assertEquals(0, roundStart(r, "m", 0));
     assertTrue(roundStart(r, "c", 0) > 0);
+  }
+
+  @Test(timeout = 60_000)
+  public void smithVariantRanksByRemainingTimeOverWeight() throws Exception {
+    // one v100: c (cnn) is shorter than m (mid), but m weighs 10: srtf-hetero runs c first,
+    // smith-hetero m
+    JobSpec c = job("c", 0, "cnn", 1, 1);
+    JobSpec m = new JobSpec("m", 0, 10, "mid", 1, 1);
+    SimResult srtf = GangRuns.run(SrtfPolicy.HETERO_NAME, "v100=1", THREE, c, m);
+    assertEquals(0, roundStart(srtf, "c", 0));
+    assertTrue(roundStart(srtf, "m", 0) > 0);
+    SimResult smith = GangRuns.run(SrtfPolicy.SMITH_NAME, "v100=1", THREE, c, m);
+    assertEquals(0, roundStart(smith, "m", 0));
+    assertTrue(roundStart(smith, "c", 0) > 0);
   }
 
   @Test(timeout = 60_000)
