@@ -188,7 +188,7 @@ final class PriorityDispatcher {
         waited |= call.free == 0; // backfilling at most
         visitedReady = true;
         placer.place(call, job, affinity.get(job.id()));
-      } else if (job != null && holdGraceMs >= 0 && tracker.nextRound(job) >= 0) {
+      } else if (job != null && holdGraceMs >= 0) {
         hold(call, job, nowMs, stale, key);
       } else {
         stale.add(key);
@@ -213,9 +213,12 @@ final class PriorityDispatcher {
     return false;
   }
 
-  /** Holds GPUs for a job between rounds, unless its hold has lapsed (then it leaves the index). */
+  /**
+   * Holds GPUs for a job between rounds, unless it is not between rounds or its hold has lapsed
+   * (then it leaves the index).
+   */
   private void hold(DispatchCall call, JobView job, long nowMs, List<Key> stale, Key key) {
-    long readyMs = tracker.nextRoundAtMs(job);
+    long readyMs = tracker.nextRoundAtMs(job); // -1 when not between rounds
     if (readyMs < 0 || nowMs > readyMs + holdGraceMs) {
       stale.add(key); // back in the index when its next round is ready (refresh)
       return;
