@@ -27,10 +27,10 @@ import java.util.NavigableMap;
  */
 final class TypeSlots {
 
-  private final long nowMs;
-  private final List<GpuView> free;
+  private long nowMs;
+  private List<GpuView> free;
   private int freeTaken;
-  private final Iterator<Map.Entry<Long, Integer>> busy;
+  private Iterator<Map.Entry<Long, Integer>> busy;
   private long[] peeked = new long[16]; // busy ends read, ascending; [head, end) not claimed
   private int head;
   private int end;
@@ -47,9 +47,26 @@ final class TypeSlots {
   private int held;
 
   TypeSlots(long nowMs, List<GpuView> free, NavigableMap<Long, Integer> busyEnds) {
+    reset(nowMs, free, busyEnds);
+  }
+
+  /**
+   * Starts a new call on these slots, as if new. A dispatcher reuses one per type across its
+   * calls: a large cluster's heartbeats run thousands of calls a second, and each call's holds
+   * (hundreds per type) would otherwise grow fresh arrays from nothing.
+   */
+  TypeSlots reset(long nowMs, List<GpuView> free, NavigableMap<Long, Integer> busyEnds) {
     this.nowMs = nowMs;
     this.free = free;
+    this.freeTaken = 0;
     this.busy = busyEnds == null ? Collections.emptyIterator() : busyEnds.entrySet().iterator();
+    this.head = 0;
+    this.end = 0;
+    this.busyKey = 0;
+    this.busyLeft = 0;
+    Arrays.fill(heldGpu, 0, held, null); // no GPU of an earlier call kept reachable
+    this.held = 0;
+    return this;
   }
 
   int freeLeft() {
