@@ -151,7 +151,7 @@ final class TypeSlots {
     }
     int at = held;
     while (at > 0 && heldUntil[at - 1] > untilMs) {
-      at--; // holds mostly come in ascending order: the scan is short
+      at--; // after every hold ending no later: equal ends stay in the order held
     }
     System.arraycopy(heldGpu, at, heldGpu, at + 1, held - at);
     System.arraycopy(heldUntil, at, heldUntil, at + 1, held - at);
