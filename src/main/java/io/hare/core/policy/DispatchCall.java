@@ -19,6 +19,8 @@ final class DispatchCall {
   private final HareTracker tracker;
   private final Map<GpuType, List<GpuView>> freeByType;
   private final TypeSlots[] slots;
+  /** The dispatcher's slots by type index, reset for this call when first used. */
+  private final TypeSlots[] pool;
   int free;
   /** Free GPUs held in this call for jobs between rounds, still open to backfilling. */
   int held;
@@ -27,8 +29,12 @@ final class DispatchCall {
   /** Some ready task chose to wait for a busy GPU. */
   boolean someWait;
 
+  /**
+   * @param pool slots to reuse, by type index, at least as many as the cluster has types; an
+   *     empty place is filled with new slots (kept for the next call)
+   */
   DispatchCall(ClusterView cluster, Map<GpuType, List<GpuView>> freeByType, int free,
-      long nowMs, HareTracker tracker) {
+      long nowMs, HareTracker tracker, TypeSlots[] pool) {
     this.cluster = cluster;
     this.nowMs = nowMs;
     this.tracker = tracker;
@@ -36,13 +42,18 @@ final class DispatchCall {
     this.free = free;
     this.types = cluster.gpuTypes();
     this.slots = new TypeSlots[types.size()];
+    this.pool = pool;
   }
 
   TypeSlots slots(int typeIndex) {
     TypeSlots s = slots[typeIndex];
     if (s == null) {
       GpuType t = types.get(typeIndex);
-      s = new TypeSlots(nowMs, freeByType.getOrDefault(t, List.of()), tracker.busyEnds(t));
+      List<GpuView> free = freeByType.getOrDefault(t, List.of());
+      if (pool[typeIndex] == null) {
+        pool[typeIndex] = new TypeSlots(nowMs, free, tracker.busyEnds(t));
+      }
+      s = pool[typeIndex].reset(nowMs, free, tracker.busyEnds(t));
       slots[typeIndex] = s;
     }
     return s;

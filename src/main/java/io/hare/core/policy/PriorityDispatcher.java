@@ -2,6 +2,7 @@ package io.hare.core.policy;
 
 import io.hare.core.GpuType;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -63,6 +64,8 @@ final class PriorityDispatcher {
   private final Map<String, Set<GpuType>> affinity = new HashMap<>();
   private boolean contended;
   private final RoundPlacer placer = new RoundPlacer();
+  /** Slots reused by every call, by type index (see {@link TypeSlots#reset}). */
+  private TypeSlots[] slotPool = new TypeSlots[0];
   private final HareTracker tracker;
   /** How long past its expected end a sync keeps its GPUs held; negative: no holds. */
   private final long holdGraceMs;
@@ -163,8 +166,11 @@ final class PriorityDispatcher {
     if (freeGpus.isEmpty()) {
       return List.of();
     }
+    if (slotPool.length < cluster.gpuTypes().size()) {
+      slotPool = Arrays.copyOf(slotPool, cluster.gpuTypes().size());
+    }
     DispatchCall call = new DispatchCall(cluster, group(cluster, freeGpus, freeIndex),
-        freeGpus.size(), nowMs, tracker);
+        freeGpus.size(), nowMs, tracker, slotPool);
     Set<String> served = overdue.isEmpty() ? Set.of() : new HashSet<>();
     for (JobView job : overdue) {
       if (call.free == 0) {
@@ -188,7 +194,7 @@ final class PriorityDispatcher {
         waited |= call.free == 0; // backfilling at most
         visitedReady = true;
         placer.place(call, job, affinity.get(job.id()));
-      } else if (job != null && holdGraceMs >= 0 && tracker.nextRound(job) >= 0) {
+      } else if (job != null && holdGraceMs >= 0) {
         hold(call, job, nowMs, stale, key);
       } else {
         stale.add(key);
@@ -213,9 +219,12 @@ final class PriorityDispatcher {
     return false;
   }
 
-  /** Holds GPUs for a job between rounds, unless its hold has lapsed (then it leaves the index). */
+  /**
+   * Holds GPUs for a job between rounds, unless it is not between rounds or its hold has lapsed
+   * (then it leaves the index).
+   */
   private void hold(DispatchCall call, JobView job, long nowMs, List<Key> stale, Key key) {
-    long readyMs = tracker.nextRoundAtMs(job);
+    long readyMs = tracker.nextRoundAtMs(job); // -1 when not between rounds
     if (readyMs < 0 || nowMs > readyMs + holdGraceMs) {
       stale.add(key); // back in the index when its next round is ready (refresh)
       return;

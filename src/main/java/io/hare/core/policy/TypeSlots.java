@@ -27,23 +27,46 @@ import java.util.NavigableMap;
  */
 final class TypeSlots {
 
-  private final long nowMs;
-  private final List<GpuView> free;
+  private long nowMs;
+  private List<GpuView> free;
   private int freeTaken;
-  private final Iterator<Map.Entry<Long, Integer>> busy;
+  private Iterator<Map.Entry<Long, Integer>> busy;
   private long[] peeked = new long[16]; // busy ends read, ascending; [head, end) not claimed
   private int head;
   private int end;
   private long busyKey;
   private int busyLeft;
+  /**
+   * Free GPUs held in this call, ascending by the end of their hold and, among equal ends, in
+   * the order they were held: a backfill count is then a binary search, not a scan of every
+   * hold (thousands, on a large cluster between rounds), and the tightest fit is the first
+   * that fits.
+   */
   private GpuView[] heldGpu = new GpuView[0];
   private long[] heldUntil = new long[0];
   private int held;
 
   TypeSlots(long nowMs, List<GpuView> free, NavigableMap<Long, Integer> busyEnds) {
+    reset(nowMs, free, busyEnds);
+  }
+
+  /**
+   * Starts a new call on these slots, as if new. A dispatcher reuses one per type across its
+   * calls: a large cluster's heartbeats run thousands of calls a second, and each call's holds
+   * (hundreds per type) would otherwise grow fresh arrays from nothing.
+   */
+  TypeSlots reset(long nowMs, List<GpuView> free, NavigableMap<Long, Integer> busyEnds) {
     this.nowMs = nowMs;
     this.free = free;
+    this.freeTaken = 0;
     this.busy = busyEnds == null ? Collections.emptyIterator() : busyEnds.entrySet().iterator();
+    this.head = 0;
+    this.end = 0;
+    this.busyKey = 0;
+    this.busyLeft = 0;
+    Arrays.fill(heldGpu, 0, held, null); // no GPU of an earlier call kept reachable
+    this.held = 0;
+    return this;
   }
 
   int freeLeft() {
@@ -126,39 +149,51 @@ final class TypeSlots {
       heldGpu = Arrays.copyOf(heldGpu, Math.max(4, 2 * held));
       heldUntil = Arrays.copyOf(heldUntil, heldGpu.length);
     }
-    heldGpu[held] = g;
-    heldUntil[held++] = untilMs;
+    int at = held;
+    while (at > 0 && heldUntil[at - 1] > untilMs) {
+      at--; // after every hold ending no later: equal ends stay in the order held
+    }
+    System.arraycopy(heldGpu, at, heldGpu, at + 1, held - at);
+    System.arraycopy(heldUntil, at, heldUntil, at + 1, held - at);
+    heldGpu[at] = g;
+    heldUntil[at] = untilMs;
+    held++;
     return true;
   }
 
   /** Held GPUs on which a task of {@code computeMs} started now ends before its hold does. */
   int backfillable(double computeMs) {
-    int c = 0;
-    for (int i = 0; i < held; i++) {
-      if (heldGpu[i] != null && nowMs + computeMs <= heldUntil[i]) {
-        c++;
+    return held - firstFit(computeMs);
+  }
+
+  /** Index of the first hold a task of {@code computeMs} started now fits in; held if none. */
+  private int firstFit(double computeMs) {
+    int lo = 0;
+    int hi = held;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (nowMs + computeMs <= heldUntil[mid]) {
+        hi = mid;
+      } else {
+        lo = mid + 1;
       }
     }
-    return c;
+    return lo;
   }
 
   /**
    * Takes a held GPU for a task of {@code computeMs} that ends before its hold: the tightest
-   * fit, so longer gaps stay for longer tasks; null if none.
+   * fit, so longer gaps stay for longer tasks (the first held among equals); null if none.
    */
   GpuView takeBackfill(double computeMs) {
-    int best = -1;
-    for (int i = 0; i < held; i++) {
-      if (heldGpu[i] != null && nowMs + computeMs <= heldUntil[i]
-          && (best < 0 || heldUntil[i] < heldUntil[best])) {
-        best = i;
-      }
-    }
-    if (best < 0) {
+    int best = firstFit(computeMs);
+    if (best == held) {
       return null;
     }
     GpuView g = heldGpu[best];
-    heldGpu[best] = null;
+    System.arraycopy(heldGpu, best + 1, heldGpu, best, held - best - 1);
+    System.arraycopy(heldUntil, best + 1, heldUntil, best, held - best - 1);
+    heldGpu[--held] = null;
     return g;
   }
 

@@ -432,7 +432,10 @@ final class PolicyHost implements ClusterView {
   private void publishViews() {
     if (jobsChanged) {
       jobList = List.copyOf(ordered.keySet());
-      shownJobs = Map.copyOf(active);
+      // a HashMap, not Map.copyOf: a dispatch looks up every job it visits, and the immutable
+      // map's open addressing compares colliding application ids (same length, same long
+      // prefix) byte by byte where a HashMap compares their cached hashes first
+      shownJobs = Collections.unmodifiableMap(new HashMap<>(active));
       jobsChanged = false;
     }
     if (gpusVersion != inventory.version()) {
