@@ -280,6 +280,15 @@ final class GpuInventory {
     return null;
   }
 
+  /** Number of GPUs of {@code node} free for a task; 0 for an unknown node. */
+  int freeCountOn(NodeId node) {
+    int n = 0;
+    for (YarnGpu g : on(node)) {
+      n += g.taken() ? 0 : 1;
+    }
+    return n;
+  }
+
   /** The current GPUs of {@code node} by index; empty for an unknown node. */
   List<YarnGpu> on(NodeId node) {
     Node n = nodes.get(node);

@@ -473,12 +473,8 @@ public class HareScheduler extends FifoScheduler {
     if (node.getAggregatedContainersUtilization() == null) {
       node.setAggregatedContainersUtilization(ResourceUtilization.newInstance(0, 0, 0f));
     }
-    int freeGpus = 0;
-    for (YarnGpu g : inventory.on(node.getNodeID())) {
-      freeGpus += g.taken() ? 0 : 1;
-    }
     for (RMContainer c : nonGpuAsks.place(this::currentAttempt, node,
-        gpuReserve.on(node, freeGpus), amLimit)) {
+        gpuReserve.on(node, inventory.freeCountOn(node.getNodeID())), amLimit)) {
       Resources.addTo(used, c.getAllocatedResource());
     }
     long now = getClock().getTime();

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -127,9 +128,9 @@ final class MultiGpuContainers {
       return List.of();
     }
     List<RMContainer> out = new ArrayList<>();
-    Set<ApplicationId> visit = new HashSet<>(flagged);
+    Set<ApplicationId> visit = new TreeSet<>(flagged); // application order: FIFO
     visit.addAll(reservations.keySet());
-    for (ApplicationId id : new ConcurrentSkipListSet<>(visit)) {
+    for (ApplicationId id : visit) {
       flagged.remove(id);
       HareAppAttempt a = attempts.apply(id);
       SchedulerRequestKey key = a == null || a.isStopped() ? null : firstAsk(a);

@@ -48,6 +48,11 @@ final class SchedulerForStandbys implements StandbyHost {
   }
 
   @Override
+  public int freeGpusOn(NodeId node) {
+    return inventory.freeCountOn(node);
+  }
+
+  @Override
   public Collection<YarnGpu> busyGpus() {
     return tasks.busyGpus();
   }

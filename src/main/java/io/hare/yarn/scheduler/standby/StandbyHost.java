@@ -26,6 +26,9 @@ public interface StandbyHost {
   /** The GPUs of {@code node}, in index order. */
   List<YarnGpu> gpusOn(NodeId node);
 
+  /** Number of GPUs of {@code node} free for a task. */
+  int freeGpusOn(NodeId node);
+
   /** The GPUs that run a task now. */
   Collection<YarnGpu> busyGpus();
 

@@ -101,7 +101,8 @@ public final class WarmStandbys implements StandbySwitching {
       skips.skipped(node.getNodeID());
     }
     if (node == null || attempt.isStopped() || isolated
-        || !Resources.fitsIn(Resources.multiply(Gpus.without(before), freeGpus(node.getNodeID())),
+        || !Resources.fitsIn(Resources.multiply(Gpus.without(before),
+            host.freeGpusOn(node.getNodeID())),
             Resources.add(node.getUnallocatedResource(), Resources.subtract(before, small)))
         || !host.park(attempt, c, node, small)) {
       return false;
@@ -110,17 +111,6 @@ public final class WarmStandbys implements StandbySwitching {
     Resources.subtractFrom(growth, Resources.subtract(before, small));
     LOG.debug("container {} of {} parked on {}", c.getContainerId(), job, node.getNodeID());
     return true;
-  }
-
-  /** GPUs of {@code node} free now. */
-  private int freeGpus(NodeId node) {
-    int free = 0;
-    for (YarnGpu g : host.gpusOn(node)) {
-      if (!g.taken()) {
-        free++;
-      }
-    }
-    return free;
   }
 
   /**
@@ -231,7 +221,7 @@ public final class WarmStandbys implements StandbySwitching {
         }
       }
     }
-    int free = freeGpus(id);
+    int free = host.freeGpusOn(id);
     for (YarnGpu g : uncovered) {
       YarnJob b = ending.standbyFor(g);
       FifoAppAttempt a = attempts.apply(b.appId());
