@@ -26,7 +26,8 @@ public final class TaskContract {
    * Docker container).
    */
   public static final String GPU_DEVICE = "HARE_GPU_DEVICE";
-  /** CUDA's device filter: set to {@link #GPU_DEVICE}'s index wherever that is set. */
+  /** CUDA's device filter: set to {@link #GPU_DEVICE}'s index wherever that is set, except in a
+   * resident worker's launch (it picks a device per task). */
   public static final String CUDA_VISIBLE_DEVICES = "CUDA_VISIBLE_DEVICES";
 
   private TaskContract() {}

@@ -19,7 +19,8 @@ import picocli.CommandLine.Spec;
  *
  * <pre>
  * java -cp hare-yarn.jar io.hare.example.SgdJob init --work-dir D   once, before submitting
- * java -cp hare-yarn.jar io.hare.example.SgdJob task                the task command
+ * java -cp hare-yarn.jar io.hare.example.SgdJob task                the task command (process mode)
+ * java -cp hare-yarn.jar io.hare.example.SgdJob worker              the task command (resident mode)
  * java -cp hare-yarn.jar io.hare.example.SgdJob sync                the sync command
  * java -cp hare-yarn.jar io.hare.example.SgdJob reference --work-dir D --rounds R --tasks-per-round K
  * </pre>
@@ -60,6 +61,7 @@ public final class SgdJob implements Callable<Integer> {
     CommandLine cl = new CommandLine(new SgdJob());
     cl.addSubcommand("init", new InitCommand());
     cl.addSubcommand("task", new TaskCommand(env));
+    cl.addSubcommand("worker", new WorkerCommand(env));
     cl.addSubcommand("sync", new SyncCommand(env));
     cl.addSubcommand("reference", new ReferenceCommand());
     cl.setOut(out);

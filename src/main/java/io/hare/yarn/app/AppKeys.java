@@ -72,6 +72,14 @@ public final class AppKeys {
   public static final String TASK_REUSE_ENABLED = PREFIX + "task.reuse.enabled";
   public static final boolean DEFAULT_TASK_REUSE_ENABLED = true;
 
+  /**
+   * How a container runs tasks: {@code process} (the task command is one task, a new process per
+   * task) or {@code resident} (the task command is the job's worker, started once per container,
+   * taking task after task over the task channel; needs task reuse). See {@link TaskMode}.
+   */
+  public static final String TASK_MODE = PREFIX + "task.mode";
+  public static final String DEFAULT_TASK_MODE = "process";
+
   // --- sync ---
 
   /** Shell command of the round's sync step, run in the AM container; empty: no sync step. */

@@ -1,17 +1,16 @@
 package io.hare.yarn.app;
 
+import io.hare.worker.ChannelKey;
+import io.hare.worker.ChannelProof;
 import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.HexFormat;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 import org.apache.hadoop.io.DataOutputBuffer;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.security.Credentials;
@@ -35,12 +34,11 @@ final class ChannelKeys {
   /** The secret key's alias in the container's credentials. */
   static final String ALIAS = "hare.channel.key";
   /** What the secret key's value starts with, before the key's 64 hex digits. */
-  static final String VALUE_PREFIX = "hare-channel-key:";
+  static final String VALUE_PREFIX = ChannelKey.PREFIX;
   static final int KEY_BYTES = 32;
-  private static final String HMAC = "HmacSHA256";
   private static final HexFormat HEX = HexFormat.of();
 
-  private final SecretKeySpec master;
+  private final byte[] secret;
 
   /** Keys derived from a fresh random secret. */
   ChannelKeys() {
@@ -53,7 +51,7 @@ final class ChannelKeys {
       throw new IllegalArgumentException("a channel secret needs at least " + KEY_BYTES
           + " bytes, got " + secret.length);
     }
-    this.master = new SecretKeySpec(secret.clone(), HMAC);
+    this.secret = secret.clone();
   }
 
   /** {@code n} bytes from a {@link SecureRandom}. */
@@ -65,7 +63,7 @@ final class ChannelKeys {
 
   /** The key of {@code container}: HMAC-SHA256 of its id under the AM's secret. */
   byte[] keyOf(ContainerId container) {
-    return hmac(master, "hare-channel-key " + container);
+    return ChannelProof.hmac(secret, "hare-channel-key " + container);
   }
 
   /**
@@ -97,7 +95,7 @@ final class ChannelKeys {
    * newline): hex HMAC-SHA256, under the container's key, of {@code GREETING CONTAINER_ID}.
    */
   static String proof(byte[] key, String greeting, String container) {
-    return HEX.formatHex(hmac(new SecretKeySpec(key, HMAC), greeting + " " + container));
+    return ChannelProof.proof(key, greeting, container);
   }
 
   /**
@@ -110,13 +108,4 @@ final class ChannelKeys {
     return MessageDigest.isEqual(expected, proof.getBytes(StandardCharsets.US_ASCII));
   }
 
-  private static byte[] hmac(SecretKeySpec key, String message) {
-    try {
-      Mac mac = Mac.getInstance(HMAC);
-      mac.init(key);
-      return mac.doFinal(message.getBytes(StandardCharsets.US_ASCII));
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("the JVM lacks " + HMAC, e);
-    }
-  }
 }

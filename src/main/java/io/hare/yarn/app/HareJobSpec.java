@@ -13,6 +13,7 @@ import org.apache.hadoop.conf.Configuration;
  * that of its key in {@link AppKeys}.
  *
  * @param model profile name, empty for none
+ * @param taskMode how containers run tasks; {@link TaskMode#RESIDENT} only with task reuse
  * @param syncCommand empty for no sync step
  * @param amJar local path of the Hare jar, empty for the client's own jar
  * @param files paths or URIs to localize as files, in the order given
@@ -21,11 +22,16 @@ import org.apache.hadoop.conf.Configuration;
  */
 public record HareJobSpec(String name, int rounds, int tasksPerRound, String taskCommand,
     double weight, String model, String queue, String stagingDir, int taskMemoryMb,
-    int taskVcores, int taskGpus, int taskMaxAttempts, boolean taskReuse, String syncCommand, int amMemoryMb,
+    int taskVcores, int taskGpus, int taskMaxAttempts, boolean taskReuse, TaskMode taskMode,
+    String syncCommand, int amMemoryMb,
     int amMaxAttempts, int amHeartbeatMs, int amStandbyHeartbeatMs, String amJavaOpts, String amJar, List<String> files, List<String> archives,
     Map<String, String> env) {
 
   public HareJobSpec {
+    if (taskMode == TaskMode.RESIDENT && !taskReuse) {
+      throw new IllegalArgumentException("a resident worker takes its tasks over the task"
+          + " channel: it needs task reuse");
+    }
     files = List.copyOf(files);
     archives = List.copyOf(archives);
     env = Map.copyOf(env);
@@ -59,6 +65,7 @@ public record HareJobSpec(String name, int rounds, int tasksPerRound, String tas
     c.setInt(AppKeys.TASK_GPUS, taskGpus);
     c.setInt(AppKeys.TASK_MAX_ATTEMPTS, taskMaxAttempts);
     c.setBoolean(AppKeys.TASK_REUSE_ENABLED, taskReuse);
+    c.set(AppKeys.TASK_MODE, taskMode.key());
     c.set(AppKeys.SYNC_COMMAND, syncCommand);
     c.setInt(AppKeys.AM_MEMORY_MB, amMemoryMb);
     c.setInt(AppKeys.AM_MAX_ATTEMPTS, amMaxAttempts);
@@ -75,7 +82,7 @@ public record HareJobSpec(String name, int rounds, int tasksPerRound, String tas
   /** A copy with other localized resources (the client swaps local paths for uploaded ones). */
   public HareJobSpec withResources(String jar, List<String> newFiles, List<String> newArchives) {
     return new HareJobSpec(name, rounds, tasksPerRound, taskCommand, weight, model, queue,
-        stagingDir, taskMemoryMb, taskVcores, taskGpus, taskMaxAttempts, taskReuse, syncCommand,
+        stagingDir, taskMemoryMb, taskVcores, taskGpus, taskMaxAttempts, taskReuse, taskMode, syncCommand,
         amMemoryMb, amMaxAttempts, amHeartbeatMs, amStandbyHeartbeatMs, amJavaOpts, jar, newFiles, newArchives, env);
   }
 }

@@ -14,6 +14,7 @@ import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -99,6 +100,7 @@ public final class JobSpecValidator {
           "a whole number from 1 to " + MAX_TASK_ATTEMPTS);
     }
     boolean reuse = bool(AppKeys.TASK_REUSE_ENABLED, AppKeys.DEFAULT_TASK_REUSE_ENABLED);
+    TaskMode mode = taskMode(reuse);
     String sync = text(AppKeys.SYNC_COMMAND, AppKeys.DEFAULT_SYNC_COMMAND);
     int amMemory = atLeast(AppKeys.AM_MEMORY_MB, AppKeys.DEFAULT_AM_MEMORY_MB, MIN_AM_MEMORY_MB);
     int amAttempts = atLeast(AppKeys.AM_MAX_ATTEMPTS, AppKeys.DEFAULT_AM_MAX_ATTEMPTS, 1);
@@ -136,7 +138,7 @@ public final class JobSpecValidator {
       throw new ConfigException(problems);
     }
     return new HareJobSpec(name, rounds, k, command, weight, model, queue, staging, memory,
-        vcores, gpus, attempts, reuse, sync, amMemory, amAttempts, heartbeat, standbyHeartbeat,
+        vcores, gpus, attempts, reuse, mode, sync, amMemory, amAttempts, heartbeat, standbyHeartbeat,
         javaOpts, jar, files, archives, env);
   }
 
@@ -187,6 +189,21 @@ public final class JobSpecValidator {
     }
     bad(key, v, "true or false");
     return def;
+  }
+
+  /** The task mode; {@code process} (and a problem) when bad or resident without reuse. */
+  private TaskMode taskMode(boolean reuse) {
+    String v = text(AppKeys.TASK_MODE, AppKeys.DEFAULT_TASK_MODE);
+    Optional<TaskMode> mode = TaskMode.parse(v);
+    if (mode.isEmpty()) {
+      bad(AppKeys.TASK_MODE, v, "process or resident");
+      return TaskMode.PROCESS;
+    }
+    if (mode.get() == TaskMode.RESIDENT && !reuse) {
+      problems.add(AppKeys.TASK_MODE + ": resident needs " + AppKeys.TASK_REUSE_ENABLED
+          + "=true (a resident worker takes its tasks over the task channel), got false");
+    }
+    return mode.get();
   }
 
   private String text(String key, String def) {

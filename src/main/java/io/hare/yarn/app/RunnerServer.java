@@ -1,5 +1,6 @@
 package io.hare.yarn.app;
 
+import io.hare.worker.ResidentWorker;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -68,10 +69,10 @@ import org.slf4j.LoggerFactory;
 final class RunnerServer implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(RunnerServer.class);
-  /** The protocol version this server speaks. */
-  static final int VERSION = 1;
+  /** The protocol version this server speaks: the resident workers' ({@link ResidentWorker}). */
+  static final int VERSION = ResidentWorker.VERSION;
   /** The greeting's first word. */
-  static final String MAGIC = "hare-channel";
+  static final String MAGIC = ResidentWorker.MAGIC;
   private static final int NONCE_BYTES = 32;
 
   /**
@@ -84,7 +85,8 @@ final class RunnerServer implements AutoCloseable {
    * @param refusalLogIntervalMs how often refusals of one peer may be logged
    */
   record Limits(int maxLineBytes, long handshakeMs, int margin, long refusalLogIntervalMs) {
-    static final Limits DEFAULT = new Limits(4096, 10_000, 8, 60_000);
+    static final Limits DEFAULT =
+        new Limits(ResidentWorker.MAX_LINE_BYTES, 10_000, 8, 60_000);
 
     Limits {
       if (maxLineBytes < 256 || handshakeMs < 1 || margin < 1 || refusalLogIntervalMs < 1) {
@@ -96,7 +98,6 @@ final class RunnerServer implements AutoCloseable {
     }
   }
 
-  /** The next task of a runner: {@code round} and {@code index}; or {@link #PARK}. */
   /**
    * The next task of a runner: {@code round} and {@code index}, and the GPU {@code device} it
    * runs on (-1: leave the container's as it is); or {@link #PARK}.

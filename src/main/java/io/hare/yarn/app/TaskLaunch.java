@@ -1,5 +1,7 @@
 package io.hare.yarn.app;
 
+import io.hare.core.TaskContract;
+import io.hare.worker.ResidentWorker;
 import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.List;
@@ -26,8 +28,8 @@ public final class TaskLaunch {
   /** All task asks share one priority: only one round asks at a time. */
   static final Priority PRIORITY = Priority.newInstance(1);
   /** The variables naming the task channel's host and port. */
-  static final String RUNNER_HOST = "HARE_RUNNER_HOST";
-  static final String RUNNER_PORT = "HARE_RUNNER_PORT";
+  static final String RUNNER_HOST = ResidentWorker.RUNNER_HOST;
+  static final String RUNNER_PORT = ResidentWorker.RUNNER_PORT;
 
   private final HareJobSpec spec;
   private final Map<String, LocalResource> resources;
@@ -61,8 +63,8 @@ public final class TaskLaunch {
 
   /**
    * @param channel the AM's task channel: each container then runs the job's tasks one after
-   *     another as the AM hands them out ({@link TaskRunnerScript}); null: each container runs
-   *     one task
+   *     another as the AM hands them out, as new processes under {@link TaskRunnerScript} or, in
+   *     {@link TaskMode#RESIDENT}, in the job's worker; null: each container runs one task
    */
   TaskLaunch(HareJobSpec spec, Map<String, LocalResource> resources, ByteBuffer tokens,
       String classpath, Channel channel) {
@@ -97,13 +99,21 @@ public final class TaskLaunch {
 
   public ContainerLaunchContext context(Map<String, String> env) {
     String log = ApplicationConstants.LOG_DIR_EXPANSION_VAR;
-    String script = warm() ? TaskRunnerScript.of(spec.taskCommand()) : spec.taskCommand();
+    // a resident worker speaks the task channel itself; a task process needs the bash runner
+    String script = warm() && spec.taskMode() == TaskMode.PROCESS
+        ? TaskRunnerScript.of(spec.taskCommand()) : spec.taskCommand();
     String command = "bash -c " + forLaunchScript(quote(script)) + " 1>" + log
         + "/stdout 2>" + log + "/stderr";
     ByteBuffer t = tokens == null ? null : tokens.duplicate();
     Map<String, String> full = new HashMap<>(env);
     if (!classpath.isEmpty() && !env.containsKey(Environment.CLASSPATH.name())) {
       full.put(Environment.CLASSPATH.name(), classpath);
+    }
+    if (spec.taskMode() == TaskMode.RESIDENT && full.containsKey(TaskContract.GPU_DEVICE)) {
+      // a resident worker outlives its first task, and a later one may run on another device of
+      // the node (after a park): it picks the device per task (HARE_GPU_DEVICE, then the run
+      // line), so its launch environment must not hide the node's other GPUs
+      full.remove(TaskContract.CUDA_VISIBLE_DEVICES);
     }
     if (warm()) {
       full.put(RUNNER_HOST, channel.host());

@@ -1,5 +1,7 @@
 package io.hare.yarn.app;
 
+import io.hare.worker.ResidentWorker;
+
 /**
  * The command of a warm task container: bash that runs the job's task command, then, if the
  * container knows its ApplicationMaster's task channel ({@code HARE_RUNNER_HOST},
@@ -34,9 +36,9 @@ package io.hare.yarn.app;
 final class TaskRunnerScript {
 
   /** Exit status of a runner that lost its AM with a result or a task not delivered. */
-  static final int LOST = 75;
+  static final int LOST = ResidentWorker.LOST;
   /** The variable that makes a runner a standby. */
-  static final String STANDBY = "HARE_STANDBY";
+  static final String STANDBY = ResidentWorker.STANDBY;
   /** How long the runner waits for the server's greeting and its answer to hello. */
   static final int HANDSHAKE_READ_S = 60;
 

@@ -1,11 +1,16 @@
 package io.hare.yarn.app;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.fail;
+import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
 import java.io.File;
 import java.nio.file.Files;
 import java.util.Map;
+import io.hare.core.ConfigException;
+import java.util.List;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
@@ -113,6 +118,51 @@ public class AmPartsTest {
     assertEquals(0, pb.start().waitFor());
     assertEquals("r=7 q \\ 'it''s' 2\n",
         Files.readString(new File(tmp.getRoot(), "stdout").toPath()));
+  }
+
+  @Test(timeout = 60_000)
+  public void aResidentWorkerIsTheContainersCommandAndPicksItsDevicePerTask() throws Exception {
+    Map<String, String> m = JobSpecValidatorTest.valid();
+    m.put(AppKeys.TASK_COMMAND, "python3 train.py");
+    m.put(AppKeys.TASK_MODE, "resident");
+    HareJobSpec spec = JobSpecValidator.read(JobSpecValidatorTest.conf(m));
+    TaskLaunch launch = new TaskLaunch(spec, Map.of(), null, "",
+        new TaskLaunch.Channel("am-host", 4242, new ChannelKeys()));
+    Map<String, String> env = TaskEnv.withDevice(
+        TaskEnv.forTask(spec, "job", "/w", 0, 1, "t4"), OptionalInt.of(3));
+    ContainerLaunchContext ctx = launch.context(env);
+    assertEquals("the worker itself, without the bash runner", "bash -c 'python3 train.py'"
+        + " 1><LOG_DIR>/stdout 2><LOG_DIR>/stderr", ctx.getCommands().get(0));
+    assertEquals("am-host", ctx.getEnvironment().get(TaskLaunch.RUNNER_HOST));
+    assertEquals("4242", ctx.getEnvironment().get(TaskLaunch.RUNNER_PORT));
+    assertEquals("3", ctx.getEnvironment().get("HARE_GPU_DEVICE"));
+    assertFalse("a later task may run on another device of the node",
+        ctx.getEnvironment().containsKey("CUDA_VISIBLE_DEVICES"));
+    assertEquals("1", launch.standbyContext(TaskEnv.forStandby(spec, "job", "/w", 0, "t4"))
+        .getEnvironment().get(TaskRunnerScript.STANDBY));
+
+    m.put(AppKeys.TASK_MODE, "process");
+    ContainerLaunchContext process = new TaskLaunch(JobSpecValidator.read(
+        JobSpecValidatorTest.conf(m)), Map.of(), null, "",
+        new TaskLaunch.Channel("am-host", 4242, new ChannelKeys())).context(env);
+    assertTrue("a task process runs under the bash runner",
+        process.getCommands().get(0).contains("/dev/tcp/"));
+    assertEquals("3", process.getEnvironment().get("CUDA_VISIBLE_DEVICES"));
+  }
+
+  @Test(timeout = 60_000)
+  public void residentModeWithoutTaskReuseIsRefusedNamingBothKeys() {
+    Map<String, String> m = JobSpecValidatorTest.valid();
+    m.put(AppKeys.TASK_MODE, "resident");
+    m.put(AppKeys.TASK_REUSE_ENABLED, "false");
+    try {
+      JobSpecValidator.read(JobSpecValidatorTest.conf(m));
+      fail("resident needs the task channel");
+    } catch (ConfigException e) {
+      assertEquals(List.of("yarn.app.hare.task.mode: resident needs"
+          + " yarn.app.hare.task.reuse.enabled=true (a resident worker takes its tasks over the"
+          + " task channel), got false"), e.problems());
+    }
   }
 
   @Test(timeout = 60_000)

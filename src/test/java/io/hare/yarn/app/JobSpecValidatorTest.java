@@ -76,6 +76,7 @@ public class JobSpecValidatorTest {
         {AppKeys.AM_HEARTBEAT_INTERVAL_MS, "fast", "from 10 to 60000"},
         {AppKeys.AM_JAVA_OPTS, "-Xmx4g", "without -Xmx"},
         {AppKeys.TASK_REUSE_ENABLED, "yes", "true or false"},
+        {AppKeys.TASK_MODE, "daemon", "process or resident"},
         {AppKeys.AM_JAVA_OPTS, "-XX:+UseSerialGC Serial", "starting with '-'"},
         {AppKeys.AM_JAVA_OPTS, "-Dhome=\"$HOME\"", "no quotes or $"},
         {AppKeys.AM_JAR, "/no/such/hare.jar", "existing Hare jar"},

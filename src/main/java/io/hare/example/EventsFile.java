@@ -1,0 +1,56 @@
+package io.hare.example;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * Demo and benchmark instrumentation of the resident worker: the start and end of each task it
+ * runs, as lines of the events file the embedded cluster reads ({@code io.hare.embedded.TaskEvents},
+ * whose bash wrapper writes the same lines around a task process):
+ * {@code start APP ROUND INDEX HOST TYPE CONTAINER MS DEVICE} and
+ * {@code end APP ROUND INDEX HOST TYPE CONTAINER MS EXIT DEVICE}, {@code -} for a value the
+ * worker does not have. Each line is one append ({@code O_APPEND}), so workers on one machine
+ * may share a file.
+ */
+final class EventsFile {
+
+  private final Path file;
+  private final String app;
+  private final String host;
+  private final String type;
+  private final String container;
+
+  EventsFile(Path file, Env env) {
+    this.file = file;
+    this.app = field(env.get("HARE_JOB_ID"));
+    this.host = field(env.get("NM_HOST"));
+    this.type = field(env.get("HARE_GPU_TYPE"));
+    this.container = field(env.get("CONTAINER_ID"));
+  }
+
+  void start(int round, int index, String device) throws IOException {
+    append("start " + fields(round, index) + " " + System.currentTimeMillis() + " "
+        + field(device));
+  }
+
+  void end(int round, int index, int exitCode, String device) throws IOException {
+    append("end " + fields(round, index) + " " + System.currentTimeMillis() + " " + exitCode
+        + " " + field(device));
+  }
+
+  private String fields(int round, int index) {
+    return app + " " + round + " " + index + " " + host + " " + type + " " + container;
+  }
+
+  private void append(String line) throws IOException {
+    Files.write(file, (line + "\n").getBytes(StandardCharsets.UTF_8),
+        StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+  }
+
+  private static String field(String s) {
+    return s == null || s.isBlank() ? "-" : s.strip().replace(' ', '_');
+  }
+}
