@@ -71,4 +71,24 @@ public class LayeringTest {
     bad.addAll(offenders(MAIN.resolve("sim"), "org.apache.hadoop"));
     assertTrue("sim imports YARN: " + bad, bad.isEmpty());
   }
+
+  /**
+   * A resident worker runs inside the user's job with the JDK alone: a data team's worker
+   * classpath need not hold Hadoop, nor anything of the scheduler or the AM.
+   */
+  @Test(timeout = 300_000)
+  public void theWorkerLibraryNeedsOnlyTheJdk() throws IOException {
+    List<String> bad = new java.util.ArrayList<>();
+    try (Stream<Path> files = Files.walk(MAIN.resolve("worker"))) {
+      for (Path p : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+        for (String l : Files.readAllLines(p)) {
+          if (l.startsWith("import ") && !l.startsWith("import java.")
+              && !l.startsWith("import javax.crypto.") && !l.startsWith("import io.hare.worker.")) {
+            bad.add(p + ": " + l);
+          }
+        }
+      }
+    }
+    assertTrue("the worker library imports beyond the JDK: " + bad, bad.isEmpty());
+  }
 }

@@ -116,6 +116,32 @@ public class SgdJobIT {
     assertEqualsReference(wide, 1, tasks);
   }
 
+  /**
+   * Resident mode: each task container starts the job's worker once ({@code SgdJob worker}),
+   * which takes task after task over the task channel, across the round barriers; every task
+   * ran once, some workers ran several, and the model is the reference's.
+   */
+  @Test(timeout = 300_000)
+  public void residentWorkersTakeTaskAfterTaskAndTrainToTheReferenceModel() throws Exception {
+    int rounds = 3;
+    int tasks = 8;
+    File job = initJob("resident", 4);
+    ApplicationId id = submit(job, "resident", 1, rounds, tasks, true);
+    GenericTestUtils.waitFor(() -> ended(id), 250, 270_000);
+    ApplicationReport r = yarn.getApplicationReport(id);
+    assertEquals(id + ": " + r.getDiagnostics(), FinalApplicationStatus.SUCCEEDED,
+        r.getFinalApplicationStatus());
+    TaskEvents.Runs runs = TaskEvents.read(job.toPath().resolve(EVENTS));
+    assertEquals("task attempts", rounds * tasks, runs.attempts().size());
+    assertTrue("every task succeeded", runs.attempts().stream()
+        .allMatch(TaskEvents.Attempt::succeeded));
+    Map<String, Long> perWorker = runs.attempts().stream().collect(Collectors.groupingBy(
+        TaskEvents.Attempt::containerId, Collectors.counting()));
+    assertTrue("a worker (one process per container) ran several tasks: " + perWorker,
+        perWorker.values().stream().anyMatch(n -> n > 1));
+    assertEqualsReference(job, rounds, tasks);
+  }
+
   /** {@code SgdJob init} into a fresh directory, in-process, as a user does before submitting. */
   private static File initJob(String name, int seed) {
     File dir = new File(base, name);
@@ -127,6 +153,12 @@ public class SgdJobIT {
   /** {@code hare submit --detach JOB.xml} in-process, with the client keys as {@code -D}. */
   private static ApplicationId submit(File dir, String name, int weight, int rounds, int tasks)
       throws Exception {
+    return submit(dir, name, weight, rounds, tasks, false);
+  }
+
+  /** As above; with {@code resident}, in resident mode: the task command is the worker. */
+  private static ApplicationId submit(File dir, String name, int weight, int rounds, int tasks,
+      boolean resident) throws Exception {
     File spec = new File(dir, "job.xml");
     String java = "\"$JAVA_HOME\"/bin/java -Xmx128m io.hare.example.SgdJob";
     String where = " --work-dir '" + dir.getAbsolutePath() + "'";
@@ -137,8 +169,10 @@ public class SgdJobIT {
         + prop("yarn.app.hare.job.tasks-per-round", Integer.toString(tasks))
         + prop("yarn.app.hare.job.weight", Integer.toString(weight))
         + prop("yarn.app.hare.job.staging-dir", new File(base, "staging").getAbsolutePath())
-        + prop("yarn.app.hare.task.command", TaskEvents.wrapTask(java + " task" + where,
-            events.toPath()))
+        + prop("yarn.app.hare.task.command", resident
+            ? java + " worker" + where + " --events '" + events.getAbsolutePath() + "'"
+            : TaskEvents.wrapTask(java + " task" + where, events.toPath()))
+        + prop("yarn.app.hare.task.mode", resident ? "resident" : "process")
         + prop("yarn.app.hare.sync.command", TaskEvents.wrapSync(java + " sync" + where,
             events.toPath()))
         + prop("yarn.app.hare.task.memory-mb", "256")
