@@ -11,7 +11,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, synopsisSubcommandLabel = "COMMAND",
     description = "Benchmarks of Hare's parts, each against what stock YARN does.",
-    subcommands = {BenchSchedulerCommand.class, BenchSwitchingCommand.class},
+    subcommands = {BenchSchedulerCommand.class, BenchSwitchingCommand.class,
+        BenchWorkersCommand.class},
     footer = {"%nRun 'hare bench COMMAND --help' for a benchmark's options."})
 public final class BenchCommand implements Callable<Integer> {
 
