@@ -1,6 +1,7 @@
 package io.hare.yarn.app;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
 import static org.junit.Assume.assumeTrue;
 
 import java.net.InetAddress;
@@ -153,6 +154,7 @@ public class PytorchResidentExampleTest {
         perTask.resolve("model-r0.pt").toString()).redirectErrorStream(true).start();
     String compared = new String(c.getInputStream().readAllBytes());
     assertEquals(compared, 0, c.waitFor());
-    assertEquals("the MLP's two weights and two biases", "equal 4", compared.strip());
+    assertTrue("the MLP's two weights and two biases: " + compared,
+        compared.contains("equal 4"));
   }
 }
