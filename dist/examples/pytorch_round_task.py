@@ -150,21 +150,30 @@ def run_init(torch, args):
     print("initialised %s: %s, model-r0.pt" % (args.work_dir, args.model))
 
 
-def run_task(torch, args, e):
-    import torch.nn.functional as F
+def task_device(torch, args):
+    """The task's device: the process's CUDA device; the CPU only when --cpu allows it."""
     device = torch.device("cuda" if torch.cuda.is_available() and not args.cpu else "cpu")
     if device.type == "cpu" and not args.cpu:
         raise BadInput("no CUDA device in this container (pass --cpu to train on the CPU)")
-    model = build_model(args.model, args.classes)
+    return device
+
+
+def load_round(torch, model, e):
+    """Loads model r (the task's round) into ``model``, wherever its parameters are."""
     model.load_state_dict(load(torch, model_file(e["work_dir"], e["round"]),
                                "the sync step of round %d has not run" % (e["round"] - 1)
                                if e["round"] > 0 else "run --init first"))
-    model.to(device).train()
-    x, y = synthetic_data(torch, args.seed, args.examples, args.classes)
+
+
+def train_share(torch, model, x, y, device, args, e):
+    """Computes the task's mean gradient with ``model`` (on ``device``, holding model r) over its
+    examples of ``x``, ``y`` and writes it atomically; the batch loss. ``model`` keeps no
+    gradient from an earlier task: each task starts from none, as in a fresh process."""
+    import torch.nn.functional as F
     idx = batch_examples(e["round"], e["index"], e["k"], args.micro_batches, args.batch_size,
                          args.examples)
-    start = time.time()
-    model.zero_grad(set_to_none=False)
+    model.train()
+    model.zero_grad(set_to_none=True)
     loss_sum = 0.0
     for m in range(args.micro_batches):
         part = idx[m * args.batch_size:(m + 1) * args.batch_size]
@@ -176,6 +185,17 @@ def run_task(torch, args, e):
     save_atomically(torch, {"round": e["round"], "index": e["index"], "k": e["k"],
                             "loss": loss_sum, "grads": grads},
                     grad_file(e["work_dir"], e["round"], e["index"]))
+    return loss_sum
+
+
+def run_task(torch, args, e):
+    device = task_device(torch, args)
+    model = build_model(args.model, args.classes)
+    load_round(torch, model, e)
+    model.to(device)
+    x, y = synthetic_data(torch, args.seed, args.examples, args.classes)
+    start = time.time()
+    loss_sum = train_share(torch, model, x, y, device, args, e)
     print("round %d task %d/%d on %s (%s): batch loss %.6f, %.2f s"
           % (e["round"], e["index"], e["k"], device, e["gpu_type"] or "?", loss_sum,
              time.time() - start))
@@ -215,11 +235,8 @@ def run_sync(torch, args, e):
     print("round %d sync of %d tasks: wrote %s" % (r, k, model_file(wd, r + 1)))
 
 
-def main(argv=None, env=None):
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--init", action="store_true", help="write model-r0.pt into --work-dir")
-    p.add_argument("--sync", action="store_true", help="run the round's sync step")
-    p.add_argument("--work-dir", help="with --init: the job's work directory")
+def add_training_args(p):
+    """The options a task and the sync step share (the resident example takes them too)."""
     p.add_argument("--model", default="mlp", choices=("mlp", "resnet18"))
     p.add_argument("--classes", type=int, default=10)
     p.add_argument("--examples", type=int, default=8192, help="synthetic data set size")
@@ -231,6 +248,21 @@ def main(argv=None, env=None):
     p.add_argument("--deterministic", action="store_true",
                    help="deterministic kernels (same bits on the same GPU type)")
     p.add_argument("--cpu", action="store_true", help="allow training on the CPU")
+
+
+def set_deterministic(torch):
+    """Deterministic kernels: a retry on the same GPU type repeats its result."""
+    os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
+    torch.use_deterministic_algorithms(True)
+    torch.backends.cudnn.benchmark = False
+
+
+def main(argv=None, env=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--init", action="store_true", help="write model-r0.pt into --work-dir")
+    p.add_argument("--sync", action="store_true", help="run the round's sync step")
+    p.add_argument("--work-dir", help="with --init: the job's work directory")
+    add_training_args(p)
     args = p.parse_args(argv)
     env = os.environ if env is None else env
     try:
@@ -241,9 +273,7 @@ def main(argv=None, env=None):
         return 1
     try:
         if args.deterministic:
-            os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
-            torch.use_deterministic_algorithms(True)
-            torch.backends.cudnn.benchmark = False
+            set_deterministic(torch)
         if args.init:
             if not args.work_dir:
                 raise BadInput("--work-dir: required with --init")

@@ -69,6 +69,9 @@ public class TarballIT {
     assertTrue(Files.isExecutable(home.resolve("sbin/hare-gpu-model.sh")));
     assertTrue(Files.isRegularFile(home.resolve("README.md")));
     assertTrue(Files.isRegularFile(home.resolve("examples/pytorch_round_task.py")));
+    assertTrue(Files.isRegularFile(home.resolve("examples/pytorch_resident.py")));
+    assertTrue(Files.isRegularFile(home.resolve("python/hare_worker/__init__.py")));
+    assertTrue(Files.isRegularFile(home.resolve("python/pyproject.toml")));
   }
 
   /** lib/ is exactly what the README tells an admin to copy: nothing Hadoop ships. */

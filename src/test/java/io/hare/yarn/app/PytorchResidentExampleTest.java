@@ -1,0 +1,160 @@
+package io.hare.yarn.app;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assume.assumeTrue;
+
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.apache.hadoop.yarn.api.records.ContainerId;
+import org.junit.BeforeClass;
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
+
+/**
+ * {@code dist/examples/pytorch_resident.py}, one resident worker against a real {@link
+ * RunnerServer}, trains the same model, tensor for tensor, as {@code pytorch_round_task.py} run
+ * once per task (on the CPU, deterministic kernels). Skipped without a Python that has PyTorch.
+ */
+public class PytorchResidentExampleTest {
+
+  private static final String CONTAINER = "container_1700000000000_0007_01_000004";
+  private static final ContainerId ID = ContainerId.fromString(CONTAINER);
+  private static final Path EXAMPLES = Path.of("dist/examples").toAbsolutePath();
+  private static final int ROUNDS = 2;
+  private static final int TASKS = 2;
+  /** Small enough for a minute on one CPU core. */
+  private static final List<String> TRAINING = List.of("--model", "mlp", "--cpu",
+      "--deterministic", "--examples", "256", "--batch-size", "16", "--micro-batches", "2");
+  private static Path python;
+
+  @Rule
+  public TemporaryFolder tmp = new TemporaryFolder();
+
+  @BeforeClass
+  public static void findTorch() {
+    python = Stream.concat(PythonWorkers.onPath().stream(), Stream.of(Path.of("/usr/bin/python3")))
+        .filter(p -> Files.isExecutable(p) && PythonWorkers.runs(p, "import torch"))
+        .findFirst().orElse(null);
+    assumeTrue("no python3 with PyTorch (python3 on PATH, /usr/bin/python3)", python != null);
+  }
+
+  /** Runs {@code script} of the examples with {@code args} and the round's environment. */
+  private void runExample(String script, List<String> args, Path workDir, Integer round,
+      Integer index) throws Exception {
+    List<String> cmd = new ArrayList<>(List.of(python.toString(),
+        EXAMPLES.resolve(script).toString()));
+    cmd.addAll(args);
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+    pb.environment().putAll(jobEnv(workDir));
+    if (round != null) {
+      pb.environment().put("HARE_ROUND", round.toString());
+    }
+    if (index != null) {
+      pb.environment().put("HARE_TASK_INDEX", index.toString());
+    }
+    Process p = pb.start();
+    String out = new String(p.getInputStream().readAllBytes());
+    assertEquals(cmd + " " + round + "/" + index + ":\n" + out, 0, p.waitFor());
+  }
+
+  private static Map<String, String> jobEnv(Path workDir) {
+    return Map.of("HARE_TASKS_PER_ROUND", Integer.toString(TASKS), "HARE_WORK_DIR",
+        workDir.toString(), "HARE_JOB_ID", "application_1700000000000_0007",
+        "HARE_GPU_TYPE", "cpu");
+  }
+
+  private void sync(Path workDir, int round) throws Exception {
+    runExample("pytorch_round_task.py", with("--sync"), workDir, round, null);
+  }
+
+  private static List<String> with(String... more) {
+    List<String> args = new ArrayList<>(TRAINING);
+    args.addAll(List.of(more));
+    return args;
+  }
+
+  @Test(timeout = 600_000)
+  public void oneResidentWorkerTrainsTheModelTheProcessPerTaskScriptTrains() throws Exception {
+    Path resident = tmp.newFolder("resident").toPath();
+    Path perTask = tmp.newFolder("process").toPath();
+    runExample("pytorch_round_task.py", List.of("--init", "--work-dir", resident.toString(),
+        "--model", "mlp"), resident, null, null);
+    Files.copy(resident.resolve("model-r0.pt"), perTask.resolve("model-r0.pt"));
+
+    // process mode: a process per task, then the sync step
+    for (int r = 0; r < ROUNDS; r++) {
+      for (int i = TASKS - 1; i >= 0; i--) {
+        runExample("pytorch_round_task.py", TRAINING, perTask, r, i);
+      }
+      sync(perTask, r);
+    }
+
+    // resident: round by round, the AM hands the worker the round's tasks and parks it at the
+    // barrier; the sync step runs while it waits
+    TestingResidentHandler h = new TestingResidentHandler(new RunnerServer.Next(0, 0),
+        new RunnerServer.Next(0, 1), RunnerServer.Next.PARK, new RunnerServer.Next(1, 1),
+        RunnerServer.Next.PARK);
+    Path out = tmp.getRoot().toPath().resolve("worker.txt");
+    Process p;
+    ChannelKeys keys = new ChannelKeys();
+    try (RunnerServer s = new RunnerServer(h, keys, InetAddress.getLoopbackAddress())) {
+      List<String> cmd = new ArrayList<>(List.of(python.toString(),
+          EXAMPLES.resolve("pytorch_resident.py").toString()));
+      cmd.addAll(TRAINING);
+      ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
+          .redirectOutput(out.toFile());
+      pb.environment().keySet().removeIf(k -> k.startsWith("HARE_"));
+      pb.environment().putAll(PythonWorkers.containerEnv(ID, s, keys,
+          tmp.getRoot().toPath().resolve("container_tokens")));
+      pb.environment().putAll(jobEnv(resident));
+      pb.environment().putAll(Map.of("HARE_ROUND", "0", "HARE_TASK_INDEX", "0"));
+      p = pb.start();
+      CompletableFuture<Optional<RunnerServer.Next>> parked = h.nextReady();
+      sync(resident, 0);
+      h.hand(parked, new RunnerServer.Next(1, 0));
+      parked = h.nextReady();
+      sync(resident, 1);
+      h.hand(parked, null);
+      assertEquals("told to exit: 0\n" + Files.readString(out), 0, p.waitFor());
+    }
+    String said = Files.readString(out);
+    assertEquals(said, List.of(CONTAINER + " 0", CONTAINER + " 0", CONTAINER + " ready",
+        CONTAINER + " 0", CONTAINER + " 0", CONTAINER + " ready"), h.reports);
+    Matcher m = Pattern.compile("pid (\\d+)").matcher(said);
+    List<Long> pids = new ArrayList<>();
+    while (m.find()) {
+      pids.add(Long.valueOf(m.group(1)));
+    }
+    assertEquals("one process ran the four tasks\n" + said, List.of(p.pid(), p.pid(), p.pid(),
+        p.pid()), pids);
+
+    Path compare = tmp.getRoot().toPath().resolve("compare.py");
+    Files.writeString(compare, String.join("\n",
+        "import sys, torch",
+        "a, b, r0 = (torch.load(f, map_location='cpu') for f in sys.argv[1:4])",
+        "assert list(a) == list(b), (list(a), list(b))",
+        "for k in a:",
+        "    assert torch.equal(a[k], b[k]), k",
+        "assert any(not torch.equal(a[k], r0[k]) for k in a), 'the model did not train'",
+        "print('equal', len(a))", ""));
+    Process c = new ProcessBuilder(python.toString(), compare.toString(),
+        resident.resolve("model-r" + ROUNDS + ".pt").toString(),
+        perTask.resolve("model-r" + ROUNDS + ".pt").toString(),
+        perTask.resolve("model-r0.pt").toString()).redirectErrorStream(true).start();
+    String compared = new String(c.getInputStream().readAllBytes());
+    assertEquals(compared, 0, c.waitFor());
+    assertTrue("the MLP's two weights and two biases: " + compared,
+        compared.contains("equal 4"));
+  }
+}
