@@ -115,8 +115,8 @@ public final class WorkersBench {
       throw new BadInputException(String.join("; ", e.problems()));
     }
     WorkerOverheads costs = framework.equals("java") ? javaCosts(record) : pythonCosts(record);
-    if (costs.tasks() != s.rounds() * s.tasks()) {
-      throw new IllegalStateException(framework + " " + mode.key() + ": " + costs.tasks()
+    if (costs.count() != s.rounds() * s.tasks()) {
+      throw new IllegalStateException(framework + " " + mode.key() + ": " + costs.count()
           + " task records for " + s.rounds() * s.tasks() + " tasks (files in " + dir + ")");
     }
     return new Run(framework, mode, costs);
@@ -147,21 +147,19 @@ public final class WorkersBench {
 
   /** The example job's tasks: wall time from the events, compute time the paced GPU's. */
   private WorkerOverheads javaCosts(Path record) throws IOException {
-    List<Long> wall = new ArrayList<>();
-    List<Long> compute = new ArrayList<>();
+    List<WorkerOverheads.TaskTime> tasks = new ArrayList<>();
     for (TaskEvents.Attempt a : TaskEvents.read(record).attempts()) {
       if (a.succeeded()) {
-        wall.add(a.durationMs());
-        compute.add(s.computeMs());
+        tasks.add(new WorkerOverheads.TaskTime(a.round(), a.startMs(), a.endMs(),
+            s.computeMs()));
       }
     }
-    return new WorkerOverheads(wall, compute);
+    return new WorkerOverheads(tasks);
   }
 
   /** bench_worker.py's lines: {@code task ROUND INDEX START_MS END_MS COMPUTE_MS PID}. */
   static WorkerOverheads pythonCosts(Path record) throws IOException {
-    List<Long> wall = new ArrayList<>();
-    List<Long> compute = new ArrayList<>();
+    List<WorkerOverheads.TaskTime> tasks = new ArrayList<>();
     int n = 0;
     for (String line : Files.readAllLines(record, StandardCharsets.UTF_8)) {
       n++;
@@ -170,13 +168,13 @@ public final class WorkersBench {
         throw new IOException(record + ":" + n + ": not a task line: " + line);
       }
       try {
-        wall.add(Long.parseLong(f[4]) - Long.parseLong(f[3]));
-        compute.add(Math.round(Double.parseDouble(f[5])));
+        tasks.add(new WorkerOverheads.TaskTime(Integer.parseInt(f[1]), Long.parseLong(f[3]),
+            Long.parseLong(f[4]), Math.round(Double.parseDouble(f[5]))));
       } catch (NumberFormatException e) {
         throw new IOException(record + ":" + n + ": not a task line: " + line, e);
       }
     }
-    return new WorkerOverheads(wall, compute);
+    return new WorkerOverheads(tasks);
   }
 
   private ApplicationReport await(YarnApps apps, ApplicationId id) throws Exception {

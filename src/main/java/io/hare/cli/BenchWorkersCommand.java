@@ -164,6 +164,7 @@ public final class BenchWorkersCommand implements Callable<Integer> {
         put(n, p + "_ms", c.overheadPercentile(50));
         put(n, p + "_p95_ms", c.overheadPercentile(95));
         put(n, p + "_fraction", c.overheadFraction());
+        put(n, r.framework() + "_" + r.mode().key() + "_gap_ms", c.gapPercentile(50));
       }
       skipped.forEach((f, why) -> n.put(f + "_skipped", why));
       n.put("compute_ms", computeMs);
@@ -171,17 +172,20 @@ public final class BenchWorkersCommand implements Callable<Integer> {
       n.put("tasks_per_round", tasks);
       o.println(m.writeValueAsString(n));
     } else {
-      String fmt = "%-9s %-9s %6s %14s %12s %10s%n";
-      o.printf(Locale.ROOT, fmt, "framework", "mode", "tasks", "overhead p50", "p95", "fraction");
+      String fmt = "%-9s %-9s %6s %14s %12s %10s %11s%n";
+      o.printf(Locale.ROOT, fmt, "framework", "mode", "tasks", "overhead p50", "p95", "fraction",
+          "gap p50");
       for (WorkersBench.Run r : runs) {
         WorkerOverheads c = r.costs();
-        o.printf(Locale.ROOT, fmt, r.framework(), r.mode().key(), c.tasks(),
+        o.printf(Locale.ROOT, fmt, r.framework(), r.mode().key(), c.count(),
             ms(c.overheadPercentile(50)), ms(c.overheadPercentile(95)),
-            String.format(Locale.ROOT, "%.1f%%", 100 * c.overheadFraction()));
+            String.format(Locale.ROOT, "%.1f%%", 100 * c.overheadFraction()),
+            ms(c.gapPercentile(50)));
       }
       skipped.forEach((f, why) -> o.printf(Locale.ROOT, "%-9s skipped: %s%n", f, why));
-      o.printf(Locale.ROOT, "(overhead: a task's wall time minus its %d ms of compute; %d rounds"
-          + " x %d tasks on one GPU)%n", computeMs, rounds, tasks);
+      o.printf(Locale.ROOT, "(overhead: a task's wall time minus its %d ms of compute; gap: from"
+          + " one task's end to the next one's start in a round; %d rounds x %d tasks on one"
+          + " GPU)%n", computeMs, rounds, tasks);
     }
     o.flush();
   }
