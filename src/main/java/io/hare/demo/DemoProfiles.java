@@ -76,6 +76,14 @@ public record DemoProfiles(double startupMs, double share, long syncMs) {
   }
 
   /**
+   * The profile of resident workers ({@code yarn.app.hare.task.mode=resident}): a task starts no
+   * process, so it costs its paced GPU time alone.
+   */
+  public DemoProfiles resident() {
+    return new DemoProfiles(0, share, syncMs);
+  }
+
+  /**
    * Expected time of one task of {@code model} on {@code type}, every GPU busy, its GPU paced
    * at {@code gpuMs} on the fastest type.
    */

@@ -13,6 +13,7 @@ import io.hare.yarn.app.AppKeys;
 import io.hare.yarn.app.HareJobSpec;
 import io.hare.yarn.app.JobSpecValidator;
 import io.hare.yarn.app.JobSubmitter;
+import io.hare.yarn.app.TaskMode;
 import io.hare.yarn.app.YarnApps;
 import io.hare.yarn.app.YarnClientApps;
 import java.io.File;
@@ -126,7 +127,7 @@ public final class DemoRun {
   public DemoResult run(String policy, List<DemoJob> workload, File dir, Injection injection)
       throws Exception {
     Files.createDirectories(dir.toPath());
-    profiles.write(profileFile(dir), settings.gpuMs());
+    (resident() ? profiles.resident() : profiles).write(profileFile(dir), settings.gpuMs());
     List<DemoJob> jobs = injection.jobs(workload);
     Configuration rm = schedulerConf(policy, dir);
     rm.setLong(YarnConfiguration.RM_NM_HEARTBEAT_INTERVAL_MS, settings.nmHeartbeatMs());
@@ -222,9 +223,18 @@ public final class DemoRun {
     c.set(AppKeys.JOB_WEIGHT, Double.toString(j.weight()));
     c.set(AppKeys.JOB_MODEL, j.model().name());
     c.set(AppKeys.JOB_STAGING_DIR, staging.getAbsolutePath());
-    c.set(AppKeys.TASK_COMMAND, TaskEvents.wrapTask(injection.taskCommand(j, workDir, java
-        + " task" + where + " --type-factors " + j.model().typeFactors() + " --gpu-ms "
-        + settings.gpuMs()), events));
+    String args = where + " --type-factors " + j.model().typeFactors() + " --gpu-ms "
+        + settings.gpuMs();
+    if (resident() && !injection.rewritesTasks(j)) {
+      // one worker per container, taking task after task: a task costs no JVM start
+      c.set(AppKeys.TASK_MODE, TaskMode.RESIDENT.key());
+      c.set(AppKeys.TASK_COMMAND, java + " worker" + args + " --events '"
+          + events.toAbsolutePath().toString().replace("'", "'\\''") + "'");
+    } else {
+      c.set(AppKeys.TASK_MODE, TaskMode.PROCESS.key());
+      c.set(AppKeys.TASK_COMMAND, TaskEvents.wrapTask(injection.taskCommand(j, workDir,
+          java + " task" + args), events));
+    }
     c.set(AppKeys.SYNC_COMMAND, TaskEvents.wrapSync(java + " sync" + where, events));
     c.setInt(AppKeys.TASK_MEMORY_MB, 256);
     c.setInt(AppKeys.AM_MEMORY_MB, 512);
@@ -238,6 +248,14 @@ public final class DemoRun {
       throw new BadInputException("demo job " + j.name() + ": " + String.join("; ",
           e.problems()));
     }
+  }
+
+  /**
+   * Whether the jobs run resident workers ({@code yarn.app.hare.task.mode}, a {@code -D} setting
+   * of the demo, resident unless it says process).
+   */
+  boolean resident() {
+    return !TaskMode.PROCESS.key().equals(settings.settings().get(AppKeys.TASK_MODE));
   }
 
   private void awaitAll(YarnApps apps, LiveRun live, Injection injection) throws Exception {

@@ -71,6 +71,11 @@ public final class FaultPlan implements Injection {
   }
 
   @Override
+  public boolean rewritesTasks(DemoJob job) {
+    return taskFailures != null && taskFailures.rewrites(job);
+  }
+
+  @Override
   public void poll(RunView run) throws Exception {
     if (taskFailures != null) {
       taskFailures.observe(run);

@@ -27,9 +27,21 @@ public interface Injection {
     return workload;
   }
 
-  /** A job's task command, given the one the demo would run; {@code workDir} is the job's. */
+  /**
+   * A job's task command, given the one the demo would run as one process per task;
+   * {@code workDir} is the job's. Called only for the jobs {@link #rewritesTasks} names.
+   */
   default String taskCommand(DemoJob job, File workDir, String command) {
     return command;
+  }
+
+  /**
+   * Whether this injection rewrites {@code job}'s task command ({@link #taskCommand}): that job
+   * then runs its tasks as processes, since the rewrite acts on each task's process, while the
+   * others run resident workers.
+   */
+  default boolean rewritesTasks(DemoJob job) {
+    return false;
   }
 
   /** Called about every 100 ms while jobs are submitted or run. */

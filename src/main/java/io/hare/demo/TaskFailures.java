@@ -46,6 +46,11 @@ final class TaskFailures {
     return out;
   }
 
+  /** Whether {@link #taskCommand} changes {@code job}'s command. */
+  boolean rewrites(DemoJob job) {
+    return job.name().equals(ALWAYS_FAILS) || job.name().equals(onceJob);
+  }
+
   String taskCommand(DemoJob job, File workDir, String command) {
     if (job.name().equals(ALWAYS_FAILS)) {
       return "echo 'hare demo: injected task failure: this task always fails' >&2; exit "
