@@ -98,12 +98,14 @@ public final class DemoCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print one JSON object on stdout instead of tables.")
   boolean json;
 
-  @Option(names = "--nodes", defaultValue = "v100=1,t4=2,k80=2", paramLabel = "TYPE=GPUS,...",
+  @Option(names = "--nodes", defaultValue = DemoWorkload.DEFAULT_NODES,
+      paramLabel = "TYPE=GPUS,...",
       description = {"One NodeManager per entry with that GPU type and count (${DEFAULT-VALUE});"
           + " types: v100, t4, k80."})
   String nodes;
 
-  @Option(names = "--task-ms", defaultValue = "1000", paramLabel = "MS",
+  @Option(names = "--task-ms", defaultValue = "" + DemoWorkload.DEFAULT_TASK_MS,
+      paramLabel = "MS",
       description = {"How long a task holds its emulated v100, after its process has started "
           + "and computed its gradient (${DEFAULT-VALUE}); slower types take their model's "
           + "slowdown times more (SgdJob task --gpu-ms)."})
