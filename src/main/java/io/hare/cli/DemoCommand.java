@@ -15,6 +15,7 @@ import io.hare.demo.DemoWorkload;
 import io.hare.demo.Fault;
 import io.hare.demo.FaultPlan;
 import io.hare.demo.Injection;
+import io.hare.demo.LoadCheck;
 import io.hare.demo.Replay;
 import io.hare.embedded.EmbeddedCluster;
 import io.hare.sim.SimResult;
@@ -168,7 +169,7 @@ public final class DemoCommand implements Callable<Integer> {
         // what the same policy core predicts without YARN; not with faults, which add jobs and
         // retries the simulator does not model
         notes.put(p, new DemoReport.Notes(faults.isEmpty() ? predicted(workload, cluster,
-            profiles, scheduler) : null, null));
+            profiles, scheduler) : null, LoadCheck.warning(r, taskMs).orElse(null)));
       }
     } finally {
       if (out == null) {

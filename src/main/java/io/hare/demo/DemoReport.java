@@ -18,7 +18,8 @@ import java.util.Optional;
  * end), {@code injected} (the faults of {@code --inject}: {@code fault}, {@code at_ms},
  * {@code detail}, {@code containers}; empty without), {@code simulated_total_weighted_jct_s}
  * (the simulator's prediction for the same submissions, {@link DemoPrediction}; null when there
- * is none) and, with a second policy, {@code compare} with the same fields.
+ * is none), {@code load_warning} (null, or why the machine was too loaded for the figures to mean
+ * much, {@link LoadCheck}) and, with a second policy, {@code compare} with the same fields.
  */
 public final class DemoReport {
 
@@ -32,6 +33,11 @@ public final class DemoReport {
   public record Notes(Double simulatedTotalWeightedJctS, String loadWarning) {
     public static final Notes NONE = new Notes(null, null);
   }
+
+  /** What the summary's last column means, in one sentence. */
+  public static final String X_FIRST = "x first: the policy's total weighted JCT divided by the "
+      + "first policy's, so below 1.00 its jobs finished sooner, weighted, than under the first "
+      + "policy, and above 1.00 later.";
 
   private static final ObjectMapper JSON = new ObjectMapper()
       .enable(SerializationFeature.INDENT_OUTPUT);
@@ -122,9 +128,16 @@ public final class DemoReport {
         simulated.add(String.format(Locale.ROOT, "%s %.1f s", r.policy(), s));
       }
     }
+    out.println(X_FIRST);
     if (!simulated.isEmpty()) {
       out.printf("simulated total weighted JCT (same submissions and policy, the profile's task "
           + "and sync times, no YARN overheads): %s%n", String.join(", ", simulated));
+    }
+    for (DemoResult r : runs) {
+      String w = notes.getOrDefault(r.policy(), Notes.NONE).loadWarning();
+      if (w != null) {
+        out.printf("load warning (%s): %s%n", r.policy(), w);
+      }
     }
   }
 
@@ -194,6 +207,11 @@ public final class DemoReport {
       o.put("simulated_total_weighted_jct_s", notes.simulatedTotalWeightedJctS());
     } else {
       o.putNull("simulated_total_weighted_jct_s");
+    }
+    if (notes.loadWarning() != null) {
+      o.put("load_warning", notes.loadWarning());
+    } else {
+      o.putNull("load_warning");
     }
     ArrayNode nodes = o.putArray("nodes");
     for (Map.Entry<String, Integer> e : r.gpusByHost().entrySet()) {
