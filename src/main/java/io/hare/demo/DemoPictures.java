@@ -127,10 +127,11 @@ public final class DemoPictures {
     plot.setRenderer(1, renderer);
   }
 
+  /** Greys and a pale yellow, apart from the jobs' saturated hues. */
   private static final Map<JobGaps.Kind, Color> GAP_COLOURS = Map.of(
-      JobGaps.Kind.AM_START, new Color(170, 170, 170),
-      JobGaps.Kind.BARRIER, new Color(235, 150, 40),
-      JobGaps.Kind.SYNC, new Color(60, 110, 200));
+      JobGaps.Kind.AM_START, new Color(200, 200, 200),
+      JobGaps.Kind.BARRIER, new Color(245, 215, 110),
+      JobGaps.Kind.SYNC, new Color(45, 45, 45));
 
   /**
    * Job names in the colours the chart gives them (it colours by position in the job list), and
@@ -204,7 +205,8 @@ public final class DemoPictures {
         .append("a task process's start to its end. Below the GPUs, a row per job shows its ")
         .append("idle stretches: <em>AM start</em> from its submission to its first task, ")
         .append("<em>sync</em> while its sync step runs between rounds, <em>barrier</em> the ")
-        .append("rest of the time from a round's last task end to the next round's first task. ")
+        .append("rest of the time from a round's last task end to the next round's first task ")
+        .append("(the AM's round trip, waiting for a free GPU, the containers' launch). ")
         .append("Both policies' charts share one time axis.</p>\n")
         .append("<p>").append(escape(DemoReport.X_FIRST)).append("</p>\n");
     b.append("<pre>").append(escape(tables)).append("</pre>\n");

@@ -15,8 +15,9 @@ import java.util.TreeMap;
  *       between a round's last task end and the next round's first task start, or after the last
  *       round's;
  *   <li>{@link Kind#BARRIER}: the rest of the time between a round's last task end and the next
- *       round's first task start: the AM hearing of the ends, the next round's asks and
- *       containers. All of it when no sync step was recorded there.
+ *       round's first task start: the AM hearing of the ends, the next round's asks, waiting
+ *       for a free GPU, its containers launching. All of it when no sync step was recorded
+ *       there.
  * </ul>
  * Task attempts without an end (lost) do not end a round. Pure; times as given.
  */
