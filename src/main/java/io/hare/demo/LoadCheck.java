@@ -63,7 +63,9 @@ public final class LoadCheck {
   /** The run's medians over its successful task attempts. */
   public static Medians medians(DemoResult run, long gpuMs) {
     Map<String, DemoModel> modelOf = new HashMap<>();
-    run.jobs().forEach(j -> modelOf.put(j.appId(), DemoModel.byName(j.model())));
+    // a job of another model, or a task on a type the models do not know, has no GPU time here
+    run.jobs().forEach(j -> DemoModel.ALL.stream().filter(m -> m.name().equals(j.model()))
+        .findFirst().ifPresent(m -> modelOf.put(j.appId(), m)));
     Map<String, Long> allocated = new HashMap<>();
     for (SchedulerJournal.Entry e : run.journal()) {
       if (e.kind() == SchedulerJournal.Kind.STARTED) {
@@ -75,7 +77,7 @@ public final class LoadCheck {
     double[] launch = firstStart.entrySet().stream().filter(e -> allocated.containsKey(e.getKey()))
         .mapToDouble(e -> e.getValue() - allocated.get(e.getKey())).toArray();
     List<DemoResult.Task> done = run.tasks().stream().filter(t -> "SUCCEEDED".equals(t.state())
-        && modelOf.containsKey(t.appId())).toList();
+        && modelOf.containsKey(t.appId()) && DemoModel.TYPES.contains(t.gpuType())).toList();
     double[] gpu = done.stream().mapToDouble(t -> modelOf.get(t.appId()).slowdown(t.gpuType())
         * gpuMs).toArray();
     double[] startup = new double[done.size()];

@@ -61,6 +61,12 @@ public class LoadCheckTest {
   public void noMeasureNoWarning() {
     assertFalse(LoadCheck.warning(new LoadCheck.Medians(Double.NaN, Double.NaN, 1000))
         .isPresent());
+    DemoResult other = new DemoResult("hare", List.of(new DemoResult.Job(APP, "a", 1, "bert", 1,
+        1, 0, 5000, "SUCCEEDED", true)), List.of(new DemoResult.Task(APP, 0, 0, "h1", "v100", 0,
+        "c1", 1000, 4000, "SUCCEEDED")), List.of(), List.of(started("c1", 0)), Map.of("h1", 1),
+        Map.of("h1", "v100"));
+    assertFalse("a model the demo does not pace has no GPU time to compare with",
+        LoadCheck.warning(other, 1000).isPresent());
     assertEquals(Double.NaN, LoadCheck.median(new double[0]), 0);
     assertEquals(2, LoadCheck.median(new double[] {3, 1, 2}), 0);
   }
