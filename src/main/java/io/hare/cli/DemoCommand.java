@@ -6,6 +6,7 @@ import io.hare.core.SchedulerKeys;
 import io.hare.demo.DemoJob;
 import io.hare.demo.DemoModel;
 import io.hare.demo.DemoPictures;
+import io.hare.demo.DemoPrediction;
 import io.hare.demo.DemoProfiles;
 import io.hare.demo.DemoReport;
 import io.hare.demo.DemoResult;
@@ -14,8 +15,10 @@ import io.hare.demo.DemoWorkload;
 import io.hare.demo.Fault;
 import io.hare.demo.FaultPlan;
 import io.hare.demo.Injection;
+import io.hare.demo.LoadCheck;
 import io.hare.demo.Replay;
 import io.hare.embedded.EmbeddedCluster;
+import io.hare.sim.SimResult;
 import io.hare.yarn.scheduler.HareSettings;
 import java.io.File;
 import java.io.IOException;
@@ -96,12 +99,14 @@ public final class DemoCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print one JSON object on stdout instead of tables.")
   boolean json;
 
-  @Option(names = "--nodes", defaultValue = "v100=1,t4=2,k80=2", paramLabel = "TYPE=GPUS,...",
+  @Option(names = "--nodes", defaultValue = DemoWorkload.DEFAULT_NODES,
+      paramLabel = "TYPE=GPUS,...",
       description = {"One NodeManager per entry with that GPU type and count (${DEFAULT-VALUE});"
           + " types: v100, t4, k80."})
   String nodes;
 
-  @Option(names = "--task-ms", defaultValue = "1000", paramLabel = "MS",
+  @Option(names = "--task-ms", defaultValue = "" + DemoWorkload.DEFAULT_TASK_MS,
+      paramLabel = "MS",
       description = {"How long a task holds its emulated v100, after its process has started "
           + "and computed its gradient (${DEFAULT-VALUE}); slower types take their model's "
           + "slowdown times more (SgdJob task --gpu-ms)."})
@@ -146,6 +151,7 @@ public final class DemoCommand implements Callable<Integer> {
         jar, timeoutS * 1000, settings, faults.isEmpty() ? 1 : 2), profiles);
     List<DemoResult> runs = new ArrayList<>();
     List<Replay.Outcome> replays = new ArrayList<>();
+    Map<String, DemoReport.Notes> notes = new LinkedHashMap<>();
     try {
       run.warmUp(policy, dir.resolve("warm-up").toFile());
       for (String p : compare == null ? List.of(policy) : List.of(policy, compare)) {
@@ -156,32 +162,49 @@ public final class DemoCommand implements Callable<Integer> {
         // the whole run, the scheduler's journal included, to replay or inspect it later
         new com.fasterxml.jackson.databind.ObjectMapper().writeValue(new File(runDir, "run.json"),
             r);
+        HareSettings scheduler = HareSettings.read(run.schedulerConf(p, runDir));
         // a retried or recovered task is one the simulator does not know
-        replays.add(faults.isEmpty() ? Replay.of(r, HareSettings.read(run.schedulerConf(p,
-            runDir))) : new Replay.Outcome(List.of(), "faults were injected"));
+        replays.add(faults.isEmpty() ? Replay.of(r, scheduler)
+            : new Replay.Outcome(List.of(), "faults were injected"));
+        // what the same policy core predicts without YARN; not with faults, which add jobs and
+        // retries the simulator does not model
+        notes.put(p, new DemoReport.Notes(faults.isEmpty() ? predicted(workload, cluster,
+            profiles, scheduler) : null, LoadCheck.warning(r, taskMs).orElse(null)));
       }
     } finally {
       if (out == null) {
         FileUtil.fullyDelete(dir.toFile());
       }
     }
-    report(runs, replays);
+    report(runs, replays, notes);
     boolean ok = runs.stream().allMatch(DemoResult::asExpected);
     return ok ? HareCommand.OK : HareCommand.FAILURE;
   }
 
-  private void report(List<DemoResult> runs, List<Replay.Outcome> replays) throws IOException {
+  /**
+   * The simulator's total weighted JCT for the workload on the demo's cluster under the run's
+   * policy and settings, with the profile the scheduler was given; null if a job never finished.
+   */
+  private Double predicted(List<DemoJob> workload, List<EmbeddedCluster.Node> cluster,
+      DemoProfiles profiles, HareSettings scheduler) {
+    SimResult s = DemoPrediction.simulate(workload, cluster, profiles.table(taskMs),
+        scheduler.newPolicy());
+    return s.unfinishedJobs() == 0 ? s.totalWeightedJctS() : null;
+  }
+
+  private void report(List<DemoResult> runs, List<Replay.Outcome> replays,
+      Map<String, DemoReport.Notes> notes) throws IOException {
     PrintWriter stdout = spec.commandLine().getOut();
     StringWriter text = new StringWriter();
     PrintWriter t = new PrintWriter(text);
     for (DemoResult r : runs) {
       DemoReport.printJobs(r, t);
     }
-    DemoReport.printSummary(runs, t);
+    DemoReport.printSummary(runs, notes, t);
     DemoReport.printReplays(runs, replays, t);
     t.flush();
     String json = DemoReport.json(runs.get(0), runs.size() > 1 ? Optional.of(runs.get(1))
-        : Optional.empty());
+        : Optional.empty(), notes);
     if (out != null) {
       Files.writeString(out.resolve("results.json"), json);
       List<Path> files = DemoPictures.write(out, runs, text.toString());

@@ -8,6 +8,7 @@ import io.hare.sim.SimResult;
 import io.hare.sim.TaskRecord;
 import io.hare.sim.report.GanttChart;
 import java.io.IOException;
+import java.awt.Color;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,14 +21,23 @@ import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.LegendItem;
 import org.jfree.chart.LegendItemCollection;
+import org.jfree.chart.axis.SymbolAxis;
+import org.jfree.chart.plot.XYPlot;
+import org.jfree.chart.renderer.xy.StandardXYBarPainter;
+import org.jfree.chart.renderer.xy.XYBarRenderer;
 import org.jfree.chart.title.LegendTitle;
 import org.jfree.chart.ui.RectangleEdge;
+import org.jfree.data.xy.XYIntervalSeries;
+import org.jfree.data.xy.XYIntervalSeriesCollection;
 
 /**
  * The demo's pictures: per run, a Gantt chart of the real container placements (one row per GPU
  * slot of each node, grouped by GPU type, a bar per task attempt from its process start to its
  * end, coloured by job: the simulator's chart, {@link GanttChart}, drawn from what YARN did), and
- * an HTML page that shows the charts and the tables.
+ * an HTML page that shows the charts and the tables. Below the GPUs, a row per job shows its
+ * idle stretches by kind ({@link JobGaps}: ApplicationMaster start, barrier, sync), and every
+ * run's chart has the same time axis, from the first submission to the latest end of any run,
+ * so two policies' charts compare at a glance.
  */
 public final class DemoPictures {
 
@@ -44,13 +54,15 @@ public final class DemoPictures {
       throws IOException {
     Files.createDirectories(dir);
     List<Path> written = new ArrayList<>();
+    long axisEndMs = axisEndMs(runs);
     for (DemoResult r : runs) {
       Path png = dir.resolve(chartName(r.policy()));
       ClusterSpec slots = slots(r);
-      JFreeChart chart = GanttChart.create(asSchedule(r), slots);
+      JFreeChart chart = GanttChart.create(asSchedule(r), slots, axisEndMs);
       chart.setTitle("Containers on the embedded YARN cluster: " + r.policy());
+      addGapRows((XYPlot) chart.getPlot(), r, GanttChart.axisUnitMs(axisEndMs));
       chart.addLegend(legend(r));
-      int[] size = GanttChart.sizeFor(slots.size());
+      int[] size = GanttChart.sizeFor(slots.size() + r.jobs().size());
       ChartUtils.saveChartAsPNG(png.toFile(), chart, size[0], size[1]);
       written.add(png);
     }
@@ -60,11 +72,78 @@ public final class DemoPictures {
     return written;
   }
 
-  /** Job names in the colours the chart gives them (it colours by position in the job list). */
+  /**
+   * The end of the time axis every run's chart shares: the latest task end, task start or job
+   * finish of any run, from its own first submission, ms.
+   */
+  static long axisEndMs(List<DemoResult> runs) {
+    long end = 1;
+    for (DemoResult r : runs) {
+      long t0 = r.originMs();
+      for (DemoResult.Task t : r.tasks()) {
+        end = Math.max(end, Math.max(t.startMs(), t.endMs()) - t0);
+      }
+      for (DemoResult.Job j : r.jobs()) {
+        end = Math.max(end, j.finishMs() - t0);
+      }
+    }
+    return end;
+  }
+
+  /** A row per job under the GPUs' with its gaps, a colour per kind. */
+  private static void addGapRows(XYPlot plot, DemoResult r, double unitMs) {
+    String[] gpus = ((SymbolAxis) plot.getDomainAxis()).getSymbols();
+    String[] labels = java.util.Arrays.copyOf(gpus, gpus.length + r.jobs().size());
+    Map<String, Integer> rowOf = new HashMap<>();
+    for (int i = 0; i < r.jobs().size(); i++) {
+      labels[gpus.length + i] = "job " + r.jobs().get(i).name();
+      rowOf.put(r.jobs().get(i).appId(), gpus.length + i);
+    }
+    SymbolAxis axis = new SymbolAxis("GPU / job", labels);
+    axis.setGridBandsVisible(false);
+    axis.setInverted(true);
+    plot.setDomainAxis(axis);
+    XYIntervalSeriesCollection data = new XYIntervalSeriesCollection();
+    Map<JobGaps.Kind, XYIntervalSeries> series = new java.util.EnumMap<>(JobGaps.Kind.class);
+    for (JobGaps.Kind k : JobGaps.Kind.values()) {
+      series.put(k, new XYIntervalSeries(k.label(), false, true));
+      data.addSeries(series.get(k));
+    }
+    long t0 = r.originMs();
+    for (JobGaps.Gap g : JobGaps.of(r)) {
+      int row = rowOf.get(g.appId());
+      series.get(g.kind()).add(row, row - 0.3, row + 0.3, (g.startMs() - t0) / unitMs,
+          (g.startMs() - t0) / unitMs, (g.endMs() - t0) / unitMs);
+    }
+    XYBarRenderer renderer = new XYBarRenderer();
+    for (JobGaps.Kind k : JobGaps.Kind.values()) {
+      renderer.setSeriesPaint(k.ordinal(), GAP_COLOURS.get(k));
+    }
+    renderer.setUseYInterval(true);
+    renderer.setShadowVisible(false);
+    renderer.setDrawBarOutline(false);
+    renderer.setBarPainter(new StandardXYBarPainter());
+    plot.setDataset(1, data);
+    plot.setRenderer(1, renderer);
+  }
+
+  /** Greys and a pale yellow, apart from the jobs' saturated hues. */
+  private static final Map<JobGaps.Kind, Color> GAP_COLOURS = Map.of(
+      JobGaps.Kind.AM_START, new Color(200, 200, 200),
+      JobGaps.Kind.BARRIER, new Color(245, 215, 110),
+      JobGaps.Kind.SYNC, new Color(45, 45, 45));
+
+  /**
+   * Job names in the colours the chart gives them (it colours by position in the job list), and
+   * the kinds of gap of the job rows.
+   */
   private static LegendTitle legend(DemoResult r) {
     LegendItemCollection items = new LegendItemCollection();
     for (int i = 0; i < r.jobs().size(); i++) {
       items.add(new LegendItem(r.jobs().get(i).name(), GanttChart.jobColour(i)));
+    }
+    for (JobGaps.Kind k : JobGaps.Kind.values()) {
+      items.add(new LegendItem("gap: " + k.label(), GAP_COLOURS.get(k)));
     }
     LegendTitle legend = new LegendTitle(() -> items);
     legend.setPosition(RectangleEdge.BOTTOM);
@@ -123,7 +202,13 @@ public final class DemoPictures {
     b.append("<p>Real ResourceManager, NodeManagers and containers; only the GPUs are emulated ")
         .append("(nodes declare <code>yarn.io/gpu</code> and a GPU-model attribute, and each ")
         .append("task repeats its CPU work by its model's slowdown on that type). Bars run from ")
-        .append("a task process's start to its end.</p>\n");
+        .append("a task process's start to its end. Below the GPUs, a row per job shows its ")
+        .append("idle stretches: <em>AM start</em> from its submission to its first task, ")
+        .append("<em>sync</em> while its sync step runs between rounds, <em>barrier</em> the ")
+        .append("rest of the time from a round's last task end to the next round's first task ")
+        .append("(the AM's round trip, waiting for a free GPU, the containers' launch). ")
+        .append("Both policies' charts share one time axis.</p>\n")
+        .append("<p>").append(escape(DemoReport.X_FIRST)).append("</p>\n");
     b.append("<pre>").append(escape(tables)).append("</pre>\n");
     for (DemoResult r : runs) {
       b.append(String.format(Locale.ROOT, "<h2>%s: total weighted JCT %.1f s</h2>\n",

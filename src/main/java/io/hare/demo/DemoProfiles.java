@@ -1,5 +1,6 @@
 package io.hare.demo;
 
+import io.hare.core.profile.ProfileTable;
 import io.hare.example.Env;
 import io.hare.example.SgdJob;
 import java.io.File;
@@ -91,15 +92,27 @@ public record DemoProfiles(double startupMs, double share, long syncMs) {
     return startupMs / share + model.slowdown(type) * gpuMs;
   }
 
+  /**
+   * The profile of every demo model for tasks paced at {@code gpuMs}, in whole milliseconds: what
+   * {@link #write} writes for the scheduler, and what the demo's prediction simulates.
+   */
+  public ProfileTable table(long gpuMs) {
+    ProfileTable.Builder b = ProfileTable.builder();
+    for (DemoModel m : DemoModel.ALL) {
+      for (String type : DemoModel.TYPES) {
+        b.put(m.name(), type, Math.round(taskMs(m, type, gpuMs)), syncMs);
+      }
+    }
+    return b.build();
+  }
+
   /** Writes the profiles CSV of every demo model for tasks paced at {@code gpuMs}. */
   public void write(Path file, long gpuMs) throws IOException {
     StringBuilder csv = new StringBuilder("model,gpu_type,compute_ms,sync_ms\n");
-    for (DemoModel m : DemoModel.ALL) {
-      for (String type : DemoModel.TYPES) {
-        csv.append(String.format(Locale.ROOT, "%s,%s,%.0f,%d%n", m.name(), type,
-            taskMs(m, type, gpuMs), syncMs));
-      }
-    }
+    ProfileTable table = table(gpuMs);
+    table.models().forEach(m -> table.forModel(m).forEach((type, t) ->
+        csv.append(String.format(Locale.ROOT, "%s,%s,%.0f,%.0f%n", m, type.name(),
+            t.computeMs(), t.syncMs()))));
     Files.writeString(file, csv, StandardCharsets.UTF_8);
   }
 }

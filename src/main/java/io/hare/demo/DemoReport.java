@@ -16,10 +16,28 @@ import java.util.Optional;
  * {@code jobs}, {@code tasks} (every attempt, with its {@code state}: SUCCEEDED, FAILED or
  * LOST, its {@code exit_code}, and for a lost one {@code gone_ms}, when YARN saw its container
  * end), {@code injected} (the faults of {@code --inject}: {@code fault}, {@code at_ms},
- * {@code detail}, {@code containers}; empty without) and, with a second policy, {@code compare}
- * with the same fields.
+ * {@code detail}, {@code containers}; empty without), {@code simulated_total_weighted_jct_s}
+ * (the simulator's prediction for the same submissions, {@link DemoPrediction}; null when there
+ * is none), {@code load_warning} (null, or why the machine was too loaded for the figures to mean
+ * much, {@link LoadCheck}) and, with a second policy, {@code compare} with the same fields.
  */
 public final class DemoReport {
+
+  /**
+   * What the report says of a run besides what it measured.
+   *
+   * @param simulatedTotalWeightedJctS the simulator's total weighted JCT for the same
+   *     submissions under the same policy, s; null when not simulated
+   * @param loadWarning why the run's figures mean little, or null
+   */
+  public record Notes(Double simulatedTotalWeightedJctS, String loadWarning) {
+    public static final Notes NONE = new Notes(null, null);
+  }
+
+  /** What the summary's last column means, in one sentence. */
+  public static final String X_FIRST = "x first: the policy's total weighted JCT divided by the "
+      + "first policy's, so below 1.00 its jobs finished sooner, weighted, than under the first "
+      + "policy, and above 1.00 later.";
 
   private static final ObjectMapper JSON = new ObjectMapper()
       .enable(SerializationFeature.INDENT_OUTPUT);
@@ -80,6 +98,15 @@ public final class DemoReport {
 
   /** One line per run, and the total weighted JCT of each run over the first's. */
   public static void printSummary(List<DemoResult> runs, PrintWriter out) {
+    printSummary(runs, Map.of(), out);
+  }
+
+  /**
+   * One line per run, and the total weighted JCT of each run over the first's; then what
+   * {@code notes} (by policy) say: the simulator's totals and any load warning.
+   */
+  public static void printSummary(List<DemoResult> runs, Map<String, Notes> notes,
+      PrintWriter out) {
     String fmt = "%-12s %13s %10s %11s %6s %8s %10s %9s%n";
     out.printf(Locale.ROOT, fmt, "policy", "total wJCT s", "avg JCT s", "makespan s", "tasks",
         "jobs ok", "models ok", "x first");
@@ -93,6 +120,24 @@ public final class DemoReport {
           String.format(Locale.ROOT, "%.1f", r.makespanS()), r.tasks().size(),
           ok + "/" + r.jobs().size(), models + "/" + r.jobs().size(),
           String.format(Locale.ROOT, "%.2f", r.totalWeightedJctS() / first));
+    }
+    List<String> simulated = new java.util.ArrayList<>();
+    for (DemoResult r : runs) {
+      Double s = notes.getOrDefault(r.policy(), Notes.NONE).simulatedTotalWeightedJctS();
+      if (s != null) {
+        simulated.add(String.format(Locale.ROOT, "%s %.1f s", r.policy(), s));
+      }
+    }
+    out.println(X_FIRST);
+    if (!simulated.isEmpty()) {
+      out.printf("simulated total weighted JCT (same submissions and policy, the profile's task "
+          + "and sync times, no YARN overheads): %s%n", String.join(", ", simulated));
+    }
+    for (DemoResult r : runs) {
+      String w = notes.getOrDefault(r.policy(), Notes.NONE).loadWarning();
+      if (w != null) {
+        out.printf("load warning (%s): %s%n", r.policy(), w);
+      }
     }
   }
 
@@ -138,8 +183,15 @@ public final class DemoReport {
 
   /** The JSON object of a run, with {@code compare} holding the second run if there is one. */
   public static String json(DemoResult run, Optional<DemoResult> compare) {
-    ObjectNode o = object(run);
-    compare.ifPresent(c -> o.set("compare", object(c)));
+    return json(run, compare, Map.of());
+  }
+
+  /** As {@link #json(DemoResult, Optional)}, with each run's {@code notes} by policy. */
+  public static String json(DemoResult run, Optional<DemoResult> compare,
+      Map<String, Notes> notes) {
+    ObjectNode o = object(run, notes.getOrDefault(run.policy(), Notes.NONE));
+    compare.ifPresent(c -> o.set("compare", object(c, notes.getOrDefault(c.policy(),
+        Notes.NONE))));
     try {
       return JSON.writeValueAsString(o);
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
@@ -147,10 +199,20 @@ public final class DemoReport {
     }
   }
 
-  private static ObjectNode object(DemoResult r) {
+  private static ObjectNode object(DemoResult r, Notes notes) {
     ObjectNode o = JSON.createObjectNode();
     o.put("policy", r.policy());
     o.put("total_weighted_jct_s", r.totalWeightedJctS());
+    if (notes.simulatedTotalWeightedJctS() != null) {
+      o.put("simulated_total_weighted_jct_s", notes.simulatedTotalWeightedJctS());
+    } else {
+      o.putNull("simulated_total_weighted_jct_s");
+    }
+    if (notes.loadWarning() != null) {
+      o.put("load_warning", notes.loadWarning());
+    } else {
+      o.putNull("load_warning");
+    }
     ArrayNode nodes = o.putArray("nodes");
     for (Map.Entry<String, Integer> e : r.gpusByHost().entrySet()) {
       nodes.addObject().put("node", e.getKey()).put("gpu_type", r.typeByHost().get(e.getKey()))

@@ -195,10 +195,15 @@ public final class Replay {
    * name, and within a type nodes in registration order (the demo's node order), then by index.
    */
   private static ClusterSpec cluster(DemoResult run) {
+    return cluster(run.gpusByHost(), run.typeByHost());
+  }
+
+  /** As {@link #cluster(DemoResult)}, for nodes given by their GPUs and type, in node order. */
+  static ClusterSpec cluster(Map<String, Integer> gpusByHost, Map<String, String> typeByHost) {
     List<Gpu> gpus = new ArrayList<>();
-    run.gpusByHost().forEach((host, n) -> {
+    gpusByHost.forEach((host, n) -> {
       for (int i = 0; i < n; i++) {
-        gpus.add(new Gpu(host + "#" + i, GpuType.of(run.typeByHost().get(host)), host));
+        gpus.add(new Gpu(host + "#" + i, GpuType.of(typeByHost.get(host)), host));
       }
     });
     gpus.sort(Comparator.comparing(Gpu::type)); // stable: node order kept within a type

@@ -60,6 +60,14 @@ import org.apache.hadoop.yarn.util.resource.ResourceUtils;
  */
 public final class EmbeddedCluster implements AutoCloseable {
 
+  /**
+   * Guice warns through java.util.logging, once per web app, that one JVM runs several
+   * GuiceFilters: here it does by design (the RM's and each NodeManager's web apps). Held so the
+   * level stays set (java.util.logging keeps loggers weakly).
+   */
+  private static final java.util.logging.Logger GUICE_FILTER =
+      java.util.logging.Logger.getLogger("com.google.inject.servlet.GuiceFilter");
+
   /** One NodeManager: its GPU type and how many GPUs it has. */
   public record Node(String gpuType, int gpus) {
     public Node {
@@ -104,6 +112,7 @@ public final class EmbeddedCluster implements AutoCloseable {
     if (nodes.isEmpty()) {
       throw new IllegalArgumentException("an embedded cluster needs >= 1 node");
     }
+    GUICE_FILTER.setLevel(java.util.logging.Level.SEVERE);
     File confDir = new File(workDir, "conf");
     if (!confDir.mkdirs() && !confDir.isDirectory()) {
       throw new IOException("cannot create " + confDir);

@@ -104,6 +104,15 @@ public final class GanttChart {
   }
 
   public static JFreeChart create(SimResult result, ClusterSpec cluster) {
+    return create(result, cluster, -1);
+  }
+
+  /**
+   * As {@link #create(SimResult, ClusterSpec)}, with the time axis from 0 to {@code axisEndMs}
+   * when that is positive (and not every task is shown, whose window wins): charts of several
+   * runs drawn on one scale.
+   */
+  public static JFreeChart create(SimResult result, ClusterSpec cluster, long axisEndMs) {
     List<Gpu> rows = selectGpus(cluster, MAX_GPUS);
     Map<String, Integer> rowOf = new HashMap<>();
     String[] labels = new String[rows.size()];
@@ -132,7 +141,7 @@ public final class GanttChart {
     for (JobOutcome j : result.jobs()) {
       jobIndex.put(j.jobId(), jobIndex.size());
     }
-    long spanMs = windowEndMs >= 0 ? windowEndMs
+    long spanMs = windowEndMs >= 0 ? windowEndMs : axisEndMs > 0 ? axisEndMs
         : tasks.stream().mapToLong(TaskRecord::computeEndMs).max().orElse(0);
     TimeUnit unit = TimeUnit.forSpan(spanMs);
     // unsorted: the renderer finds each bar's colour by its position in insertion order
@@ -167,8 +176,8 @@ public final class GanttChart {
     gpuAxis.setInverted(true); // first GPU on top, as one reads a table
     NumberAxis timeAxis = new NumberAxis("time (" + unit.label + ")");
     timeAxis.setAutoRangeIncludesZero(true);
-    if (windowEndMs >= 0) {
-      timeAxis.setRange(0, Math.max(unit.of(windowEndMs), 0.001));
+    if (windowEndMs >= 0 || axisEndMs > 0) {
+      timeAxis.setRange(0, Math.max(unit.of(spanMs), 0.001));
     }
     XYPlot plot = new XYPlot(data, gpuAxis, timeAxis, renderer);
     plot.setOrientation(PlotOrientation.HORIZONTAL);
@@ -212,6 +221,11 @@ public final class GanttChart {
         : "all " + tasks + " tasks");
     sb.append("; colour = job, dark grey = switch");
     return sb.toString();
+  }
+
+  /** Milliseconds per unit of the time axis of a chart spanning {@code spanMs}. */
+  public static double axisUnitMs(long spanMs) {
+    return TimeUnit.forSpan(spanMs).ms;
   }
 
   /** Seconds for runs up to 20 minutes, minutes up to 20 hours, hours beyond: readable ticks. */
