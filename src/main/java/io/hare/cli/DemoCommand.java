@@ -169,7 +169,7 @@ public final class DemoCommand implements Callable<Integer> {
         // what the same policy core predicts without YARN; not with faults, which add jobs and
         // retries the simulator does not model
         notes.put(p, new DemoReport.Notes(faults.isEmpty() ? predicted(workload, cluster,
-            profiles, scheduler) : null, LoadCheck.warning(r, taskMs).orElse(null)));
+            run.schedulerProfiles(), scheduler) : null, LoadCheck.warning(r, taskMs).orElse(null)));
       }
     } finally {
       if (out == null) {

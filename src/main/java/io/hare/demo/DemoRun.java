@@ -127,7 +127,7 @@ public final class DemoRun {
   public DemoResult run(String policy, List<DemoJob> workload, File dir, Injection injection)
       throws Exception {
     Files.createDirectories(dir.toPath());
-    (resident() ? profiles.resident() : profiles).write(profileFile(dir), settings.gpuMs());
+    schedulerProfiles().write(profileFile(dir), settings.gpuMs());
     List<DemoJob> jobs = injection.jobs(workload);
     Configuration rm = schedulerConf(policy, dir);
     rm.setLong(YarnConfiguration.RM_NM_HEARTBEAT_INTERVAL_MS, settings.nmHeartbeatMs());
@@ -256,6 +256,11 @@ public final class DemoRun {
    */
   boolean resident() {
     return !TaskMode.PROCESS.key().equals(settings.settings().get(AppKeys.TASK_MODE));
+  }
+
+  /** The profile the scheduler starts from: a resident worker's tasks start no process. */
+  public DemoProfiles schedulerProfiles() {
+    return resident() ? profiles.resident() : profiles;
   }
 
   private void awaitAll(YarnApps apps, LiveRun live, Injection injection) throws Exception {

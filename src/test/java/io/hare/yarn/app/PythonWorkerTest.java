@@ -103,7 +103,7 @@ public class PythonWorkerTest {
 
   @Test(timeout = 120_000)
   public void oneProcessRunsTaskAfterTaskAndKeepsItsState() throws Exception {
-    TestingResidentHandler h = new TestingResidentHandler(new RunnerServer.Next(0, 0),
+    ScriptedChannel h = new ScriptedChannel(new RunnerServer.Next(0, 0),
         new RunnerServer.Next(0, 1), new RunnerServer.Next(0, 2));
     Process p;
     try (RunnerServer s = server(h)) {
@@ -116,14 +116,14 @@ public class PythonWorkerTest {
     assertEquals("its state kept", List.of("1", "2", "3"), field(2));
     assertEquals("and built once", List.of("1", "1", "1"), field(3));
     // each task's exit status (its index) is reported
-    assertEquals(List.of(CONTAINER + " 0", CONTAINER + " 1", CONTAINER + " 2"), h.reports);
+    assertEquals(List.of("done 0 0 0", "done 0 1 1", "done 0 2 2"), h.reports);
     String key = HexFormat.of().formatHex(keys.keyOf(ID));
     assertFalse(output().contains(key));
   }
 
   @Test(timeout = 120_000)
   public void parkedItSaysReadyAndRunsTheTaskItIsLaterHanded() throws Exception {
-    TestingResidentHandler h = new TestingResidentHandler(new RunnerServer.Next(0, 0),
+    ScriptedChannel h = new ScriptedChannel(new RunnerServer.Next(0, 0),
         RunnerServer.Next.PARK);
     Process p;
     try (RunnerServer s = server(h)) {
@@ -135,12 +135,12 @@ public class PythonWorkerTest {
     }
     assertEquals(List.of("0/0", "1/3"), ran());
     assertEquals(List.of(Long.toString(p.pid()), Long.toString(p.pid())), field(1));
-    assertEquals(List.of(CONTAINER + " 0", CONTAINER + " ready", CONTAINER + " 3"), h.reports);
+    assertEquals(List.of("done 0 0 0", "ready", "done 1 3 3"), h.reports);
   }
 
   @Test(timeout = 120_000)
   public void aStandbyRunsNothingUntilHandedATaskWhichSeesItsDevice() throws Exception {
-    TestingResidentHandler h = new TestingResidentHandler(null);
+    ScriptedChannel h = new ScriptedChannel(null);
     try (RunnerServer s = server(h)) {
       Process p = start(s, keys, null);
       CompletableFuture<Optional<RunnerServer.Next>> ready = h.nextReady();
@@ -152,12 +152,12 @@ public class PythonWorkerTest {
     assertEquals(List.of("2/1 device=3 cvd=3 standby="),
         Files.readAllLines(log()).stream().map(l -> l.replaceAll(" pid=.* device=", " device="))
             .collect(Collectors.toList()));
-    assertEquals(List.of(CONTAINER + " ready", CONTAINER + " 1"), h.reports);
+    assertEquals(List.of("ready", "done 2 1 1"), h.reports);
   }
 
   @Test(timeout = 120_000)
   public void aWrongKeyIsRefusedAndTheFirstTasksStatusIsTheProcesss() throws Exception {
-    TestingResidentHandler h = new TestingResidentHandler(new RunnerServer.Next(0, 7),
+    ScriptedChannel h = new ScriptedChannel(new RunnerServer.Next(0, 7),
         new RunnerServer.Next(0, 8));
     ChannelKeys other = new ChannelKeys();
     try (RunnerServer s = server(h)) {
@@ -173,7 +173,7 @@ public class PythonWorkerTest {
 
   @Test(timeout = 120_000)
   public void aWorkerThatDiesMidTaskEndsItsConnectionAndFails() throws Exception {
-    TestingResidentHandler h = new TestingResidentHandler(new RunnerServer.Next(0, 0),
+    ScriptedChannel h = new ScriptedChannel(new RunnerServer.Next(0, 0),
         new RunnerServer.Next(0, 99));
     try (RunnerServer s = server(h)) {
       Process p = start(s, keys, h.given);
@@ -182,6 +182,6 @@ public class PythonWorkerTest {
       GenericTestUtils.waitFor(() -> s.connections() == 0, 20, 20_000);
     }
     assertEquals(List.of("0/0", "0/99"), ran());
-    assertEquals("the tasks before it reported", List.of(CONTAINER + " 0"), h.reports);
+    assertEquals("the tasks before it reported", List.of("done 0 0 0"), h.reports);
   }
 }

@@ -102,7 +102,7 @@ public class PytorchResidentExampleTest {
 
     // resident: round by round, the AM hands the worker the round's tasks and parks it at the
     // barrier; the sync step runs while it waits
-    TestingResidentHandler h = new TestingResidentHandler(new RunnerServer.Next(0, 0),
+    ScriptedChannel h = new ScriptedChannel(new RunnerServer.Next(0, 0),
         new RunnerServer.Next(0, 1), RunnerServer.Next.PARK, new RunnerServer.Next(1, 1),
         RunnerServer.Next.PARK);
     Path out = tmp.getRoot().toPath().resolve("worker.txt");
@@ -125,12 +125,12 @@ public class PytorchResidentExampleTest {
       h.hand(parked, new RunnerServer.Next(1, 0));
       parked = h.nextReady();
       sync(resident, 1);
-      h.hand(parked, null);
+      h.hand(parked, Optional.empty());
       assertEquals("told to exit: 0\n" + Files.readString(out), 0, p.waitFor());
     }
     String said = Files.readString(out);
-    assertEquals(said, List.of(CONTAINER + " 0", CONTAINER + " 0", CONTAINER + " ready",
-        CONTAINER + " 0", CONTAINER + " 0", CONTAINER + " ready"), h.reports);
+    assertEquals(said, List.of("done 0 0 0", "done 0 1 0", "ready", "done 1 0 0",
+        "done 1 1 0", "ready"), h.reports);
     Matcher m = Pattern.compile("pid (\\d+)").matcher(said);
     List<Long> pids = new ArrayList<>();
     while (m.find()) {

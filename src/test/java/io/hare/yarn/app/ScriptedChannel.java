@@ -34,8 +34,12 @@ final class ScriptedChannel implements RunnerServer.Handler {
   /** The task the container holds, for the server's check of its {@code done}. */
   volatile RunnerServer.Next given;
 
-  ScriptedChannel(RunnerServer.Next first) {
+  /** A container whose first task is {@code first} (null: a standby), then these answers. */
+  ScriptedChannel(RunnerServer.Next first, RunnerServer.Next... answers) {
     this.given = first;
+    for (RunnerServer.Next a : answers) {
+      then(a);
+    }
   }
 
   /** Answers the next {@code done} with {@code next}. */
@@ -72,11 +76,11 @@ final class ScriptedChannel implements RunnerServer.Handler {
 
   /** Waits for the worker's next {@code ready}; hands it {@code task}, or exit when empty. */
   void answerReady(Optional<RunnerServer.Next> task) throws InterruptedException {
-    hand(awaitReady(), task);
+    hand(nextReady(), task);
   }
 
   /** Waits for the worker's next {@code ready}: the answer the test completes with {@link #hand}. */
-  CompletableFuture<Optional<RunnerServer.Next>> awaitReady() throws InterruptedException {
+  CompletableFuture<Optional<RunnerServer.Next>> nextReady() throws InterruptedException {
     CompletableFuture<Optional<RunnerServer.Next>> f = waiting.poll(60, TimeUnit.SECONDS);
     assertNotNull("the worker never said ready", f);
     return f;
@@ -87,6 +91,11 @@ final class ScriptedChannel implements RunnerServer.Handler {
       Optional<RunnerServer.Next> task) {
     task.ifPresent(t -> given = t);
     ready.complete(task);
+  }
+
+  /** Answers a {@code ready} with {@code task}, or exit when null. */
+  void hand(CompletableFuture<Optional<RunnerServer.Next>> ready, RunnerServer.Next task) {
+    hand(ready, Optional.ofNullable(task));
   }
 
   /** The credentials file the NodeManager writes for {@code container} from its tokens. */

@@ -72,7 +72,7 @@ public class SgdWorkerTest {
       for (int round = 0; round < 2; round++) {
         // the AM parks the worker at the barrier, runs the sync step, then hands it a task of
         // the next round
-        CompletableFuture<Optional<RunnerServer.Next>> ready = ch.awaitReady();
+        CompletableFuture<Optional<RunnerServer.Next>> ready = ch.nextReady();
         assertEquals(log.toString(), 0, sgd(env(dir, round), log, "sync"));
         ch.hand(ready, Optional.of(afterBarrier.get(round)));
       }
