@@ -19,6 +19,7 @@ import io.hare.demo.LoadCheck;
 import io.hare.demo.Replay;
 import io.hare.embedded.EmbeddedCluster;
 import io.hare.sim.SimResult;
+import io.hare.yarn.app.TaskMode;
 import io.hare.yarn.scheduler.HareSettings;
 import java.io.File;
 import java.io.IOException;
@@ -129,6 +130,12 @@ public final class DemoCommand implements Callable<Integer> {
           + "task-failure (below). Jobs then get 2 ApplicationMaster attempts."})
   String inject;
 
+  @Option(names = "--task-mode", defaultValue = "resident", paramLabel = "MODE",
+      description = {"How the jobs' containers run tasks (${DEFAULT-VALUE}): resident (one "
+          + "SgdJob worker per container takes task after task) or process (a JVM per task); "
+          + "jobs whose tasks --inject task-failure rewrites run as processes."})
+  String taskMode;
+
   @Option(names = "-D", paramLabel = "KEY=VALUE",
       description = "A scheduler setting (yarn.scheduler.hare.*), repeatable.")
   Map<String, String> settings = new LinkedHashMap<>();
@@ -147,13 +154,22 @@ public final class DemoCommand implements Callable<Integer> {
     LOG.info("a task process starts and ends in {} ms here; with all {} GPUs busy a task gets {} "
         + "of a core", String.format(Locale.ROOT, "%.0f", profiles.startupMs()), gpus,
         String.format(Locale.ROOT, "%.2f", profiles.share()));
+    Map<String, String> rm = new LinkedHashMap<>(settings);
+    if (faults.isEmpty()) {
+      // the demo's NodeManagers share their GPUs (no device isolation), where standby and
+      // parked containers are safe: a resident worker then keeps its container across a
+      // round's barrier instead of starting again in a new one
+      rm.putIfAbsent(SchedulerKeys.STANDBY_ENABLED, "true");
+    }
     DemoRun run = new DemoRun(new DemoRun.Settings(cluster, taskMs, heartbeatMs, heartbeatMs,
-        jar, timeoutS * 1000, settings, faults.isEmpty() ? 1 : 2), profiles);
+        jar, timeoutS * 1000, rm, faults.isEmpty() ? 1 : 2), profiles)
+        .taskMode(TaskMode.parse(taskMode).orElseThrow());
     List<DemoResult> runs = new ArrayList<>();
     List<Replay.Outcome> replays = new ArrayList<>();
     Map<String, DemoReport.Notes> notes = new LinkedHashMap<>();
     try {
-      run.warmUp(policy, dir.resolve("warm-up").toFile());
+      long startupMs = DemoPrediction.startupOf(run.warmUp(policy,
+          dir.resolve("warm-up").toFile()));
       for (String p : compare == null ? List.of(policy) : List.of(policy, compare)) {
         File runDir = dir.resolve(safe(p)).toFile();
         DemoResult r = run.run(p, workload, runDir, faults.isEmpty() ? Injection.NONE
@@ -169,7 +185,7 @@ public final class DemoCommand implements Callable<Integer> {
         // what the same policy core predicts without YARN; not with faults, which add jobs and
         // retries the simulator does not model
         notes.put(p, new DemoReport.Notes(faults.isEmpty() ? predicted(workload, cluster,
-            run.schedulerProfiles(), scheduler) : null, LoadCheck.warning(r, taskMs).orElse(null)));
+            run.schedulerProfiles(), scheduler, startupMs) : null, LoadCheck.warning(r, taskMs).orElse(null)));
       }
     } finally {
       if (out == null) {
@@ -186,9 +202,9 @@ public final class DemoCommand implements Callable<Integer> {
    * policy and settings, with the profile the scheduler was given; null if a job never finished.
    */
   private Double predicted(List<DemoJob> workload, List<EmbeddedCluster.Node> cluster,
-      DemoProfiles profiles, HareSettings scheduler) {
+      DemoProfiles profiles, HareSettings scheduler, long startupMs) {
     SimResult s = DemoPrediction.simulate(workload, cluster, profiles.table(taskMs),
-        scheduler.newPolicy());
+        scheduler.newPolicy(), startupMs);
     return s.unfinishedJobs() == 0 ? s.totalWeightedJctS() : null;
   }
 
@@ -231,6 +247,9 @@ public final class DemoCommand implements Callable<Integer> {
     }
     if (timeoutS < 1) {
       problems.add("--timeout-s: must be >= 1, got " + timeoutS);
+    }
+    if (TaskMode.parse(taskMode).isEmpty()) {
+      problems.add("--task-mode: process or resident, got " + taskMode);
     }
     if (policy.equals(compare)) {
       problems.add("--compare: the same policy as --policy (" + policy + ")");

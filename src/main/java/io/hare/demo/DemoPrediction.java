@@ -1,13 +1,16 @@
 package io.hare.demo;
 
 import io.hare.core.ClusterSpec;
+import io.hare.core.GpuType;
 import io.hare.core.JobSpec;
+import io.hare.core.TaskTimes;
 import io.hare.core.policy.SchedulingPolicy;
 import io.hare.core.profile.TaskTimeModel;
 import io.hare.embedded.EmbeddedCluster;
 import io.hare.sim.SimOptions;
 import io.hare.sim.SimResult;
 import io.hare.sim.Simulator;
+import io.hare.sim.TaskDurations;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,9 +27,10 @@ import java.util.Map;
  * takes the profile's sync time, the demo's own model of it: the sync step's process measured at
  * start-up ({@link DemoProfiles#calibrate}) plus two heartbeats; the simulator runs it off the
  * GPU after a task's compute, so a round ends one sync after its last task, as in the demo.
- * Left out, because the profile leaves them out: the ApplicationMasters' start-up (the policy
- * hears of a job at its submission) and the container launch before a task's process starts.
- * So the prediction is what the policy would do with the demo's GPUs if YARN cost nothing.
+ * A job's start-up (its ApplicationMaster's start and first container's launch) is what the
+ * demo measured on its warm-up job, the same for every job; later container launches are left
+ * out, because the profile leaves them out. So the prediction is what the policy would do with
+ * the demo's GPUs if YARN cost nothing beyond starting each job.
  */
 public final class DemoPrediction {
 
@@ -39,9 +43,42 @@ public final class DemoPrediction {
    */
   public static SimResult simulate(List<DemoJob> jobs, List<EmbeddedCluster.Node> nodes,
       TaskTimeModel times, SchedulingPolicy policy) {
+    return simulate(jobs, nodes, times, policy, 0);
+  }
+
+  /**
+   * As above, each job's first tasks ready {@code startupMs} after its submission: the
+   * ApplicationMaster's start and first asks, as the demo measured them on its warm-up job
+   * ({@link #startupOf}).
+   */
+  public static SimResult simulate(List<DemoJob> jobs, List<EmbeddedCluster.Node> nodes,
+      TaskTimeModel times, SchedulingPolicy policy, long startupMs) {
     List<JobSpec> specs = jobs.stream().map(j -> new JobSpec(j.name(), j.submitAtMs(),
         j.weight(), j.model().name(), j.tasksPerRound(), j.rounds())).toList();
-    return new Simulator(cluster(nodes), specs, times, SimOptions.defaults()).run(policy);
+    TaskDurations durations = new TaskDurations() {
+      @Override
+      public TaskTimes of(JobSpec job, int round, int index, GpuType type) {
+        return times.times(job.model(), type);
+      }
+
+      @Override
+      public long startupMs(JobSpec job) {
+        return startupMs;
+      }
+    };
+    return new Simulator(cluster(nodes), specs, times, durations, SimOptions.defaults())
+        .run(policy);
+  }
+
+  /**
+   * The longest start-up of a job in {@code run}: from its submission to its first task's start
+   * (the ApplicationMaster's start, its first asks and the first container's launch, which the
+   * task's own record cannot tell apart); 0 for a run without a task.
+   */
+  public static long startupOf(DemoResult run) {
+    return run.jobs().stream().mapToLong(j -> run.tasks().stream()
+        .filter(t -> t.appId().equals(j.appId())).mapToLong(DemoResult.Task::startMs).min()
+        .orElse(j.submitMs()) - j.submitMs()).max().orElse(0);
   }
 
   /** The demo cluster's GPUs as the simulator sees them, named as the demo names its hosts. */

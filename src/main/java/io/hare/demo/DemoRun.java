@@ -103,6 +103,7 @@ public final class DemoRun {
 
   private final Settings settings;
   private final DemoProfiles profiles;
+  private TaskMode taskMode = TaskMode.RESIDENT;
 
   public DemoRun(Settings settings, DemoProfiles profiles) {
     this.settings = settings;
@@ -175,9 +176,10 @@ public final class DemoRun {
    * ResourceManager and NodeManager code compiled and the files cached: otherwise the first
    * policy of a comparison pays the cold start and looks seconds worse.
    */
-  public void warmUp(String policy, File dir) throws Exception {
+  public DemoResult warmUp(String policy, File dir) throws Exception {
     LOG.info("warming up: one job of one task on a throw-away cluster");
-    run(policy, List.of(new DemoJob("warm-up", DemoModel.GRAPHSAGE, 1, 1, 1, 0, 1)), dir);
+    return run(policy, List.of(new DemoJob("warm-up", DemoModel.GRAPHSAGE, 1, 1, 1, 0, 1)),
+        dir);
   }
 
   private static File init(File workDir, DemoJob j) throws IOException {
@@ -250,12 +252,15 @@ public final class DemoRun {
     }
   }
 
-  /**
-   * Whether the jobs run resident workers ({@code yarn.app.hare.task.mode}, a {@code -D} setting
-   * of the demo, resident unless it says process).
-   */
+  /** Whether the jobs run resident workers ({@code yarn.app.hare.task.mode}). */
   boolean resident() {
-    return !TaskMode.PROCESS.key().equals(settings.settings().get(AppKeys.TASK_MODE));
+    return taskMode == TaskMode.RESIDENT;
+  }
+
+  /** Runs the jobs' tasks in {@code mode} from now on (resident workers unless told). */
+  public DemoRun taskMode(TaskMode mode) {
+    this.taskMode = mode;
+    return this;
   }
 
   /** The profile the scheduler starts from: a resident worker's tasks start no process. */

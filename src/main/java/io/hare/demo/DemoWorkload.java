@@ -25,7 +25,7 @@ public final class DemoWorkload {
       new DemoJob("lstm-b", DemoModel.LSTM, 3, 2, 1, 0, 8));
 
   /*
-   * The defaults: the first six jobs, one every 250 ms, tasks paced at 1500 ms on a V100, on
+   * The defaults: the first six jobs, one every 250 ms, tasks paced at 2500 ms on a V100, on
    * v100=1,t4=2,k80=2. Chosen with the simulator (DemoPrediction, DemoWorkloadTest): on that
    * cluster, with the demo's profile as a loaded 2-core machine measures it (a task process
    * 0.56-0.8 s alone, a third of a core each) or as a quiet one or none at all, yarn-fifo's total
@@ -33,9 +33,11 @@ public final class DemoWorkload {
    * predicted 1.19-1.81x, 1.19 on a quiet machine. Close submissions are what makes the
    * difference: the light wide jobs then still hold the GPUs in arrival order when the heavy ones
    * arrive, so a weighted, heterogeneity-aware policy has something to reorder; submissions a
-   * task's length apart let arrival order be nearly right by itself. 1500 ms tasks (1.5-10 s on
-   * the slower types) keep the emulated GPU time above a task process's start-up, at a
-   * simulated makespan of about 55 s on 2 cores, against 40 s before.
+   * task's length apart let arrival order be nearly right by itself. 2500 ms tasks (2.5-17 s on
+   * the slower types) keep the emulated GPU time above what YARN adds on 2 cores (a job's first
+   * task starts 11-30 s after its submission there, while six ApplicationMasters start at once):
+   * with 1500 ms tasks the measured ratio was 1.23-1.26 against 1.41 with 2500 ms (stop 21, one
+   * run each), and a run of both policies still takes under 3 minutes with resident workers.
    */
   public static final int DEFAULT_JOBS = 6;
   /** Time between two submissions. */
@@ -43,7 +45,7 @@ public final class DemoWorkload {
   /** The demo's cluster ({@code hare demo --nodes}): a NodeManager per entry. */
   public static final String DEFAULT_NODES = "v100=1,t4=2,k80=2";
   /** How long a task holds its emulated V100 ({@code hare demo --task-ms}). */
-  public static final long DEFAULT_TASK_MS = 1500;
+  public static final long DEFAULT_TASK_MS = 2500;
 
   private DemoWorkload() {}
 

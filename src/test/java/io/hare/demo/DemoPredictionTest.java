@@ -57,6 +57,18 @@ public class DemoPredictionTest {
   }
 
   @Test(timeout = 60_000)
+  public void aJobsStartUpDelaysItsFirstTasksAndResidentWorkersStartNoProcessPerTask()
+      throws Exception {
+    DemoProfiles resident = new DemoProfiles(100, 0.5, 300).resident();
+    List<EmbeddedCluster.Node> v100 = List.of(new EmbeddedCluster.Node("v100", 1));
+    DemoJob one = new DemoJob("a", DemoModel.RESNET50, 2, 2, 1, 0, 1);
+    SimResult r = DemoPrediction.simulate(List.of(one), v100, resident.table(1000),
+        policy("hare"), 4000);
+    // 4 s to start, then 2 rounds of a 1000 ms task (no process start-up) and a 300 ms sync
+    assertEquals(2 * (4000 + 2 * (1000 + 300)) / 1000.0, r.totalWeightedJctS(), 1e-9);
+  }
+
+  @Test(timeout = 60_000)
   public void theTablesPlaceMatchesTheProfileTheSchedulerIsGiven() throws Exception {
     DemoProfiles profiles = new DemoProfiles(300, 0.25, 900);
     java.nio.file.Path f = java.nio.file.Files.createTempFile("profiles", ".csv");

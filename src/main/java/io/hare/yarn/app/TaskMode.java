@@ -24,7 +24,7 @@ public enum TaskMode {
   }
 
   /** The mode named {@code s} (any case); empty when there is none. */
-  static Optional<TaskMode> parse(String s) {
+  public static Optional<TaskMode> parse(String s) {
     return Arrays.stream(values()).filter(m -> m.key().equalsIgnoreCase(s.strip())).findFirst();
   }
 }
