@@ -1,5 +1,9 @@
 package io.hare.cli;
 
+import static io.hare.cli.BenchFigures.check;
+import static io.hare.cli.BenchFigures.ms;
+import static io.hare.cli.BenchFigures.put;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hare.bench.WorkerOverheads;
@@ -188,23 +192,5 @@ public final class BenchWorkersCommand implements Callable<Integer> {
           + " GPU)%n", computeMs, rounds, tasks);
     }
     o.flush();
-  }
-
-  private static String ms(double v) {
-    return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.0f ms", v);
-  }
-
-  private static void put(ObjectNode n, String key, double v) {
-    if (Double.isNaN(v)) {
-      n.putNull(key);
-    } else {
-      n.put(key, v);
-    }
-  }
-
-  private static void check(List<String> problems, String option, int v, int min, int max) {
-    if (v < min || v > max) {
-      problems.add(option + ": must be from " + min + " to " + max + ", got " + v);
-    }
   }
 }
