@@ -3,12 +3,17 @@ package io.hare.bench;
 import io.hare.core.BadInputException;
 import io.hare.embedded.EmbeddedCluster;
 import io.hare.embedded.TaskEvents;
+import io.hare.example.Env;
+import io.hare.example.SgdJob;
 import io.hare.yarn.app.AppKeys;
 import io.hare.yarn.app.JobSpecValidator;
 import io.hare.yarn.app.JobSubmitter;
+import io.hare.yarn.app.TaskMode;
 import io.hare.yarn.app.YarnApps;
 import io.hare.yarn.app.YarnClientApps;
 import java.io.File;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -53,9 +58,11 @@ public final class SwitchingBench {
    * @param tasksPerRound k of job j: the (j mod size)-th
    * @param heartbeatMs the AMs' and NodeManagers' heartbeat interval
    * @param nodes NodeManagers, each with {@code gpusPerNode} GPUs
+   * @param mode process: each task sleeps in a process of its own; resident: each container
+   *     runs the example job's worker ({@code SgdJob worker}), its GPU paced to the task time
    */
   public record Workload(long taskMs, int jobs, int rounds, List<Integer> tasksPerRound,
-      int heartbeatMs, int nodes, int gpusPerNode, Path jar, long timeoutMs) {
+      int heartbeatMs, int nodes, int gpusPerNode, Path jar, long timeoutMs, TaskMode mode) {
 
     public Workload {
       tasksPerRound = List.copyOf(tasksPerRound);
@@ -136,9 +143,24 @@ public final class SwitchingBench {
     c.setInt(AppKeys.JOB_ROUNDS, w.rounds());
     c.setInt(AppKeys.JOB_TASKS_PER_ROUND, w.k(j));
     c.set(AppKeys.JOB_STAGING_DIR, staging.getAbsolutePath());
-    String sleep = String.format(java.util.Locale.ROOT, "sleep %.3f", w.taskMs() / 1000.0);
-    c.set(AppKeys.TASK_COMMAND, TaskEvents.wrapTask(sleep, events));
-    c.set(AppKeys.SYNC_COMMAND, TaskEvents.wrapSync("true", events));
+    if (w.mode() == TaskMode.RESIDENT) {
+      Path work = events.resolveSibling("work");
+      StringWriter out = new StringWriter();
+      if (SgdJob.commandLine(new PrintWriter(out), new PrintWriter(out), Env.SYSTEM)
+          .execute("init", "--work-dir", work.toString()) != SgdJob.OK) {
+        throw new IllegalStateException("SgdJob init: " + out);
+      }
+      String java = "\"$JAVA_HOME\"/bin/java -Xmx128m " + LEAN_JVM + " io.hare.example.SgdJob";
+      String where = " --work-dir '" + work + "'";
+      c.set(AppKeys.TASK_MODE, TaskMode.RESIDENT.key());
+      c.set(AppKeys.TASK_COMMAND, java + " worker" + where + " --gpu-ms " + w.taskMs()
+          + " --events '" + events + "'");
+      c.set(AppKeys.SYNC_COMMAND, TaskEvents.wrapSync(java + " sync" + where, events));
+    } else {
+      String sleep = String.format(java.util.Locale.ROOT, "sleep %.3f", w.taskMs() / 1000.0);
+      c.set(AppKeys.TASK_COMMAND, TaskEvents.wrapTask(sleep, events));
+      c.set(AppKeys.SYNC_COMMAND, TaskEvents.wrapSync("true", events));
+    }
     c.setInt(AppKeys.TASK_MEMORY_MB, 128);
     c.setInt(AppKeys.AM_MEMORY_MB, 256);
     c.setInt(AppKeys.AM_MAX_ATTEMPTS, 1);

@@ -11,6 +11,7 @@ import io.hare.bench.SwitchingBench;
 import io.hare.core.BadInputException;
 import io.hare.core.SchedulerKeys;
 import io.hare.yarn.app.AppKeys;
+import io.hare.yarn.app.TaskMode;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -83,6 +84,12 @@ public final class BenchSwitchingCommand implements Callable<Integer> {
       + "them on."})
   boolean noStandbys;
 
+  @Option(names = "--task-mode", defaultValue = "process", paramLabel = "MODE",
+      description = {"process (${DEFAULT-VALUE}): each task sleeps in a process of its own; "
+          + "resident: each container runs the example job's worker (SgdJob worker), its GPU "
+          + "paced to the task time, which takes task after task (yarn.app.hare.task.mode)."})
+  String taskMode;
+
   @Option(names = "--json", description = "Print one JSON object on stdout instead of a table.")
   boolean json;
 
@@ -104,6 +111,9 @@ public final class BenchSwitchingCommand implements Callable<Integer> {
     check(problems, "--nodes", nodes, 1, 8);
     check(problems, "--gpus-per-node", gpusPerNode, 1, 8);
     check(problems, "--heartbeat-ms", heartbeatMs, 10, 60_000);
+    if (TaskMode.parse(taskMode).isEmpty()) {
+      problems.add("--task-mode: process or resident, got " + taskMode);
+    }
     if (!problems.isEmpty()) {
       throw new BadInputException(String.join(System.lineSeparator(), problems));
     }
@@ -111,7 +121,7 @@ public final class BenchSwitchingCommand implements Callable<Integer> {
     Path dir = out != null ? out : Files.createTempDirectory("hare-bench-switching");
     SwitchingBench bench = new SwitchingBench(new SwitchingBench.Workload(
         Math.round(taskSeconds * 1000), jobs, rounds, k, heartbeatMs, nodes, gpusPerNode,
-        EmbeddedJars.ownJar(), 30 * 60_000L));
+        EmbeddedJars.ownJar(), 30 * 60_000L, TaskMode.parse(taskMode).orElseThrow()));
     SwitchingBench.Result hare;
     SwitchingBench.Result stock = null;
     try {
@@ -119,7 +129,8 @@ public final class BenchSwitchingCommand implements Callable<Integer> {
       if (!skipStock) {
         // stock YARN: a container per task, as an AM without Hare's task runner does it
         stock = bench.run("capacity", SwitchingBench.capacityScheduler(),
-            Map.of(AppKeys.TASK_REUSE_ENABLED, "false"), dir.resolve("capacity").toFile());
+            Map.of(AppKeys.TASK_REUSE_ENABLED, "false", AppKeys.TASK_MODE, "process"),
+            dir.resolve("capacity").toFile());
       }
     } finally {
       if (out == null) {
