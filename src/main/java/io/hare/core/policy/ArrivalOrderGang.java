@@ -10,11 +10,10 @@ import java.util.List;
  * finishing waits again. Only arrivals and ended leases change what the queue can start, so
  * {@link #start} runs only after one of those (or when it asked to be tried again).
  */
-abstract class ArrivalOrderGang implements SchedulingPolicy {
+abstract class ArrivalOrderGang extends GangPolicy {
 
   record Key(long arrivalMs, String id) {}
 
-  final GangLeases leases = new GangLeases();
   final GangQueue<Key> waiting = new GangQueue<>(
       Comparator.comparingLong(Key::arrivalMs).thenComparing(Key::id));
   private boolean dirty;
@@ -42,16 +41,6 @@ abstract class ArrivalOrderGang implements SchedulingPolicy {
   @Override
   public void onRoundDone(JobView job, long nowMs) {
     leases.markDue(job.id());
-  }
-
-  @Override
-  public void onTaskFailed(JobView job, GpuView gpu, long nowMs) {
-    leases.markDue(job.id());
-  }
-
-  @Override
-  public void onTasksReady(JobView job, long nowMs) {
-    leases.markDue(job.id()); // a leased job's held GPUs take its new ready tasks
   }
 
   @Override

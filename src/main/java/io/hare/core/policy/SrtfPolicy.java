@@ -4,11 +4,9 @@ import io.hare.core.GpuType;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.Set;
 import java.util.function.ToIntFunction;
 
 /**
@@ -41,25 +39,21 @@ import java.util.function.ToIntFunction;
  * policy that sees weights and types, to tell how much of a lead over the gang baselines comes
  * from weights rather than from running a job's tasks apart.
  */
-public final class SrtfPolicy implements SchedulingPolicy {
+public final class SrtfPolicy extends BoundaryGang<SrtfPolicy.Key> {
 
   public static final String NAME = "srtf";
   public static final String HETERO_NAME = "srtf-hetero";
   public static final String SMITH_NAME = "smith-hetero";
 
-  private record Key(double remainingMs, long arrivalMs, String id) {}
+  record Key(double remainingMs, long arrivalMs, String id) {}
 
   private static final Comparator<Key> ORDER = Comparator.comparingDouble(Key::remainingMs)
       .thenComparingLong(Key::arrivalMs).thenComparing(Key::id);
 
-  private final GangLeases leases = new GangLeases();
-  private final GangQueue<Key> waiting = new GangQueue<>(ORDER);
   private final List<String> arrived = new ArrayList<>();
-  private final Set<String> boundary = new LinkedHashSet<>();
   private final Random random;
   private final boolean typeAware;
   private final boolean weighted;
-  private boolean dirty;
 
   /** The classic, type-blind SRTF. */
   public SrtfPolicy(PolicyConfig config) {
@@ -77,6 +71,7 @@ public final class SrtfPolicy implements SchedulingPolicy {
   }
 
   private SrtfPolicy(PolicyConfig config, boolean typeAware, boolean weighted) {
+    super(ORDER);
     this.random = new Random(config.seed());
     this.typeAware = typeAware;
     this.weighted = weighted;
@@ -99,30 +94,8 @@ public final class SrtfPolicy implements SchedulingPolicy {
   }
 
   @Override
-  public void onRoundDone(JobView job, long nowMs) {
-    if (leases.holds(job.id())) {
-      boundary.add(job.id());
-      dirty = true;
-    }
-  }
-
-  @Override
-  public void onTaskFailed(JobView job, GpuView gpu, long nowMs) {
-    leases.markDue(job.id());
-  }
-
-  @Override
-  public void onTasksReady(JobView job, long nowMs) {
-    leases.markDue(job.id()); // a leased job's held GPUs take its new ready tasks
-  }
-
-  @Override
-  public void onJobDone(JobView job, long nowMs) {
-    leases.release(job.id());
-    waiting.remove(job.id());
-    boundary.remove(job.id());
-    arrived.remove(job.id());
-    dirty = true;
+  void forget(String jobId) {
+    arrived.remove(jobId);
   }
 
   private Key key(JobView job, ClusterView cluster) {
@@ -140,22 +113,18 @@ public final class SrtfPolicy implements SchedulingPolicy {
   }
 
   @Override
-  public List<Assignment> assign(ClusterView cluster, List<? extends GpuView> freeGpus,
-      long nowMs) {
-    for (String id : leases.begin(cluster, freeGpus)) {
-      enqueue(id, cluster);
-      dirty = true;
-    }
-    arrived.forEach(id -> enqueue(id, cluster));
-    arrived.clear();
-    if (dirty) {
-      decide(cluster);
-      dirty = leases.retryNeeded();
-    }
-    return leases.dispatch(cluster);
+  void requeue(String jobId, ClusterView cluster, long nowMs) {
+    enqueue(jobId, cluster);
   }
 
-  private void decide(ClusterView cluster) {
+  @Override
+  void beforeDecide(ClusterView cluster, long nowMs) {
+    arrived.forEach(id -> enqueue(id, cluster));
+    arrived.clear();
+  }
+
+  @Override
+  void decide(ClusterView cluster, long nowMs) {
     Map<String, Key> keys = new HashMap<>();
     List<String> atBoundary = new ArrayList<>();
     for (String id : boundary) {
@@ -170,7 +139,7 @@ public final class SrtfPolicy implements SchedulingPolicy {
         id -> keys.containsKey(id) ? keys.get(id) : waiting.key(id), ORDER);
     atBoundary.sort(priority);
     GangPass.Outcome o = GangPass.run(cluster, leases, atBoundary, waiting.scan(), priority,
-        typeAware ? new Rules(cluster) : new BlindRules(cluster), random);
+        typeAware ? new Rules(cluster) : new TypeBlindRules(cluster), random);
     o.granted().forEach(waiting::remove);
     o.preempted().forEach(id -> enqueue(id, cluster));
   }
@@ -193,34 +162,6 @@ public final class SrtfPolicy implements SchedulingPolicy {
     @Override
     public GangPass.Placement place(JobView job, ToIntFunction<GpuType> available) {
       return GangPass.Placement.of(GangPlacement.fastest(job, cluster, available));
-    }
-  }
-
-  /** Type-blind placement, as Tiresias places jobs: any k free GPUs the job can run on. */
-  private static final class BlindRules implements GangPass.Rules {
-    private final ClusterView cluster;
-
-    BlindRules(ClusterView cluster) {
-      this.cluster = cluster;
-    }
-
-    @Override
-    public boolean keep(JobView job, ToIntFunction<GpuType> available) {
-      return true;
-    }
-
-    @Override
-    public GangPass.Placement place(JobView job, ToIntFunction<GpuType> available) {
-      List<GpuType> types = new ArrayList<>();
-      int n = 0;
-      for (GpuType t : cluster.gpuTypes()) {
-        if (job.times(t) != null) {
-          types.add(t);
-          n += available.applyAsInt(t);
-        }
-      }
-      return n >= job.tasksPerRound() ? GangPass.Placement.anyOf(types, job.tasksPerRound())
-          : null;
     }
   }
 }

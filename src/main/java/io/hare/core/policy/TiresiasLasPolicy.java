@@ -1,16 +1,13 @@
 package io.hare.core.policy;
 
-import io.hare.core.GpuType;
 import io.hare.core.SchedulerKeys;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.Random;
 import java.util.Set;
 import java.util.SplittableRandom;
-import java.util.function.ToIntFunction;
 
 /**
  * Tiresias' discretized two-dimensional least-attained-service scheduler (Gu et al., NSDI '19),
@@ -40,18 +37,15 @@ import java.util.function.ToIntFunction;
  * {@link #wakeUpAtMs}. Weights are ignored, as in Tiresias. The bookkeeping is in
  * {@link TiresiasLedger}.
  */
-public final class TiresiasLasPolicy implements SchedulingPolicy {
+public final class TiresiasLasPolicy extends BoundaryGang<TiresiasLedger.Key> {
 
   public static final String NAME = "tiresias-las";
 
   private final TiresiasLedger ledger;
   private final Random random;
-  private final GangLeases leases = new GangLeases();
-  private final GangQueue<TiresiasLedger.Key> waiting = new GangQueue<>(TiresiasLedger.ORDER);
-  private final Set<String> boundary = new LinkedHashSet<>();
-  private boolean dirty;
 
   public TiresiasLasPolicy(PolicyConfig config) {
+    super(TiresiasLedger.ORDER);
     double knob = config.getDouble(SchedulerKeys.TIRESIAS_PROMOTE_KNOB,
         SchedulerKeys.DEFAULT_TIRESIAS_PROMOTE_KNOB, 0, 1e9);
     this.ledger = new TiresiasLedger(TiresiasSettings.thresholdsGpuMs(config), knob);
@@ -76,30 +70,8 @@ public final class TiresiasLasPolicy implements SchedulingPolicy {
   }
 
   @Override
-  public void onRoundDone(JobView job, long nowMs) {
-    if (leases.holds(job.id())) {
-      boundary.add(job.id());
-      dirty = true;
-    }
-  }
-
-  @Override
-  public void onTaskFailed(JobView job, GpuView gpu, long nowMs) {
-    leases.markDue(job.id());
-  }
-
-  @Override
-  public void onTasksReady(JobView job, long nowMs) {
-    leases.markDue(job.id()); // a leased job's held GPUs take its new ready tasks
-  }
-
-  @Override
-  public void onJobDone(JobView job, long nowMs) {
-    leases.release(job.id());
-    waiting.remove(job.id());
-    boundary.remove(job.id());
-    ledger.remove(job.id());
-    dirty = true;
+  void forget(String jobId) {
+    ledger.remove(jobId);
   }
 
   @Override
@@ -116,22 +88,19 @@ public final class TiresiasLasPolicy implements SchedulingPolicy {
   }
 
   @Override
-  public List<Assignment> assign(ClusterView cluster, List<? extends GpuView> freeGpus,
-      long nowMs) {
-    for (String id : leases.begin(cluster, freeGpus)) {
-      wait(cluster.job(id), nowMs);
-    }
+  void requeue(String jobId, ClusterView cluster, long nowMs) {
+    wait(cluster.job(jobId), nowMs);
+  }
+
+  @Override
+  void beforeDecide(ClusterView cluster, long nowMs) {
     for (String id : ledger.promote(nowMs)) {
       wait(cluster.job(id), nowMs);
     }
-    if (dirty) {
-      decide(cluster, nowMs);
-      dirty = leases.retryNeeded();
-    }
-    return leases.dispatch(cluster);
   }
 
-  private void decide(ClusterView cluster, long nowMs) {
+  @Override
+  void decide(ClusterView cluster, long nowMs) {
     List<String> atBoundary = new ArrayList<>();
     for (String id : boundary) {
       if (leases.holds(id) && ledger.knows(id)) {
@@ -143,38 +112,11 @@ public final class TiresiasLasPolicy implements SchedulingPolicy {
     Comparator<String> priority = ledger.priority(Set.copyOf(atBoundary));
     atBoundary.sort(priority);
     GangPass.Outcome o = GangPass.run(cluster, leases, atBoundary, waiting.scan(), priority,
-        new Rules(cluster), random);
+        new TypeBlindRules(cluster), random);
     for (String id : o.granted()) {
       waiting.remove(id);
       ledger.runs(id, nowMs);
     }
     o.preempted().forEach(id -> wait(cluster.job(id), nowMs));
-  }
-
-  /** Type-blind: any k free GPUs of the types the job can run on; a job keeps what it holds. */
-  private static final class Rules implements GangPass.Rules {
-    private final ClusterView cluster;
-
-    Rules(ClusterView cluster) {
-      this.cluster = cluster;
-    }
-
-    @Override
-    public boolean keep(JobView job, ToIntFunction<GpuType> available) {
-      return true;
-    }
-
-    @Override
-    public GangPass.Placement place(JobView job, ToIntFunction<GpuType> available) {
-      List<GpuType> types = new ArrayList<>();
-      int n = 0;
-      for (GpuType t : cluster.gpuTypes()) {
-        if (job.times(t) != null) {
-          types.add(t);
-          n += available.applyAsInt(t);
-        }
-      }
-      return n >= job.tasksPerRound() ? GangPass.Placement.anyOf(types, job.tasksPerRound()) : null;
-    }
   }
 }
