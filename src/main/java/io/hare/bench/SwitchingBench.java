@@ -3,6 +3,7 @@ package io.hare.bench;
 import io.hare.core.BadInputException;
 import io.hare.embedded.EmbeddedCluster;
 import io.hare.embedded.TaskEvents;
+import io.hare.example.ContainerJava;
 import io.hare.example.Env;
 import io.hare.example.SgdJob;
 import io.hare.yarn.app.AppKeys;
@@ -46,9 +47,6 @@ public final class SwitchingBench {
   private static final Logger LOG = LoggerFactory.getLogger(SwitchingBench.class);
   private static final EnumSet<YarnApplicationState> ENDED = EnumSet.of(
       YarnApplicationState.FINISHED, YarnApplicationState.FAILED, YarnApplicationState.KILLED);
-  private static final String LEAN_JVM = "-XX:+UseSerialGC -XX:TieredStopAtLevel=1"
-      + " -XX:-UsePerfData";
-
   /**
    * The workload and the intervals.
    *
@@ -150,7 +148,7 @@ public final class SwitchingBench {
           .execute("init", "--work-dir", work.toString()) != SgdJob.OK) {
         throw new IllegalStateException("SgdJob init: " + out);
       }
-      String java = "\"$JAVA_HOME\"/bin/java -Xmx128m " + LEAN_JVM + " io.hare.example.SgdJob";
+      String java = ContainerJava.sgdJob();
       String where = " --work-dir '" + work + "'";
       c.set(AppKeys.TASK_MODE, TaskMode.RESIDENT.key());
       c.set(AppKeys.TASK_COMMAND, java + " worker" + where + " --gpu-ms " + w.taskMs()
@@ -166,7 +164,7 @@ public final class SwitchingBench {
     c.setInt(AppKeys.AM_MAX_ATTEMPTS, 1);
     c.setInt(AppKeys.TASK_MAX_ATTEMPTS, 1);
     c.setInt(AppKeys.AM_HEARTBEAT_INTERVAL_MS, w.heartbeatMs());
-    c.set(AppKeys.AM_JAVA_OPTS, LEAN_JVM);
+    c.set(AppKeys.AM_JAVA_OPTS, ContainerJava.LEAN_OPTS);
     c.set(AppKeys.AM_JAR, w.jar().toString());
     jobSettings.forEach(c::set);
     return c;

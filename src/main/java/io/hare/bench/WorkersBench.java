@@ -4,6 +4,7 @@ import io.hare.core.BadInputException;
 import io.hare.core.ConfigException;
 import io.hare.embedded.EmbeddedCluster;
 import io.hare.embedded.TaskEvents;
+import io.hare.example.ContainerJava;
 import io.hare.example.SgdJob;
 import io.hare.yarn.app.AppKeys;
 import io.hare.yarn.app.JobSubmitter;
@@ -46,9 +47,6 @@ public final class WorkersBench {
 
   private static final EnumSet<YarnApplicationState> ENDED = EnumSet.of(
       YarnApplicationState.FINISHED, YarnApplicationState.FAILED, YarnApplicationState.KILLED);
-  private static final String LEAN_JVM = "-XX:+UseSerialGC -XX:TieredStopAtLevel=1"
-      + " -XX:-UsePerfData";
-
   /**
    * @param examples the example jobs' directory (bench_worker.py); its sibling {@code python}
    *     holds the {@code hare_worker} package
@@ -92,15 +90,15 @@ public final class WorkersBench {
     c.set(AppKeys.TASK_MODE, mode.key());
     if (framework.equals("java")) {
       // the example job's round r+1 reads the model its sync step writes
-      c.set(AppKeys.SYNC_COMMAND, "\"$JAVA_HOME\"/bin/java -Xmx128m " + LEAN_JVM
-          + " io.hare.example.SgdJob sync --work-dir " + quote(work.toString()));
+      c.set(AppKeys.SYNC_COMMAND,
+          ContainerJava.sgdJob() + " sync --work-dir " + quote(work.toString()));
     }
     c.setInt(AppKeys.TASK_MEMORY_MB, 512);
     c.setInt(AppKeys.TASK_MAX_ATTEMPTS, 1);
     c.setInt(AppKeys.AM_MEMORY_MB, 256);
     c.setInt(AppKeys.AM_MAX_ATTEMPTS, 1);
     c.setInt(AppKeys.AM_HEARTBEAT_INTERVAL_MS, s.heartbeatMs());
-    c.set(AppKeys.AM_JAVA_OPTS, LEAN_JVM);
+    c.set(AppKeys.AM_JAVA_OPTS, ContainerJava.LEAN_OPTS);
     c.set(AppKeys.AM_JAR, s.jar().toString());
     c.set(AppKeys.ENV_PREFIX + "PYTHONPATH", s.examples().resolveSibling("python").toString());
     try (YarnApps apps = YarnClientApps.open(cluster.conf())) {
@@ -129,7 +127,7 @@ public final class WorkersBench {
     if (init != SgdJob.OK) {
       throw new IllegalStateException("SgdJob init: " + out);
     }
-    String java = "\"$JAVA_HOME\"/bin/java -Xmx128m " + LEAN_JVM + " io.hare.example.SgdJob";
+    String java = ContainerJava.sgdJob();
     String args = " --work-dir " + quote(work.toString()) + " --gpu-ms " + s.computeMs();
     return mode == TaskMode.RESIDENT
         ? java + " worker" + args + " --events " + quote(record.toString())

@@ -1,6 +1,7 @@
 package io.hare.demo;
 
 import io.hare.core.profile.ProfileTable;
+import io.hare.example.ContainerJava;
 import io.hare.example.Env;
 import io.hare.example.SgdJob;
 import java.io.File;
@@ -57,7 +58,7 @@ public record DemoProfiles(double startupMs, double share, long syncMs) {
   private static double time(File job) throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx128m"));
-    cmd.addAll(List.of(DemoRun.LEAN_JVM.split(" ")));
+    cmd.addAll(List.of(ContainerJava.LEAN_OPTS.split(" ")));
     cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), SgdJob.class.getName(),
         "task", "--work-dir", job.getAbsolutePath()));
     ProcessBuilder pb = new ProcessBuilder(cmd);

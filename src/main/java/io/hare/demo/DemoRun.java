@@ -7,6 +7,7 @@ import io.hare.embedded.EmbeddedCluster;
 import io.hare.embedded.GpuSlots;
 import io.hare.embedded.SchedulerJournal;
 import io.hare.embedded.TaskEvents;
+import io.hare.example.ContainerJava;
 import io.hare.example.Env;
 import io.hare.example.SgdJob;
 import io.hare.yarn.app.AppKeys;
@@ -57,13 +58,6 @@ public final class DemoRun {
   private static final String EVENTS = "events.txt";
   /** How often the run asks the RM about its jobs and polls the injection. */
   private static final long POLL_MS = 100;
-  /**
-   * JVM options of the demo's AMs, tasks and sync steps: C1 only, serial GC and no perf data
-   * start a small JVM in about 0.3 s of CPU instead of 0.5 s, which matters when a dozen of them
-   * share two cores.
-   */
-  static final String LEAN_JVM = "-XX:+UseSerialGC -XX:TieredStopAtLevel=1"
-      + " -XX:-UsePerfData";
   private static final EnumSet<YarnApplicationState> ENDED = EnumSet.of(
       YarnApplicationState.FINISHED, YarnApplicationState.FAILED, YarnApplicationState.KILLED);
 
@@ -215,7 +209,7 @@ public final class DemoRun {
 
   private HareJobSpec spec(DemoJob j, File workDir, File staging, Injection injection)
       throws BadInputException {
-    String java = "\"$JAVA_HOME\"/bin/java -Xmx128m " + LEAN_JVM + " io.hare.example.SgdJob";
+    String java = ContainerJava.sgdJob();
     String where = " --work-dir '" + workDir.getAbsolutePath() + "'";
     Path events = workDir.toPath().resolve(EVENTS);
     Configuration c = new Configuration(false);
@@ -242,7 +236,7 @@ public final class DemoRun {
     c.setInt(AppKeys.AM_MEMORY_MB, 512);
     c.setInt(AppKeys.AM_MAX_ATTEMPTS, settings.amMaxAttempts());
     c.setInt(AppKeys.AM_HEARTBEAT_INTERVAL_MS, settings.amHeartbeatMs());
-    c.set(AppKeys.AM_JAVA_OPTS, LEAN_JVM);
+    c.set(AppKeys.AM_JAVA_OPTS, ContainerJava.LEAN_OPTS);
     c.set(AppKeys.AM_JAR, settings.jar().toString());
     try {
       return JobSpecValidator.read(c);
