@@ -3,15 +3,24 @@ package io.hare.it;
 import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
 
+import io.hare.cli.HareCommand;
+import io.hare.cli.WorkloadSources;
+import io.hare.embedded.EmbeddedCluster;
 import io.hare.embedded.TaskEvents;
 import io.hare.example.Env;
 import io.hare.example.SgdJob;
+import java.io.File;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import org.apache.hadoop.fs.FileUtil;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
 
 /**
  * An example SGD job ({@link SgdJob}) as a user prepares it for {@code hare submit}: its work
@@ -58,6 +67,30 @@ final class SgdJobFiles {
         + prop("yarn.app.hare.am.memory-mb", "512")
         + "</configuration>\n", StandardCharsets.UTF_8);
     return spec;
+  }
+
+  /**
+   * {@code hare submit --detach SPEC} in-process against {@code cluster}, as a user runs it, with
+   * the AM jar this build made ({@code target/hare-yarn.jar}) and {@code more} as {@code -D}.
+   */
+  static ApplicationId submit(EmbeddedCluster cluster, Path spec, String... more)
+      throws Exception {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    List<String> args = new ArrayList<>(List.of("submit",
+        "--detach", spec.toString(),
+        "-D", YarnConfiguration.RM_ADDRESS + "=" + cluster.conf().get(YarnConfiguration.RM_ADDRESS),
+        "-D", YarnConfiguration.YARN_APPLICATION_CLASSPATH + "="
+            + cluster.conf().get(YarnConfiguration.YARN_APPLICATION_CLASSPATH),
+        "-D", "yarn.app.hare.am.jar=" + new File("target/hare-yarn.jar").getAbsolutePath()));
+    for (String d : more) {
+      args.add("-D");
+      args.add(d);
+    }
+    int code = HareCommand.commandLine(new PrintWriter(out), new PrintWriter(err),
+        WorkloadSources.STANDARD, Map.of()).execute(args.toArray(String[]::new));
+    assertEquals("hare submit: " + err, HareCommand.OK, code);
+    return ApplicationId.fromString(out.toString().strip().lines().findFirst().orElseThrow());
   }
 
   static TaskEvents.Runs runs(Path job) throws Exception {

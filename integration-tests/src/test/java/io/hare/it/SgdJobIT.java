@@ -4,8 +4,6 @@ import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
-import io.hare.cli.HareCommand;
-import io.hare.cli.WorkloadSources;
 import io.hare.embedded.EmbeddedCluster;
 import io.hare.embedded.TaskEvents;
 import io.hare.example.Env;
@@ -179,17 +177,8 @@ public class SgdJobIT {
         + prop("yarn.app.hare.task.max-attempts", "1")
         + prop("yarn.app.hare.am.memory-mb", "512")
         + prop("yarn.app.hare.am.max-attempts", "1")
-        + prop("yarn.app.hare.am.jar", new File("target/hare-yarn.jar").getAbsolutePath())
         + "</configuration>\n", StandardCharsets.UTF_8);
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code = HareCommand.commandLine(new PrintWriter(out), new PrintWriter(err),
-        WorkloadSources.STANDARD, Map.of()).execute("submit", "--detach", spec.getPath(),
-        "-D", YarnConfiguration.RM_ADDRESS + "=" + hare.conf().get(YarnConfiguration.RM_ADDRESS),
-        "-D", YarnConfiguration.YARN_APPLICATION_CLASSPATH + "="
-            + hare.conf().get(YarnConfiguration.YARN_APPLICATION_CLASSPATH));
-    assertEquals("hare submit: " + err, HareCommand.OK, code);
-    return ApplicationId.fromString(out.toString().strip().lines().findFirst().orElseThrow());
+    return SgdJobFiles.submit(hare, spec.toPath());
   }
 
   private static String prop(String name, String value) {
