@@ -36,9 +36,9 @@ public record SchedulerReport(String policy, long atMs, List<GpuCount> gpus, int
     long waitingTasks, int standbys, List<Job> jobs, int hiddenJobs,
     Optional<Supplier<Forecast>> forecaster, Access access) {
 
-  /** Whether {@code caller} may see the jobs of {@code owner}. */
+  /** Whether {@code caller} may see the jobs of {@code owner} in {@code queue}. */
   public interface Access {
-    boolean mayView(UserGroupInformation caller, String owner);
+    boolean mayView(UserGroupInformation caller, String owner, String queue);
   }
 
   /** GPUs of one type: {@code used} run a task, the others are free. */
@@ -56,7 +56,7 @@ public record SchedulerReport(String policy, long atMs, List<GpuCount> gpus, int
    * @param runningTasks its GPU task containers running
    * @param waitingTasks its GPU tasks asked for and not started
    */
-  public record Job(String id, String user, double weight, String model, int tasksPerRound,
+  public record Job(String id, String user, String queue, double weight, String model, int tasksPerRound,
       OptionalInt rounds, int roundsDone, int runningTasks, int waitingTasks, long arrivalMs) {}
 
   public SchedulerReport {
@@ -74,7 +74,7 @@ public record SchedulerReport(String policy, long atMs, List<GpuCount> gpus, int
       return this;
     }
     UserGroupInformation caller = UserGroupInformation.createRemoteUser(remoteUser);
-    List<Job> shown = jobs.stream().filter(j -> access.mayView(caller, j.user())).toList();
+    List<Job> shown = jobs.stream().filter(j -> access.mayView(caller, j.user(), j.queue())).toList();
     return new SchedulerReport(policy, atMs, gpus, runningTasks, waitingTasks, standbys, shown,
         hiddenJobs + jobs.size() - shown.size(), forecaster, access);
   }
@@ -86,13 +86,14 @@ public record SchedulerReport(String policy, long atMs, List<GpuCount> gpus, int
 
   static SchedulerReport take(String policy, long nowMs, Map<GpuType, int[]> counts,
       int running, long waiting, int standbys, Iterable<YarnJob> admitted,
-      Function<ApplicationId, String> owners, Optional<Supplier<Forecast>> forecaster,
+      Function<ApplicationId, String> owners, Function<ApplicationId, String> queues,
+      Optional<Supplier<Forecast>> forecaster,
       Access access) {
     List<GpuCount> gpus = new ArrayList<>();
     counts.forEach((t, c) -> gpus.add(new GpuCount(t.name(), c[0], c[0] - c[1])));
     List<Job> jobs = new ArrayList<>();
     for (YarnJob j : admitted) {
-      jobs.add(new Job(j.id(), owners.apply(j.appId()), j.weight(), j.model(), j.liveTasksPerRound(), j.declaredRounds(),
+      jobs.add(new Job(j.id(), owners.apply(j.appId()), queues.apply(j.appId()), j.weight(), j.model(), j.liveTasksPerRound(), j.declaredRounds(),
           j.liveRoundsDone(), j.running, j.ready, j.arrivalMs()));
     }
     jobs.sort(Comparator.comparingLong(Job::arrivalMs).thenComparing(Job::id));

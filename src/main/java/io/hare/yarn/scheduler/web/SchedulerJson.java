@@ -62,6 +62,7 @@ final class SchedulerJson {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("id", j.id());
       m.put("user", j.user());
+      m.put("queue", j.queue());
       m.put("weight", j.weight());
       m.put("model", j.model());
       m.put("tasksPerRound", j.tasksPerRound());
