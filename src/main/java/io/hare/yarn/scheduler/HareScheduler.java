@@ -167,6 +167,7 @@ public class HareScheduler extends FifoScheduler {
       hareMetrics = HareSchedulerMetrics.register();
       host = new PolicyHost(policy, inventory, times, s.replanIntervalMs(), replanExecutor,
           hareMetrics::replanned);
+      host.queueGate().configure(s.admin().queues());
       multiGpu = new MultiGpuContainers(inventory, placer, host::markDirty);
       gpuReserve = new GpuReserve(s.reserveMemoryMb(), s.reserveVcores());
       gpuTasks = new GpuTasks(host, inventory, placer, taskListeners, new IsolatedNodes(inventory),
@@ -248,6 +249,7 @@ public class HareScheduler extends FifoScheduler {
       settings = s;
       setConf(c);
       queues.apply(s.admin().queues()); // refuses to drop a queue in use: nothing changed yet
+      host.queueGate().configure(s.admin().queues());
       liveness.setGraceMs(s.nodeLivenessGraceMs());
       times.setProfiles(s.profiles(), s.defaultComputeMs());
       admission.setWeightCaps(s.admin().weightCaps());
@@ -527,6 +529,7 @@ public class HareScheduler extends FifoScheduler {
       return; // rejected with a diagnostic
     }
     queues.admitted(id, queue, user);
+    job.setQueue(queue.getQueueName());
     applications.put(id, new SchedulerApplication<>(queue, user, unmanagedAM));
     gpuTasks.addJob(job);
     queue.getMetrics().submitApp(user, unmanagedAM);
@@ -752,6 +755,10 @@ public class HareScheduler extends FifoScheduler {
   public synchronized String moveApplication(ApplicationId id, String target)
       throws YarnException {
     String to = queues.move(id, target, aclsEnabled());
+    YarnJob job = gpuTasks.job(id);
+    if (job != null) {
+      job.setQueue(to);
+    }
     host.markDirty();
     return to;
   }

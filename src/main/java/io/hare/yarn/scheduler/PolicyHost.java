@@ -69,6 +69,7 @@ final class PolicyHost implements ClusterView {
   private final TaskTimeSource times;
   private final long replanIntervalMs;
   private final PolicyGate gate = new PolicyGate(this::publish);
+  private final QueueGate queueGate = new QueueGate();
   private final Replanner replanner;
 
   private final Map<String, YarnJob> active = new HashMap<>();
@@ -123,6 +124,11 @@ final class PolicyHost implements ClusterView {
 
   SchedulingPolicy policy() {
     return policy;
+  }
+
+  /** The queues' guarantees and maxima around each offer ({@link QueueGate}). */
+  QueueGate queueGate() {
+    return queueGate;
   }
 
   long replans() {
@@ -307,7 +313,9 @@ final class PolicyHost implements ClusterView {
       if (readyTotal <= 0 || free.isEmpty()) {
         return List.of();
       }
-      List<Assignment> answer = policy.assign(this, Collections.unmodifiableList(free), nowMs);
+      List<Assignment> answer = queueGate.active()
+          ? queueGate.assign(policy, this, ordered.keySet(), free, nowMs)
+          : policy.assign(this, Collections.unmodifiableList(free), nowMs);
       return check(answer, nowMs);
     } finally {
       wakeAt = policy.wakeUpAtMs();
