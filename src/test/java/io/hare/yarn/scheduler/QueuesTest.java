@@ -105,6 +105,12 @@ public class QueuesTest extends MockRmTestCase {
     assertEquals(1, h.scheduler().getAppsInQueue("b").size());
     assertEquals(0, h.scheduler().getAppsInQueue("a").size());
     assertEquals("each queue's ACLs", 3, h.scheduler().getQueueUserAclInfo().size());
+    // the scheduler REST answer (/ws/v1/hare/scheduler) lists the queues
+    assertEquals(List.of(
+        new SchedulerReport.QueueLine("default", 0, 1, 0, 4, 0, 0),
+        new SchedulerReport.QueueLine("a", 0.75, 1, 3, 4, 0, 0),
+        new SchedulerReport.QueueLine("b", 0.25, 0.5, 1, 2, 1, 0)),
+        h.scheduler().report().queues());
   }
 
   @Test(timeout = 300_000)
