@@ -310,13 +310,13 @@ final class PolicyHost implements ClusterView {
       }
       consulted = true;
       List<YarnGpu> free = inventory.free();
+      if (queueGate.active()) { // every pass: it also says which warm GPUs go back
+        return check(queueGate.assign(policy, this, ordered.keySet(), free, nowMs), nowMs);
+      }
       if (readyTotal <= 0 || free.isEmpty()) {
         return List.of();
       }
-      List<Assignment> answer = queueGate.active()
-          ? queueGate.assign(policy, this, ordered.keySet(), free, nowMs)
-          : policy.assign(this, Collections.unmodifiableList(free), nowMs);
-      return check(answer, nowMs);
+      return check(policy.assign(this, Collections.unmodifiableList(free), nowMs), nowMs);
     } finally {
       wakeAt = policy.wakeUpAtMs();
       if (consulted) {

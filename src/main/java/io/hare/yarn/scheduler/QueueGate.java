@@ -66,16 +66,21 @@ final class QueueGate {
     return yielding.contains(queue);
   }
 
-  /** The policy's answer for {@code free}, in the two steps of the class comment. */
+  /**
+   * The policy's answer for {@code free}, in the two steps of the class comment; called at every
+   * pass, with no GPU free too, to work out who {@link #yields}.
+   */
   List<Assignment> assign(SchedulingPolicy policy, ClusterView view, Collection<YarnJob> jobs,
       List<YarnGpu> free, long nowMs) {
     Map<String, QueueSettings> qs = queues;
     int fleet = fleet(view);
     Map<String, int[]> use = new HashMap<>(); // queue -> {running, ready}
+    int ready = 0;
     for (YarnJob j : jobs) {
       int[] u = use.computeIfAbsent(queueOf(j, qs), q -> new int[2]);
       u[0] += j.runningTasks();
       u[1] += j.readyTasks();
+      ready += j.readyTasks();
     }
     Map<String, Integer> lacking = new HashMap<>();
     for (Map.Entry<String, int[]> e : use.entrySet()) {
@@ -88,7 +93,10 @@ final class QueueGate {
     List<Assignment> out = new ArrayList<>();
     List<YarnGpu> left = new ArrayList<>(free);
     Map<String, Integer> taken = new HashMap<>(); // job -> tasks given so far in this pass
-    if (!lacking.isEmpty()) {
+    if (ready == 0) {
+      left.clear(); // nothing to offer: only who yields is worked out
+    }
+    if (!lacking.isEmpty() && !left.isEmpty()) {
       fill(policy, view, jobs, nowMs, qs, new HashMap<>(lacking), use, taken, left, out);
     }
     if (!left.isEmpty()) {

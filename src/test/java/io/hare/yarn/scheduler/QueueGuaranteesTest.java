@@ -1,11 +1,16 @@
 package io.hare.yarn.scheduler;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertNull;
 
 import io.hare.core.SchedulerKeys;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.apache.hadoop.yarn.api.records.Container;
+import org.apache.hadoop.yarn.api.records.PreemptionMessage;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
@@ -105,6 +110,38 @@ public class QueueGuaranteesTest extends MockRmTestCase {
       assertEquals("after b's task " + i, expectedA[i], a.running.size());
       assertEquals("after b's task " + i, expectedB[i], b.running.size());
     }
+  }
+
+  /**
+   * A Hare AM keeps a warm GPU for its job's next task while its job is first in line; a
+   * borrower's job is asked for its GPUs back (at its tasks' ends, the negotiable contract) as
+   * soon as another queue waits for its guarantee, however the policy ranks the two jobs.
+   */
+  @Test(timeout = 300_000)
+  public void aBorrowersWarmGpusGoBackWhileAnotherQueueWaitsForItsGuarantee() throws Exception {
+    start("1.0");
+    MockAM heavy = h.launch(MockRMAppSubmitter.submit(h.rm, MockRMAppSubmissionData.Builder
+        .createWithMemory(1024, h.rm).withUser("bob").withQueue("b")
+        .withApplicationTags(Set.of(HareRm.HARE_AM, "hare.weight=8", "hare.rounds=20",
+            "hare.tasks-per-round=4")).build()), nm);
+    HareRm.askGpuTasks(heavy, 8); // ready tasks left: first in line for the next free GPU
+    List<Container> borrowed = h.heartbeatAndPull(heavy, nm);
+    assertEquals(4, borrowed.size());
+    assertNull("first in line, alone: it keeps its GPUs warm",
+        heavy.allocate(List.of(), List.of()).getPreemptionMessage());
+    MockAM light = h.launch(MockRMAppSubmitter.submit(h.rm, MockRMAppSubmissionData.Builder
+        .createWithMemory(1024, h.rm).withUser("alice").withQueue("a")
+        .withApplicationTags(Set.of(HareRm.HARE_AM, "hare.weight=1", "hare.rounds=20",
+            "hare.tasks-per-round=4")).build()), nm);
+    HareRm.askGpuTasks(light, 4);
+    nm.nodeHeartbeat(true);
+    h.rm.drainEvents();
+    PreemptionMessage m = heavy.allocate(List.of(), List.of()).getPreemptionMessage();
+    assertNotNull("a waits for its guarantee: b's borrowed GPUs are asked back", m);
+    assertNull("never a strict contract", m.getStrictContract());
+    assertEquals(borrowed.stream().map(Container::getId).collect(Collectors.toSet()),
+        m.getContract().getContainers().stream().map(c -> c.getId())
+            .collect(Collectors.toSet()));
   }
 
   @Test(timeout = 300_000)
