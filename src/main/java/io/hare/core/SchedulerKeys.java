@@ -250,4 +250,43 @@ public final class SchedulerKeys {
   public static final String QUEUE_DEFAULT_MAXIMUM_AM_RESOURCE_PERCENT =
       PREFIX + "queue.default.maximum-am-resource-percent";
   public static final double DEFAULT_QUEUE_DEFAULT_MAXIMUM_AM_RESOURCE_PERCENT = 0.5;
+
+  // --- queues: every queue Q has the keys queue.Q.*, documented here for "default" ---
+
+  /** The queues, comma-separated; {@code default} is always one of them, listed or not. */
+  public static final String QUEUES = PREFIX + "queues";
+  public static final String DEFAULT_QUEUES = "default";
+
+  /** Prefix of a queue's settings, {@code queue.<queue>.<setting>}. */
+  public static final String QUEUE_PREFIX = PREFIX + "queue.";
+
+  /**
+   * Share of the fleet's GPUs the default queue is guaranteed, in [0, 1]; unset: what the other
+   * queues leave (1 minus the sum of their guarantees). Other queues default to 0.
+   */
+  public static final String QUEUE_DEFAULT_GUARANTEED_GPU_SHARE =
+      PREFIX + "queue.default.guaranteed-gpu-share";
+  public static final String DEFAULT_QUEUE_DEFAULT_GUARANTEED_GPU_SHARE = "";
+
+  /** Most of the fleet's GPUs the queue may hold, in [guaranteed share, 1]. */
+  public static final String QUEUE_DEFAULT_MAXIMUM_GPU_SHARE =
+      PREFIX + "queue.default.maximum-gpu-share";
+  public static final double DEFAULT_QUEUE_DEFAULT_MAXIMUM_GPU_SHARE = 1.0;
+
+  /** Most applications the queue holds, pending and running; more are rejected at submission. */
+  public static final String QUEUE_DEFAULT_MAXIMUM_APPLICATIONS =
+      PREFIX + "queue.default.maximum-applications";
+  public static final int DEFAULT_QUEUE_DEFAULT_MAXIMUM_APPLICATIONS = 10000;
+
+  /** Most running applications per user in the queue; -1: no limit. More wait for an AM. */
+  public static final String QUEUE_DEFAULT_USER_LIMIT = PREFIX + "queue.default.user-limit";
+  public static final int DEFAULT_QUEUE_DEFAULT_USER_LIMIT = -1;
+
+  /**
+   * Which queue an application submitted to {@code default} goes to, in CapacityScheduler's
+   * syntax: {@code u:USER:QUEUE}, {@code g:GROUP:QUEUE}, {@code u:%user:%user},
+   * {@code u:%user:%primary_group}, {@code u:%user:QUEUE}; comma-separated, first match wins.
+   */
+  public static final String QUEUE_MAPPINGS = PREFIX + "queue-mappings";
+  public static final String DEFAULT_QUEUE_MAPPINGS = "";
 }

@@ -106,6 +106,22 @@ public final class BadSchedulerConf {
     add(c, "tiresias-thresholds-decreasing", SchedulerKeys.TIRESIAS_QUEUE_THRESHOLDS_GPU_S,
         "7200,3250", "7200,3250", "increasing");
     add(c, "allox-alpha-zero", SchedulerKeys.ALLOX_ALPHA, "0", "got '0'", "in (0, 1]");
+    add(c, "queues-name-with-dot", SchedulerKeys.QUEUES, "default,a.b", "queue name 'a.b'",
+        "no dots");
+    add(c, "queue-key-of-unknown-queue", P + "queue.x.user-limit", "2", "queue 'x' is not in",
+        SchedulerKeys.QUEUES);
+    add(c, "queue-setting-unknown", P + "queue.default.capacity", "0.5",
+        "unknown queue setting 'capacity'", "guaranteed-gpu-share");
+    add(c, "queue-guarantee-above-one", SchedulerKeys.QUEUE_DEFAULT_GUARANTEED_GPU_SHARE, "1.5",
+        "got '1.5'", "[0.0, 1.0]");
+    add(c, "queue-maximum-below-guarantee", SchedulerKeys.QUEUE_DEFAULT_MAXIMUM_GPU_SHARE, "0.5",
+        "got 0.5", "at least the queue's guaranteed-gpu-share");
+    add(c, "queue-user-limit-zero", SchedulerKeys.QUEUE_DEFAULT_USER_LIMIT, "0", "got 0",
+        "-1 (no limit) or at least 1");
+    add(c, "queue-maximum-applications-zero", SchedulerKeys.QUEUE_DEFAULT_MAXIMUM_APPLICATIONS,
+        "0", "got '0'", "[1, 2147483647]");
+    add(c, "queue-mapping-bad-rule", SchedulerKeys.QUEUE_MAPPINGS, "x:alice:default",
+        "'x:alice:default'", "u:USER:QUEUE or g:GROUP:QUEUE");
     add(c, "unknown-key-misspelt", P + "weight.mx", "4", "unknown key",
         "did you mean " + SchedulerKeys.WEIGHT_MAX + "?");
     add(c, "unknown-key-elsewhere", P + "preemption.enabled", "true", "unknown key",

@@ -7,14 +7,14 @@ import java.util.List;
 
 /**
  * The admin part of the scheduler's settings, read and validated with the rest by
- * {@link HareSettings#read}: the host-to-GPU-model mapping file, the weight caps and the default
- * queue's ACLs. Problems are recorded in the shared {@link PolicyConfig}, each naming the key.
+ * {@link HareSettings#read}: the host-to-GPU-model mapping file, the weight caps and the queues
+ * ({@link QueueConfig}). Problems are recorded in the shared {@link PolicyConfig}, each naming the key.
  *
  * @param mapping the GPU-model mapping; {@link GpuTypeMapping#NONE} when no file is set
  * @param weightCaps the default, per-queue and per-user weight caps
- * @param acls the default queue's ACLs
+ * @param queues the queues, their settings and the user and group mappings
  */
-record AdminSettings(GpuTypeMapping mapping, WeightCaps weightCaps, QueueAcls acls) {
+record AdminSettings(GpuTypeMapping mapping, WeightCaps weightCaps, QueueConfig queues) {
 
   static AdminSettings read(double weightMax, PolicyConfig t) {
     String file = t.getString(SchedulerKeys.GPU_TYPE_MAPPING_FILE,
@@ -25,6 +25,6 @@ record AdminSettings(GpuTypeMapping mapping, WeightCaps weightCaps, QueueAcls ac
       t.addProblem(SchedulerKeys.GPU_TYPE_MAPPING_FILE + ": " + p);
     }
     return new AdminSettings(mapping, WeightCaps.read(weightMax, t.values(), t),
-        QueueAcls.read(t));
+        QueueConfig.read(t));
   }
 }

@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * burst of submissions fills the GPU nodes with AMs whose tasks then find no memory. Not
  * thread-safe: the scheduler's lock.
  */
-final class AmLimit {
+final class AmLimit implements AmGate {
 
   private static final Logger LOG = LoggerFactory.getLogger(AmLimit.class);
 
@@ -44,7 +44,8 @@ final class AmLimit {
   }
 
   /** Whether an AM container of {@code size} for {@code app} may be placed now. */
-  boolean admits(ApplicationId app, Resource size) {
+  @Override
+  public boolean admits(ApplicationId app, Resource size) {
     if (ams.isEmpty()) {
       return true;
     }
@@ -62,7 +63,8 @@ final class AmLimit {
   }
 
   /** An AM container was placed. */
-  void placed(RMContainer c) {
+  @Override
+  public void placed(RMContainer c) {
     Resource size = c.getAllocatedResource();
     if (ams.put(c.getContainerId(), size) == null) {
       Resources.addTo(used, size);

@@ -61,14 +61,57 @@ final class AppAdmission {
         || queue.hasAccess(QueueACL.ADMINISTER_QUEUE, ugi)) {
       return true;
     }
-    RMApp app = rm.getRMApps().get(id);
     String message = "User " + user + " does not have permission to submit " + id
-        + " to queue " + (app == null ? queue.getQueueName() : app.getQueue())
-        + " (Hare's default queue; see yarn.scheduler.hare.queue.default.acl-submit-applications)";
+        + " to queue " + queue.getQueueName() + " (see "
+        + QueueConfig.key(queue.getQueueName(), QueueConfig.SUBMIT) + ")";
     LOG.warn(message);
     rm.getDispatcher().getEventHandler()
         .handle(new RMAppEvent(id, RMAppEventType.APP_REJECTED, message));
     return false;
+  }
+
+  /**
+   * The queue of a new application ({@link HareQueues#place}), or null after rejecting it: an
+   * unknown or full queue, or (with ACLs on) a user who may not submit there. A recovered
+   * application whose queue is gone runs in {@code default}.
+   */
+  HareQueue queueFor(RMContext rm, HareQueues queues, ApplicationId id, String requested,
+      String user, boolean recovering, boolean aclsEnabled) {
+    HareQueues.Placement where = queues.place(requested, user, recovering);
+    HareQueue queue = where.queue();
+    if (queue == null && recovering) {
+      LOG.warn("recovered application {}: {}; it runs in default", id, where.refusal());
+      queue = queues.get(null);
+    } else if (queue == null) {
+      reject(rm, id, where.refusal());
+      return null;
+    }
+    if (!recovering && !maySubmit(rm, id, user, queue, aclsEnabled)) {
+      return null;
+    }
+    placedIn(rm, id, queue.getQueueName());
+    return queue;
+  }
+
+  /** Rejects {@code id} with {@code why}, which its user sees as the diagnostics. */
+  void reject(RMContext rm, ApplicationId id, String why) {
+    String message = "Hare scheduler rejected " + id + ": " + why;
+    LOG.warn(message);
+    rm.getDispatcher().getEventHandler()
+        .handle(new RMAppEvent(id, RMAppEventType.APP_REJECTED, message));
+  }
+
+  /**
+   * The application runs in {@code queue}: the RM is told when a mapping chose it, so that
+   * reports and the weight cap per queue name the queue it is in (as FairScheduler does).
+   */
+  void placedIn(RMContext rm, ApplicationId id, String queue) {
+    RMApp app = rm.getRMApps().get(id);
+    if (app != null && !queue.equals(app.getQueue())) {
+      LOG.info("{}: submitted to queue {}, placed in {} by {}", id, app.getQueue(), queue,
+          io.hare.core.SchedulerKeys.QUEUE_MAPPINGS);
+      app.setQueue(queue);
+    }
   }
 
   /** The application as a job, or null after rejecting it. */

@@ -139,7 +139,7 @@ final class ContainerPlacer {
    * @return containers placed
    */
   List<RMContainer> placeNonGpu(Iterable<HareAppAttempt> attempts, FiCaSchedulerNode node,
-      Resource reserve, AmLimit amLimit) {
+      Resource reserve, AmGate amLimit) {
     List<RMContainer> out = new ArrayList<>();
     for (HareAppAttempt a : attempts) {
       for (SchedulerRequestKey key : new ArrayList<>(a.getSchedulerKeys())) {

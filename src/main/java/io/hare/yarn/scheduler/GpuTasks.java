@@ -76,7 +76,7 @@ final class GpuTasks {
   private final Map<ContainerId, Warm> warm = new ConcurrentHashMap<>();
 
   /** {@code givesBack}: the job's AM speaks the Hare protocol, so it may be asked for the GPU. */
-  private record Warm(String jobId, GpuType type, boolean givesBack) {}
+  private record Warm(YarnJob job, GpuType type, boolean givesBack) {}
   private final List<TaskListener> listeners;
   private final IsolatedNodes isolation;
   private boolean retry;
@@ -167,7 +167,8 @@ final class GpuTasks {
     Set<ContainerId> out = new HashSet<>();
     for (ContainerId id : containers) {
       Warm w = warm.get(id);
-      if (w != null && w.givesBack() && !host.keepsWarm(w.jobId(), w.type())) {
+      if (w != null && w.givesBack() && (!host.keepsWarm(w.job().id(), w.type())
+          || host.queueGate().yields(w.job().queue()))) { // lent GPUs come back at task ends
         out.add(id);
       }
     }
@@ -274,7 +275,7 @@ final class GpuTasks {
       Running r = new Running(job, gpu, nowMs, true);
       running.put(c.getContainerId(), r);
       onGpu.put(gpu, r);
-      warm.put(c.getContainerId(), new Warm(job.id(), gpu.type(), job.speaksHare()));
+      warm.put(c.getContainerId(), new Warm(job, gpu.type(), job.speaksHare()));
       host.taskStarted(job, gpu, nowMs);
       for (TaskListener l : listeners) {
         l.taskStarted(job.appId(), c.getContainerId(), gpu.nodeId(), gpu.type().name(), nowMs);
@@ -449,7 +450,7 @@ final class GpuTasks {
     Running r = new Running(job, gpu, nowMs, false);
     running.put(c.getContainerId(), r);
     onGpu.put(gpu, r);
-    warm.put(c.getContainerId(), new Warm(job.id(), gpu.type(), job.speaksHare()));
+    warm.put(c.getContainerId(), new Warm(job, gpu.type(), job.speaksHare()));
     host.taskRecovered(job, gpu, nowMs);
     LOG.info("recovered task of {} on {}: container {}", job, gpu, c.getContainerId());
     return true;

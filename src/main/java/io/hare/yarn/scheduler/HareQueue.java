@@ -1,10 +1,15 @@
 package io.hare.yarn.scheduler;
 
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.Priority;
 import org.apache.hadoop.yarn.api.records.QueueACL;
 import org.apache.hadoop.yarn.api.records.QueueInfo;
@@ -19,32 +24,92 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.Queue;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.QueueMetrics;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerApplicationAttempt;
 import org.apache.hadoop.yarn.util.Records;
+import org.apache.hadoop.yarn.util.resource.Resources;
 
 /**
- * The one queue, {@code default}, every application runs in, as in YARN's FifoScheduler: open
- * to everyone ({@code *} ACLs), its {@link QueueMetrics} the root metrics the RM UI and REST
- * show; its used capacity is the dominant share ({@link #dominantShare}). Its ACLs are the admin's ({@link QueueAcls}), replaced on refresh.
+ * One of Hare's queues ({@link HareQueues}): its settings ({@link QueueSettings}, replaced on
+ * refresh), its {@link QueueMetrics} (a child of the root's, as CapacityScheduler's leaf queues),
+ * its applications and, per user, those running (whose AM was placed), and the limit on its
+ * ApplicationMasters ({@link AmLimit}). Its used capacity is its dominant share
+ * ({@link #dominantShare}) over its guaranteed share, as CapacityScheduler reports a queue's
+ * used capacity relative to its capacity. Not thread-safe except the settings: the scheduler's
+ * lock.
  */
 final class HareQueue implements Queue {
 
+  /** The queue every configuration has, where applications go that name no queue. */
   static final String NAME = "default";
 
+  private final String name;
   private final QueueMetrics metrics;
   private final ActiveUsersManager users;
   private final Supplier<Resource> cluster;
   private final Supplier<Resource> used;
-  private volatile QueueAcls acls = QueueAcls.open();
+  private volatile QueueSettings settings;
+  private final AmLimit amLimit;
+  private final Set<ApplicationId> apps = new LinkedHashSet<>();
+  private final Map<String, Set<ApplicationId>> running = new HashMap<>();
 
-  HareQueue(QueueMetrics metrics, Supplier<Resource> cluster, Supplier<Resource> used) {
+  HareQueue(QueueSettings settings, QueueMetrics metrics, Supplier<Resource> cluster,
+      Supplier<Resource> used) {
+    this.name = settings.name();
+    this.settings = settings;
     this.metrics = metrics;
     this.users = new ActiveUsersManager(metrics);
     this.cluster = cluster;
     this.used = used;
+    this.amLimit = new AmLimit(settings.amShare(),
+        () -> Resources.multiply(cluster.get(), this.settings.maximumShare()));
   }
 
   @Override
   public String getQueueName() {
-    return NAME;
+    return name;
+  }
+
+  QueueSettings settings() {
+    return settings;
+  }
+
+  void setSettings(QueueSettings s) {
+    settings = s;
+    amLimit.setShare(s.amShare());
+  }
+
+  AmLimit amLimit() {
+    return amLimit;
+  }
+
+  /** Applications admitted to the queue and not yet removed. */
+  Set<ApplicationId> apps() {
+    return apps;
+  }
+
+  /** Running applications of {@code user} (whose AM was placed). */
+  int runningOf(String user) {
+    Set<ApplicationId> r = running.get(user);
+    return r == null ? 0 : r.size();
+  }
+
+  boolean isRunning(String user, ApplicationId app) {
+    Set<ApplicationId> r = running.get(user);
+    return r != null && r.contains(app);
+  }
+
+  void add(ApplicationId app) {
+    apps.add(app);
+  }
+
+  void started(String user, ApplicationId app) {
+    running.computeIfAbsent(user, u -> new HashSet<>()).add(app);
+  }
+
+  void remove(String user, ApplicationId app) {
+    apps.remove(app);
+    Set<ApplicationId> r = running.get(user);
+    if (r != null && r.remove(app) && r.isEmpty()) {
+      running.remove(user);
+    }
   }
 
   @Override
@@ -54,12 +119,15 @@ final class HareQueue implements Queue {
 
   @Override
   public QueueInfo getQueueInfo(boolean includeChildQueues, boolean recursive) {
+    QueueSettings s = settings;
     QueueInfo info = Records.newRecord(QueueInfo.class);
-    info.setQueueName(NAME);
-    info.setQueuePath(NAME);
-    info.setCapacity(1.0f);
-    info.setMaximumCapacity(1.0f);
-    info.setCurrentCapacity(dominantShare(used.get(), cluster.get()));
+    info.setQueueName(name);
+    info.setQueuePath(name);
+    info.setCapacity((float) s.guaranteedShare());
+    info.setMaximumCapacity((float) s.maximumShare());
+    float share = dominantShare(used.get(), cluster.get());
+    info.setCurrentCapacity(s.guaranteedShare() > 0
+        ? (float) (share / s.guaranteedShare()) : share);
     info.setChildQueues(new ArrayList<>());
     info.setQueueState(QueueState.RUNNING);
     return info;
@@ -82,21 +150,17 @@ final class HareQueue implements Queue {
     return share;
   }
 
-  void setAcls(QueueAcls acls) {
-    this.acls = acls;
-  }
-
   @Override
   public List<QueueUserACLInfo> getQueueUserAclInfo(UserGroupInformation user) {
     QueueUserACLInfo info = Records.newRecord(QueueUserACLInfo.class);
-    info.setQueueName(NAME);
-    info.setUserAcls(user == null ? List.of(QueueACL.values()) : acls.of(user));
+    info.setQueueName(name);
+    info.setUserAcls(user == null ? List.of(QueueACL.values()) : settings.acls().of(user));
     return List.of(info);
   }
 
   @Override
   public boolean hasAccess(QueueACL acl, UserGroupInformation user) {
-    return acls.allows(acl, user);
+    return settings.acls().allows(acl, user);
   }
 
   @Override

@@ -30,6 +30,7 @@ import org.apache.hadoop.yarn.api.records.ResourceRequest;
 import org.apache.hadoop.yarn.api.records.ResourceUtilization;
 import org.apache.hadoop.yarn.api.records.SchedulingRequest;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.apache.hadoop.yarn.exceptions.YarnException;
 import org.apache.hadoop.yarn.server.api.protocolrecords.NMContainerStatus;
 import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
 import org.apache.hadoop.yarn.server.resourcemanager.nodelabels.RMNodeLabelsManager;
@@ -97,12 +98,13 @@ import org.slf4j.LoggerFactory;
  *       on every {@code NODE_ATTRIBUTES_UPDATE}.
  * </ul>
  *
- * <p>One queue ({@code default}; ACLs from the admin, {@link QueueAcls}, enforced with
- * {@code yarn.acl.enable}; weight caps per user and queue, {@link WeightCaps}). GPU types may
+ * <p>Queues ({@link HareQueues}: GPU guarantees and maxima, ACLs enforced with
+ * {@code yarn.acl.enable}, application, user and AM limits, mappings; weight caps per user and
+ * queue, {@link WeightCaps}). GPU types may
  * also come from an admin mapping file that the scheduler registers as {@code rm.yarn.io}
  * attributes ({@link CentralGpuTypes}). Work-preserving RM restart rebuilds running GPU tasks
  * ({@link #recoverContainersOnNode}). Not in this slice: locality of asks (every container is
- * off-switch), queues beyond the default queue, reservations, preemption.
+ * off-switch), queue hierarchies, reservations, preemption.
  *
  * <p>Threading: event handling and scheduling run under this object's monitor, as in YARN's
  * FifoScheduler; {@link #allocate} from AM RPC threads only updates the attempt's asks and
@@ -117,7 +119,7 @@ public class HareScheduler extends FifoScheduler {
   private final ResourceCalculator calculator = new DominantResourceCalculator();
   private Configuration conf;
   private HareSettings settings;
-  private HareQueue queue;
+  private HareQueues queues;
   private GpuInventory inventory;
   private NodeGpus nodeGpus;
   private NodeWatch liveness;
@@ -131,7 +133,6 @@ public class HareScheduler extends FifoScheduler {
   private final NonGpuAsks nonGpuAsks = new NonGpuAsks(placer);
   private MultiGpuContainers multiGpu;
   private GpuReserve gpuReserve;
-  private AmLimit amLimit;
   /**
    * Resources of live containers. FifoScheduler's own counter, which its heartbeat code reads
    * for headroom and queue metrics: shared so those are right (Hare alone changes it).
@@ -156,9 +157,8 @@ public class HareScheduler extends FifoScheduler {
       applications = new ConcurrentSkipListMap<>();
       minimumAllocation = super.getMinimumAllocation();
       initMaximumResourceCapability(super.getMaximumAllocation());
-      QueueMetrics metrics = QueueMetrics.forQueue(HareQueue.NAME, null, false, c);
-      queue = new HareQueue(metrics, this::getClusterResource, () -> used);
-      queue.setAcls(s.admin().acls());
+      queues = new HareQueues(s.admin().queues(), c, this::getClusterResource,
+          id -> applications.get(id)); // FifoScheduler replaces the map at init
       inventory = new GpuInventory();
       times = new TaskTimeSource(s.profiles(), s.defaultComputeMs(), s.priorWeight(),
           s.window());
@@ -167,9 +167,9 @@ public class HareScheduler extends FifoScheduler {
       hareMetrics = HareSchedulerMetrics.register();
       host = new PolicyHost(policy, inventory, times, s.replanIntervalMs(), replanExecutor,
           hareMetrics::replanned);
+      host.queueGate().configure(s.admin().queues());
       multiGpu = new MultiGpuContainers(inventory, placer, host::markDirty);
       gpuReserve = new GpuReserve(s.reserveMemoryMb(), s.reserveVcores());
-      amLimit = new AmLimit(s.amShare(), this::getClusterResource);
       gpuTasks = new GpuTasks(host, inventory, placer, taskListeners, new IsolatedNodes(inventory),
           StandbySwitching.chosen(s.standbyEnabled(), s.standbyLeadMs(),
               hareMetrics::skippedStandbys)); // a refresh does not change it
@@ -248,11 +248,11 @@ public class HareScheduler extends FifoScheduler {
       }
       settings = s;
       setConf(c);
+      queues.apply(s.admin().queues()); // refuses to drop a queue in use: nothing changed yet
+      host.queueGate().configure(s.admin().queues());
       liveness.setGraceMs(s.nodeLivenessGraceMs());
-      amLimit.setShare(s.amShare());
       times.setProfiles(s.profiles(), s.defaultComputeMs());
       admission.setWeightCaps(s.admin().weightCaps());
-      queue.setAcls(s.admin().acls());
       List<String> hosts = new ArrayList<>();
       nodeTracker.getAllNodes().forEach(n -> hosts.add(n.getNodeID().getHost()));
       centralTypes.apply(s.admin().mapping(), hosts, rmContext.getNodeAttributesManager());
@@ -340,7 +340,7 @@ public class HareScheduler extends FifoScheduler {
 
   /** The queue's available resources and Hare's gauges, after containers were made. */
   private void publishMetrics() {
-    queue.getMetrics().setAvailableResourcesToQueue(Resources.subtract(getClusterResource(),
+    queues.rootMetrics().setAvailableResourcesToQueue(Resources.subtract(getClusterResource(),
         used));
     updateHareMetrics();
   }
@@ -474,7 +474,7 @@ public class HareScheduler extends FifoScheduler {
       node.setAggregatedContainersUtilization(ResourceUtilization.newInstance(0, 0, 0f));
     }
     for (RMContainer c : nonGpuAsks.place(this::currentAttempt, node,
-        gpuReserve.on(node, inventory.freeCountOn(node.getNodeID())), amLimit)) {
+        gpuReserve.on(node, inventory.freeCountOn(node.getNodeID())), queues)) {
       Resources.addTo(used, c.getAllocatedResource());
     }
     long now = getClock().getTime();
@@ -510,14 +510,17 @@ public class HareScheduler extends FifoScheduler {
   // --- applications ---
 
   /**
-   * A new application, in the one queue whatever {@code queueName} it asked for: admitted from
-   * its tags ({@link AppAdmission}) or rejected with a diagnostic. Replaces FifoScheduler's.
+   * A new application, in the queue it names or its mapping gives ({@link HareQueues#place}):
+   * admitted from its tags ({@link AppAdmission}) or rejected with a diagnostic (an unknown or
+   * full queue, a denied ACL, a bad tag). Replaces FifoScheduler's.
    */
   @Override
   public synchronized void addApplication(ApplicationId id, String queueName, String user,
       boolean recovering, boolean unmanagedAM) {
-    if (!recovering && !admission.maySubmit(rmContext, id, user, queue,
-        YarnConfiguration.isAclEnabled(getConf() != null ? getConf() : getConfig()))) {
+    HareQueue queue = admission.queueFor(rmContext, queues, id, queueName, user, recovering,
+        aclsEnabled());
+    if (queue == null) {
+      hareMetrics.rejected();
       return; // rejected with a diagnostic
     }
     YarnJob job = admission.admit(rmContext, id, getClock().getTime());
@@ -525,11 +528,13 @@ public class HareScheduler extends FifoScheduler {
       hareMetrics.rejected();
       return; // rejected with a diagnostic
     }
+    queues.admitted(id, queue, user);
+    job.setQueue(queue.getQueueName());
     applications.put(id, new SchedulerApplication<>(queue, user, unmanagedAM));
     gpuTasks.addJob(job);
     queue.getMetrics().submitApp(user, unmanagedAM);
-    LOG.info("Accepted application {} from user {} (weight {}, model {}, rounds {}, k {})", id,
-        user, job.weight(), job.model(), job.rounds().isPresent()
+    LOG.info("Accepted application {} from user {} in queue {} (weight {}, model {}, rounds {},"
+        + " k {})", id, user, queue.getQueueName(), job.weight(), job.model(), job.rounds().isPresent()
             ? Integer.toString(job.rounds().getAsInt()) : "unknown", job.tasksPerRound());
     if (!recovering) {
       admission.accept(rmContext, id);
@@ -546,6 +551,7 @@ public class HareScheduler extends FifoScheduler {
       return;
     }
     YarnJob job = gpuTasks.job(id.getApplicationId());
+    HareQueue queue = (HareQueue) app.getQueue();
     HareAppAttempt attempt = new HareAppAttempt(id, app.getUser(), queue, queue.users(),
         rmContext, job != null && job.speaksHare());
     if (transferState) {
@@ -587,7 +593,8 @@ public class HareScheduler extends FifoScheduler {
     if (app == null) {
       return;
     }
-    queue.users().deactivateApplication(app.getUser(), id);
+    queues.removed(id);
+    ((HareQueue) app.getQueue()).users().deactivateApplication(app.getUser(), id);
     app.stop(finalState);
   }
 
@@ -623,7 +630,7 @@ public class HareScheduler extends FifoScheduler {
           rmContainer.getContainerId());
       gpuTasks.asksChanged(attempt.getApplicationId());
     }
-    amLimit.ended(rmContainer.getContainerId());
+    queues.ended(rmContainer.getContainerId());
     if (!multiGpu.completed(rmContainer.getContainerId())) {
       gpuTasks.containerCompleted(rmContainer, status, event, getClock().getTime());
     }
@@ -689,7 +696,7 @@ public class HareScheduler extends FifoScheduler {
       }
       Resources.addTo(used, c.getAllocatedResource());
       if (c.isAMContainer()) {
-        amLimit.placed(c);
+        queues.placed(c);
       }
       if (!multiGpu.recovered(c)) {
         gpuTasks.recovered(c, getClock().getTime());
@@ -702,47 +709,62 @@ public class HareScheduler extends FifoScheduler {
     // RM restart recovery is not in this slice; applications restart from their submission
   }
 
-  // --- queue ---
+  // --- queues ({@link HareQueues}) ---
 
+  /** {@code yarn queue -status}: {@link HareQueues#info}. */
   @Override
-  public QueueInfo getQueueInfo(String queueName, boolean includeChildQueues,
+  public synchronized QueueInfo getQueueInfo(String queueName, boolean includeChildQueues,
       boolean recursive) {
-    return queue.getQueueInfo(false, false);
+    return queues.info(queueName);
   }
 
   @Override
-  public List<QueueUserACLInfo> getQueueUserAclInfo() {
-    try { // the caller, as CapacityScheduler and FairScheduler find it
-      return queue.getQueueUserAclInfo(UserGroupInformation.getCurrentUser());
-    } catch (IOException e) {
-      LOG.warn("cannot tell the caller of getQueueUserAclInfo: {}", e.toString());
-      return queue.getQueueUserAclInfo(null);
-    }
+  public synchronized List<QueueUserACLInfo> getQueueUserAclInfo() {
+    return queues.userAclInfo();
   }
 
   @Override
   public QueueMetrics getRootQueueMetrics() {
-    return queue.getMetrics();
+    return queues.rootMetrics();
   }
 
   @Override
   public synchronized boolean checkAccess(UserGroupInformation callerUGI, QueueACL acl,
       String queueName) {
-    return queue.hasAccess(acl, callerUGI);
+    HareQueue q = queues.get(queueName);
+    return q != null && q.hasAccess(acl, callerUGI);
   }
 
   @Override
   public synchronized List<ApplicationAttemptId> getAppsInQueue(String queueName) {
-    if (!HareQueue.NAME.equals(queueName)) {
-      return null;
+    return queues.attemptsIn(queueName);
+  }
+
+  /** {@code yarn application -movetoqueue}, before the RM records the move: the rules hold. */
+  @Override
+  public synchronized void preValidateMoveApplication(ApplicationId id, String target)
+      throws YarnException {
+    queues.checkMove(id, target, aclsEnabled());
+  }
+
+  /**
+   * Moves an application, its running containers and pending asks (and their metrics) to
+   * another queue; its GPU tasks count against that queue's shares from the next pass.
+   */
+  @Override
+  public synchronized String moveApplication(ApplicationId id, String target)
+      throws YarnException {
+    String to = queues.move(id, target, aclsEnabled());
+    YarnJob job = gpuTasks.job(id);
+    if (job != null) {
+      job.setQueue(to);
     }
-    List<ApplicationAttemptId> out = new ArrayList<>();
-    for (SchedulerApplication<FifoAppAttempt> app : applications.values()) {
-      if (app.getCurrentAppAttempt() != null) {
-        out.add(app.getCurrentAppAttempt().getApplicationAttemptId());
-      }
-    }
-    return out;
+    host.markDirty();
+    return to;
+  }
+
+  private boolean aclsEnabled() {
+    return YarnConfiguration.isAclEnabled(getConf() != null ? getConf() : getConfig());
   }
 
   @Override
@@ -806,12 +828,12 @@ public class HareScheduler extends FifoScheduler {
   public synchronized SchedulerReport report() {
     long now = getClock().getTime();
     boolean acls = YarnConfiguration.isAclEnabled(getConf() != null ? getConf() : getConfig());
-    HareQueue q = queue;
     return SchedulerReport.take(host.policy().name(), now, inventory.counts(),
         gpuTasks.runningCount(), host.pendingTasks(), gpuTasks.standbyCount(), gpuTasks.jobs(),
         id -> applications.containsKey(id) ? applications.get(id).getUser() : null,
-        host.forecast(now), (caller, owner) -> !acls || caller.getShortUserName().equals(owner)
-            || q.hasAccess(QueueACL.ADMINISTER_QUEUE, caller));
+        id -> queues.of(id) == null ? null : queues.of(id).getQueueName(),
+        queues.config().queues().values(), host.forecast(now), (caller, owner, queue) -> !acls
+            || caller.getShortUserName().equals(owner) || queues.administers(caller, queue));
   }
 
   /** Nodes silent past the liveness grace now ({@link NodeWatch}). */

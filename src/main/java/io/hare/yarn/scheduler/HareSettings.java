@@ -45,20 +45,19 @@ import org.apache.hadoop.yarn.conf.YarnConfiguration;
  * @param standbyEnabled whether standby containers are pre-launched
  *     ({@link io.hare.yarn.scheduler.standby.WarmStandbys})
  * @param standbyLeadMs how long before a task's expected end its GPU's standby may start
- * @param admin GPU-model mapping file, per-user/per-queue weight caps, queue ACLs
+ * @param admin GPU-model mapping file, per-user/per-queue weight caps, the queues
  * @param nodeLivenessGraceMs how long a node may be silent before it gets no new containers
  *     ({@link NodeLiveness})
  * @param reserveMemoryMb memory a GPU node keeps per free GPU from non-GPU work, -1 for auto
  *     ({@link GpuReserve})
  * @param reserveVcores as {@code reserveMemoryMb}, for vcores
- * @param amShare share of the cluster the ApplicationMasters may hold together ({@link AmLimit})
  */
 public record HareSettings(String policyName, PolicyConfig policyConfig, String gpuTypeAttribute,
     GpuType defaultGpuType, boolean isolatedByDefault, double weightMax, ProfileTable profiles,
     long defaultComputeMs,
     double priorWeight, int window, long replanIntervalMs, boolean standbyEnabled,
     long standbyLeadMs, AdminSettings admin, long nodeLivenessGraceMs, long reserveMemoryMb,
-    long reserveVcores, double amShare) {
+    long reserveVcores) {
 
   /** YARN's rule for node-attribute names. */
   private static final Pattern ATTRIBUTE_NAME = Pattern.compile("[0-9a-zA-Z_-]+");
@@ -112,8 +111,6 @@ public record HareSettings(String policyName, PolicyConfig policyConfig, String 
     long grace = livenessGrace(conf, t, problems);
     long reserveMb = t.getLong(SchedulerKeys.NON_GPU_RESERVE_MEMORY_MB,
         SchedulerKeys.DEFAULT_NON_GPU_RESERVE_MEMORY_MB, -1, 1L << 40);
-    double amShare = t.getDouble(SchedulerKeys.QUEUE_DEFAULT_MAXIMUM_AM_RESOURCE_PERCENT,
-        SchedulerKeys.DEFAULT_QUEUE_DEFAULT_MAXIMUM_AM_RESOURCE_PERCENT, 0.01, 1);
     long reserveVcores = t.getLong(SchedulerKeys.NON_GPU_RESERVE_VCORES,
         SchedulerKeys.DEFAULT_NON_GPU_RESERVE_VCORES, -1, 1L << 20);
     ProfileTable profiles = profiles(t.getString(SchedulerKeys.PROFILES_FILE,
@@ -138,7 +135,7 @@ public record HareSettings(String policyName, PolicyConfig policyConfig, String 
     }
     return new HareSettings(policyName, new PolicyConfig(values, seed), attribute, defaultType,
         isolated, weightMax, profiles, defaultCompute, priorWeight, window, replan, standby, lead,
-        admin, grace, reserveMb, reserveVcores, amShare);
+        admin, grace, reserveMb, reserveVcores);
   }
 
   /** {@link SchedulerKeys#GPU_ISOLATION_DEFAULT} read: {@code auto} from the RM's own conf. */

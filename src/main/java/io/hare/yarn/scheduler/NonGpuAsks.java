@@ -53,7 +53,7 @@ final class NonGpuAsks {
    * @return containers placed
    */
   List<RMContainer> place(Function<ApplicationId, HareAppAttempt> attempts,
-      FiCaSchedulerNode node, Resource reserve, AmLimit amLimit) {
+      FiCaSchedulerNode node, Resource reserve, AmGate amLimit) {
     List<RMContainer> out = new ArrayList<>();
     for (ApplicationId id : new ArrayList<>(flagged)) {
       flagged.remove(id);

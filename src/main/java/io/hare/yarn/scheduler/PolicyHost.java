@@ -69,6 +69,7 @@ final class PolicyHost implements ClusterView {
   private final TaskTimeSource times;
   private final long replanIntervalMs;
   private final PolicyGate gate = new PolicyGate(this::publish);
+  private final QueueGate queueGate = new QueueGate();
   private final Replanner replanner;
 
   private final Map<String, YarnJob> active = new HashMap<>();
@@ -123,6 +124,11 @@ final class PolicyHost implements ClusterView {
 
   SchedulingPolicy policy() {
     return policy;
+  }
+
+  /** The queues' guarantees and maxima around each offer ({@link QueueGate}). */
+  QueueGate queueGate() {
+    return queueGate;
   }
 
   long replans() {
@@ -304,11 +310,13 @@ final class PolicyHost implements ClusterView {
       }
       consulted = true;
       List<YarnGpu> free = inventory.free();
+      if (queueGate.active()) { // every pass: it also says which warm GPUs go back
+        return check(queueGate.assign(policy, this, ordered.keySet(), free, nowMs), nowMs);
+      }
       if (readyTotal <= 0 || free.isEmpty()) {
         return List.of();
       }
-      List<Assignment> answer = policy.assign(this, Collections.unmodifiableList(free), nowMs);
-      return check(answer, nowMs);
+      return check(policy.assign(this, Collections.unmodifiableList(free), nowMs), nowMs);
     } finally {
       wakeAt = policy.wakeUpAtMs();
       if (consulted) {

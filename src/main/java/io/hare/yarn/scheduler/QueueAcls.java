@@ -9,8 +9,8 @@ import org.apache.hadoop.security.authorize.AccessControlList;
 import org.apache.hadoop.yarn.api.records.QueueACL;
 
 /**
- * The ACLs of the default queue, in YARN's {@link AccessControlList} syntax ("users groups",
- * {@code *} everyone), from {@code yarn.scheduler.hare.queue.default.acl-submit-applications} and
+ * The ACLs of a queue, in YARN's {@link AccessControlList} syntax ("users groups",
+ * {@code *} everyone), from {@code yarn.scheduler.hare.queue.<queue>.acl-submit-applications} and
  * {@code ...acl-administer-queue}; both default to {@code *}, like the CapacityScheduler's root
  * queue. Whether they are enforced is YARN's {@code yarn.acl.enable}: the RM's
  * {@code ApplicationACLsManager} and {@code GenericQueueACLsManager} ask
@@ -27,11 +27,15 @@ record QueueAcls(AccessControlList submit, AccessControlList administer) {
   }
 
   static QueueAcls read(PolicyConfig t) {
+    return read(t, SchedulerKeys.QUEUE_DEFAULT_ACL_SUBMIT_APPLICATIONS,
+        SchedulerKeys.QUEUE_DEFAULT_ACL_ADMINISTER_QUEUE);
+  }
+
+  /** A queue's ACLs from its two keys; both default to {@code *}. */
+  static QueueAcls read(PolicyConfig t, String submitKey, String administerKey) {
     return new QueueAcls(
-        acl(t, SchedulerKeys.QUEUE_DEFAULT_ACL_SUBMIT_APPLICATIONS,
-            SchedulerKeys.DEFAULT_QUEUE_DEFAULT_ACL_SUBMIT_APPLICATIONS),
-        acl(t, SchedulerKeys.QUEUE_DEFAULT_ACL_ADMINISTER_QUEUE,
-            SchedulerKeys.DEFAULT_QUEUE_DEFAULT_ACL_ADMINISTER_QUEUE));
+        acl(t, submitKey, SchedulerKeys.DEFAULT_QUEUE_DEFAULT_ACL_SUBMIT_APPLICATIONS),
+        acl(t, administerKey, SchedulerKeys.DEFAULT_QUEUE_DEFAULT_ACL_ADMINISTER_QUEUE));
   }
 
   private static AccessControlList acl(PolicyConfig t, String key, String def) {

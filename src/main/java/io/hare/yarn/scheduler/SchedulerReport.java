@@ -3,7 +3,9 @@ package io.hare.yarn.scheduler;
 import io.hare.core.GpuType;
 import io.hare.core.plan.Forecast;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -27,18 +29,19 @@ import org.apache.hadoop.yarn.api.records.ApplicationId;
  * @param waitingTasks GPU tasks asked for and not started (outstanding one-GPU asks)
  * @param standbys standby containers waiting for a GPU
  * @param jobs admitted jobs, by arrival
+ * @param queues each queue's shares and GPU tasks, in configuration order
  * @param hiddenJobs admitted jobs left out by {@link #visibleTo}
  * @param forecaster the policy's forecast of this moment; empty when the policy makes none or a
  *     re-plan was running
  * @param access who may see which job ({@link #visibleTo})
  */
 public record SchedulerReport(String policy, long atMs, List<GpuCount> gpus, int runningTasks,
-    long waitingTasks, int standbys, List<Job> jobs, int hiddenJobs,
+    long waitingTasks, int standbys, List<Job> jobs, List<QueueLine> queues, int hiddenJobs,
     Optional<Supplier<Forecast>> forecaster, Access access) {
 
-  /** Whether {@code caller} may see the jobs of {@code owner}. */
+  /** Whether {@code caller} may see the jobs of {@code owner} in {@code queue}. */
   public interface Access {
-    boolean mayView(UserGroupInformation caller, String owner);
+    boolean mayView(UserGroupInformation caller, String owner, String queue);
   }
 
   /** GPUs of one type: {@code used} run a task, the others are free. */
@@ -56,12 +59,22 @@ public record SchedulerReport(String policy, long atMs, List<GpuCount> gpus, int
    * @param runningTasks its GPU task containers running
    * @param waitingTasks its GPU tasks asked for and not started
    */
-  public record Job(String id, String user, double weight, String model, int tasksPerRound,
+  public record Job(String id, String user, String queue, double weight, String model, int tasksPerRound,
       OptionalInt rounds, int roundsDone, int runningTasks, int waitingTasks, long arrivalMs) {}
+
+  /**
+   * One queue: its shares of the fleet's GPUs (and in GPUs now), and its jobs' GPU tasks.
+   *
+   * @param runningTasks GPU tasks of its jobs running now
+   * @param waitingTasks GPU tasks of its jobs asked for and not started
+   */
+  public record QueueLine(String name, double guaranteedShare, double maximumShare,
+      int guaranteedGpus, int maximumGpus, int runningTasks, int waitingTasks) {}
 
   public SchedulerReport {
     gpus = List.copyOf(gpus);
     jobs = List.copyOf(jobs);
+    queues = List.copyOf(queues);
   }
 
   /**
@@ -74,8 +87,9 @@ public record SchedulerReport(String policy, long atMs, List<GpuCount> gpus, int
       return this;
     }
     UserGroupInformation caller = UserGroupInformation.createRemoteUser(remoteUser);
-    List<Job> shown = jobs.stream().filter(j -> access.mayView(caller, j.user())).toList();
+    List<Job> shown = jobs.stream().filter(j -> access.mayView(caller, j.user(), j.queue())).toList();
     return new SchedulerReport(policy, atMs, gpus, runningTasks, waitingTasks, standbys, shown,
+        queues,
         hiddenJobs + jobs.size() - shown.size(), forecaster, access);
   }
 
@@ -86,17 +100,34 @@ public record SchedulerReport(String policy, long atMs, List<GpuCount> gpus, int
 
   static SchedulerReport take(String policy, long nowMs, Map<GpuType, int[]> counts,
       int running, long waiting, int standbys, Iterable<YarnJob> admitted,
-      Function<ApplicationId, String> owners, Optional<Supplier<Forecast>> forecaster,
+      Function<ApplicationId, String> owners, Function<ApplicationId, String> queues,
+      Collection<QueueSettings> configured, Optional<Supplier<Forecast>> forecaster,
       Access access) {
     List<GpuCount> gpus = new ArrayList<>();
-    counts.forEach((t, c) -> gpus.add(new GpuCount(t.name(), c[0], c[0] - c[1])));
+    int[] fleet = new int[1];
+    counts.forEach((t, c) -> {
+      gpus.add(new GpuCount(t.name(), c[0], c[0] - c[1]));
+      fleet[0] += c[0];
+    });
+    Map<String, int[]> tasks = new HashMap<>();
+    for (YarnJob j : admitted) {
+      int[] n = tasks.computeIfAbsent(String.valueOf(queues.apply(j.appId())), q -> new int[2]);
+      n[0] += j.running;
+      n[1] += j.ready;
+    }
+    List<QueueLine> lines = new ArrayList<>();
+    for (QueueSettings q : configured) {
+      int[] n = tasks.getOrDefault(q.name(), new int[2]);
+      lines.add(new QueueLine(q.name(), q.guaranteedShare(), q.maximumShare(),
+          q.guaranteedGpus(fleet[0]), q.maximumGpus(fleet[0]), n[0], n[1]));
+    }
     List<Job> jobs = new ArrayList<>();
     for (YarnJob j : admitted) {
-      jobs.add(new Job(j.id(), owners.apply(j.appId()), j.weight(), j.model(), j.liveTasksPerRound(), j.declaredRounds(),
+      jobs.add(new Job(j.id(), owners.apply(j.appId()), queues.apply(j.appId()), j.weight(), j.model(), j.liveTasksPerRound(), j.declaredRounds(),
           j.liveRoundsDone(), j.running, j.ready, j.arrivalMs()));
     }
     jobs.sort(Comparator.comparingLong(Job::arrivalMs).thenComparing(Job::id));
-    return new SchedulerReport(policy, nowMs, gpus, running, waiting, standbys, jobs, 0,
+    return new SchedulerReport(policy, nowMs, gpus, running, waiting, standbys, jobs, lines, 0,
         forecaster, access);
   }
 }

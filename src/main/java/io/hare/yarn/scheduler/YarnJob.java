@@ -59,6 +59,10 @@ public final class YarnJob implements JobView {
   int roundsNotified;
   /** In the host's list of jobs to publish (its bookkeeping). */
   boolean touched;
+  /** Ready tasks kept from the policy for one offer ({@link QueueGate}); 0 otherwise. */
+  private int hidden;
+  /** The queue the job runs in; a move changes it (read by AM RPC threads too). */
+  private volatile String queue = HareQueue.NAME;
   /** This job's estimates in {@link #times}, looked up once. */
   private TaskTimeSource.JobTimes estimates;
 
@@ -219,7 +223,23 @@ public final class YarnJob implements JobView {
 
   @Override
   public int readyTasks() {
-    return shownReady;
+    return Math.max(0, shownReady - hidden);
+  }
+
+  /**
+   * Keeps {@code n} of the job's ready tasks from the policy until {@code hide(0)}: what a queue
+   * at its maximum, or a pass that serves guarantees first, does not offer; under the policy lock.
+   */
+  void hide(int n) {
+    hidden = n;
+  }
+
+  String queue() {
+    return queue;
+  }
+
+  void setQueue(String q) {
+    queue = q;
   }
 
   @Override

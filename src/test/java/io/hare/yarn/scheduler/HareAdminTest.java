@@ -209,10 +209,11 @@ public class HareAdminTest extends MockRmTestCase {
     assertEquals("user wins over queue", 30,
         weight(submitAs("trusted", true, "default", "hare.weight=50")), 0);
     assertEquals("queue cap", 4, weight(submitAs("bob", true, null, "hare.weight=50")), 0);
-    // Hare has one queue: YARN records an application naming another queue as in "default"
-    RMApp elsewhere = submitAs("bob", true, "research", "hare.weight=50");
-    assertEquals("default", elsewhere.getQueue());
-    assertEquals("queue cap of default", 4, weight(elsewhere), 0);
+    // a queue that is not configured is refused, naming the queues there are
+    RMApp elsewhere = submitAs("bob", false, "research", "hare.weight=50");
+    h.rm.waitForState(elsewhere.getApplicationId(), RMAppState.FAILED);
+    String why = elsewhere.getDiagnostics().toString();
+    assertTrue(why, why.contains("queue 'research' does not exist; Hare's queues are [default]"));
     assertEquals("below every cap", 1.5,
         weight(submitAs("alice", true, null, "hare.weight=1.5")), 0);
     // a refresh changes the caps of applications submitted from then on

@@ -49,6 +49,19 @@ final class SchedulerJson {
     tasks.put("waiting", r.waitingTasks());
     tasks.put("standbys", r.standbys());
     s.put("gpuTasks", tasks);
+    List<Object> queues = new ArrayList<>();
+    for (SchedulerReport.QueueLine q : r.queues()) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("name", q.name());
+      m.put("guaranteedShare", q.guaranteedShare());
+      m.put("maximumShare", q.maximumShare());
+      m.put("guaranteedGpus", q.guaranteedGpus());
+      m.put("maximumGpus", q.maximumGpus());
+      m.put("runningTasks", q.runningTasks());
+      m.put("waitingTasks", q.waitingTasks());
+      queues.add(m);
+    }
+    s.put("queues", queues);
     Map<String, Object> f = new LinkedHashMap<>();
     f.put("available", forecast.isPresent());
     forecast.ifPresent(x -> {
@@ -62,6 +75,7 @@ final class SchedulerJson {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("id", j.id());
       m.put("user", j.user());
+      m.put("queue", j.queue());
       m.put("weight", j.weight());
       m.put("model", j.model());
       m.put("tasksPerRound", j.tasksPerRound());
