@@ -89,6 +89,13 @@ public final class SchedulerKeys {
   public static final String HARE_SYNC_HOLD_GRACE_MS = PREFIX + "hare.sync-hold-grace-ms";
   public static final long DEFAULT_HARE_SYNC_HOLD_GRACE_MS = 1000L;
 
+  /**
+   * Longest sync still to run for which a free GPU is held, as a share of the job's compute
+   * time on that GPU: a longer hold idles the GPU for longer than the delay it spares the job.
+   */
+  public static final String HARE_SYNC_HOLD_MAX_SHARE = PREFIX + "hare.sync-hold-max-share";
+  public static final double DEFAULT_HARE_SYNC_HOLD_MAX_SHARE = 0.5;
+
   // --- hlas ---
 
   /**

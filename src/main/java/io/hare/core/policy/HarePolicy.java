@@ -81,6 +81,8 @@ public final class HarePolicy implements SchedulingPolicy {
   static final long MAX_WAIT_LIMIT_MS = 365L * 24 * 3600 * 1000;
   /** Longest sync-hold-grace-ms accepted: an hour. */
   static final long MAX_HOLD_GRACE_MS = 3_600_000L;
+  /** Largest sync-hold-max-share accepted: far above any sync, i.e. hold whatever its length. */
+  static final double MAX_HOLD_SHARE = 1e6;
   /** Ready jobs {@link #firstInLine} looks at before it says "another job". */
   private static final int FIRST_SCAN = 256;
 
@@ -144,8 +146,10 @@ public final class HarePolicy implements SchedulingPolicy {
         SchedulerKeys.DEFAULT_HARE_SYNC_HOLD_ENABLED);
     long grace = c.getLong(SchedulerKeys.HARE_SYNC_HOLD_GRACE_MS,
         SchedulerKeys.DEFAULT_HARE_SYNC_HOLD_GRACE_MS, 0, MAX_HOLD_GRACE_MS);
+    double holdShare = c.getDouble(SchedulerKeys.HARE_SYNC_HOLD_MAX_SHARE,
+        SchedulerKeys.DEFAULT_HARE_SYNC_HOLD_MAX_SHARE, 0, MAX_HOLD_SHARE);
     this.dispatcher = followPlan ? null
-        : new PriorityDispatcher(ranks, tracker, holds ? grace : -1);
+        : new PriorityDispatcher(ranks, tracker, holds ? grace : -1, holdShare);
     long maxWait = c.getLong(SchedulerKeys.HARE_MAX_WAIT_MS, followPlan ? 0 : v.maxWaitMs(), 0,
         MAX_WAIT_LIMIT_MS);
     if (followPlan && maxWait > 0) {
