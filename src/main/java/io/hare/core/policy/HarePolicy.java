@@ -79,6 +79,8 @@ public final class HarePolicy implements SchedulingPolicy {
       "plan", 0, 0);
   /** Longest max-wait-ms accepted: a year; longer is "off" in all but name. */
   static final long MAX_WAIT_LIMIT_MS = 365L * 24 * 3600 * 1000;
+  /** Largest max-wait-size-share accepted: a wait of a thousand times the job's own run. */
+  static final double MAX_WAIT_SIZE_SHARE = 1000;
   /** Longest sync-hold-grace-ms accepted: an hour. */
   static final long MAX_HOLD_GRACE_MS = 3_600_000L;
   /** Largest sync-hold-max-share accepted: far above any sync, i.e. hold whatever its length. */
@@ -157,7 +159,9 @@ public final class HarePolicy implements SchedulingPolicy {
           + SchedulerKeys.HARE_DISPATCH + "=priority only (GPUs that follow a plan take no "
           + "other job), got " + maxWait + " with dispatch=plan; set it to 0 or use priority");
     }
-    this.aging = new WaitAging(followPlan ? 0 : maxWait);
+    double waitShare = c.getDouble(SchedulerKeys.HARE_MAX_WAIT_SIZE_SHARE,
+        SchedulerKeys.DEFAULT_HARE_MAX_WAIT_SIZE_SHARE, 0, MAX_WAIT_SIZE_SHARE);
+    this.aging = new WaitAging(followPlan ? 0 : maxWait, waitShare);
     if (relaxationOrder || (!followPlan && affinityMinShare > 0)) {
       OrTools.load(); // about a second, once per JVM: at start-up, not in the first re-plan
     }
@@ -374,6 +378,7 @@ public final class HarePolicy implements SchedulingPolicy {
       rankArrivals(cluster);
     }
     arrivals.clear();
+    aging.types(cluster);
     return dispatcher != null ? dispatcher.assign(cluster, freeGpus, nowMs, tracker, freeIndex,
         aging.overdue(cluster, nowMs)) : follower.assign(cluster, freeGpus, ranks);
   }
