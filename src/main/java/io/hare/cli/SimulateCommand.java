@@ -10,6 +10,7 @@ import io.hare.core.policy.SchedulingPolicy;
 import io.hare.sim.ProfileError;
 import io.hare.sim.SimOptions;
 import io.hare.sim.report.Comparison;
+import io.hare.core.plan.ExactSolver;
 import io.hare.core.plan.RelaxationBound;
 import io.hare.sim.report.BoundSettings;
 import io.hare.sim.report.ProfileErrorSettings;
@@ -50,6 +51,7 @@ import picocli.CommandLine.Spec;
         "      (--workload paper|philly [--jobs N] [--seed S]",
         "       | --jobs-file JOBS.csv --profiles-file PROFILES.csv)",
         "      --policies POLICY[,POLICY...] [--switch-ms MS] [--out DIR] [--json]",
+        "      [--exact [--exact-time-limit-s S]]",
         "      [--philly-csv FILE] [--gavel-json FILE] [-D KEY=VALUE]..."},
     description = {"Simulate scheduling policies on one workload and compare their total "
         + "weighted job completion time (JCT) with each other and with a lower bound.",
@@ -93,6 +95,18 @@ public final class SimulateCommand implements Callable<Integer> {
 
   @Option(names = "--json", description = "Print one JSON object instead of the table.")
   boolean json;
+
+  @Option(names = "--exact",
+      description = "Also prove the optimum total weighted JCT with CP-SAT and print it beside "
+          + "the lower bound; only for workloads of at most " + ExactSolver.MAX_TASKS
+          + " tasks (rounds x tasks per round, summed over jobs) on at most "
+          + ExactSolver.MAX_GPUS + " GPUs, with --switch-ms 0 and exact profiles.")
+  boolean exact;
+
+  @Option(names = "--exact-time-limit-s", paramLabel = "S", defaultValue = "60",
+      description = "Time CP-SAT may take for --exact; past it the best schedule found is "
+          + "printed, marked not proven (default: ${DEFAULT-VALUE}).")
+  double exactTimeLimitS;
 
   @Option(names = "--philly-csv", paramLabel = "FILE",
       description = "Philly trace for --workload philly (else -D " + DataPaths.PHILLY_CSV
@@ -191,8 +205,12 @@ public final class SimulateCommand implements Callable<Integer> {
     } catch (ConfigException e) {
       throw new BadInputException(e.getMessage(), e);
     }
-    Comparison result = ComparisonRunner.run(w, c, ps,
-        new SimOptions(switchMs, out != null, error), threads, bound);
+    SimOptions simOptions = new SimOptions(switchMs, out != null, error);
+    ExactOption exactOption = exact ? ExactOption.check(exactTimeLimitS, w, c, simOptions) : null;
+    Comparison result = ComparisonRunner.run(w, c, ps, simOptions, threads, bound);
+    if (exactOption != null) {
+      result = result.withExact(exactOption.solve(w, c));
+    }
     PrintWriter stdout = spec.commandLine().getOut();
     stdout.print(json ? ResultsJson.toText(result) : ResultsTable.format(result));
     stdout.flush();

@@ -78,6 +78,14 @@ public final class SchedulerKeys {
   public static final long DEFAULT_HARE_MAX_WAIT_MS = 1_800_000L;
 
   /**
+   * When &gt; 0, the starvation guard's wait for a job of known size is this share of its
+   * critical path (rounds x fastest compute + sync) instead of max-wait-ms; 0: max-wait-ms for
+   * every job.
+   */
+  public static final String HARE_MAX_WAIT_SIZE_SHARE = PREFIX + "hare.max-wait-size-share";
+  public static final double DEFAULT_HARE_MAX_WAIT_SIZE_SHARE = 0;
+
+  /**
    * Holds across a sync (dispatch=priority): a free GPU that a job between rounds would take for
    * its next round is held for it until its sync is expected to end, open only to tasks that end
    * by then (backfilling).
@@ -88,6 +96,13 @@ public final class SchedulerKeys {
   /** How long past a sync's expected end its hold lasts (a slow sync, a slow AM). */
   public static final String HARE_SYNC_HOLD_GRACE_MS = PREFIX + "hare.sync-hold-grace-ms";
   public static final long DEFAULT_HARE_SYNC_HOLD_GRACE_MS = 1000L;
+
+  /**
+   * Longest sync still to run for which a free GPU is held, as a share of the job's compute
+   * time on that GPU: a longer hold idles the GPU for longer than the delay it spares the job.
+   */
+  public static final String HARE_SYNC_HOLD_MAX_SHARE = PREFIX + "hare.sync-hold-max-share";
+  public static final double DEFAULT_HARE_SYNC_HOLD_MAX_SHARE = 0.5;
 
   // --- hlas ---
 

@@ -64,6 +64,17 @@ public final class ExactSolver {
   }
 
   /**
+   * Checks, without solving, that {@link #solve} would take the instance: within
+   * {@link #MAX_TASKS} tasks and {@link #MAX_GPUS} GPUs, every job runnable on some GPU, job ids
+   * distinct, weights that can be made integer.
+   *
+   * @throws IllegalArgumentException naming the first problem (and the limit when it is the size)
+   */
+  public static void check(ClusterSpec cluster, List<JobSpec> jobs, TaskTimeModel times) {
+    TinyInstance.of(cluster, jobs, times);
+  }
+
+  /**
    * Solves one instance.
    *
    * @throws IllegalArgumentException if the instance is too big (see {@link #MAX_TASKS},

@@ -31,6 +31,10 @@ import java.util.List;
  *   <li>release and scale: Tc(n,m) y(n,m,t) &lt;= k(n) x (length of interval t after the job's
  *       release), i.e. never more than k tasks at once on a type, nothing before the release
  *       (the round barrier bounds the job's parallelism by k);
+ *   <li>cross-type scale (with {@link Options#crossTypeLimit}): the same summed over types,
+ *       sum over m of Tc(n,m) y(n,m,t) &lt;= k(n) x (length after the release), because the k
+ *       tasks of a round are k tasks in all, not k per type; without it the LP lets a job run
+ *       k tasks on every type at once and the bound sinks towards the critical paths;
  *   <li>mean busy time: C(n) &gt;= (1/U) sum y(n,m,t) max(g(t-1), release) + s(n), where s(n)
  *       says how far the mean busy time of a job's tasks must lie before its end (in the spirit of
  *       Goemans 1996 for one machine; see {@link #spanBound});
@@ -46,12 +50,20 @@ public final class FluidRelaxation {
   /**
    * @param intervals number of time intervals T (&gt;= 2); more is tighter and slower
    * @param timeLimitMs solver time limit; 0 for none
+   * @param crossTypeLimit whether a job's k tasks at once are counted over all types together
+   *     (tighter; one more row per job and interval) or per type (the planner's ordering, whose
+   *     decisions were tuned on it)
    */
-  public record Options(int intervals, long timeLimitMs) {
+  public record Options(int intervals, long timeLimitMs, boolean crossTypeLimit) {
     public Options {
       if (intervals < 2) {
         throw new IllegalArgumentException("intervals must be >= 2, got " + intervals);
       }
+    }
+
+    /** Per-type limit only, as the planner orders tasks. */
+    public Options(int intervals, long timeLimitMs) {
+      this(intervals, timeLimitMs, false);
     }
   }
 
@@ -90,6 +102,17 @@ public final class FluidRelaxation {
     double barrier = tsMin + tcMin / 2 + (tcMin + tsMin) * groupsAfter / u;
     double rate = u * tcMin / (2.0 * j.k()) + tsMin;
     return Math.max(barrier, rate);
+  }
+
+  /** Types with GPUs that the job can run on: with one, the per-type limit says it all. */
+  private static int usableTypes(PlanJob j, boolean[] present) {
+    int n = 0;
+    for (int m = 0; m < present.length; m++) {
+      if (present[m] && j.canRunOn(m)) {
+        n++;
+      }
+    }
+    return n;
   }
 
   /** Long enough that all work fits: latest release + critical path, plus all work spread. */
@@ -139,9 +162,10 @@ public final class FluidRelaxation {
    * Solves on a grid given by the caller (interval ends in ms after now, first 0, increasing);
    * the last interval must be long enough for all work, else the result is not optimal.
    */
-  public static FluidSolution solveOnGrid(PlanningProblem p, double[] gridMs, long timeLimitMs) {
+  public static FluidSolution solveOnGrid(PlanningProblem p, double[] gridMs, long timeLimitMs,
+      boolean crossTypeLimit) {
     OrTools.load();
-    return solveOnce(p, new Options(gridMs.length - 1, timeLimitMs), gridMs);
+    return solveOnce(p, new Options(gridMs.length - 1, timeLimitMs, crossTypeLimit), gridMs);
   }
 
   private static FluidSolution solveOnce(PlanningProblem p, Options o, double[] g) {
@@ -192,6 +216,8 @@ public final class FluidRelaxation {
         MPConstraint mbt = solver.makeConstraint(spanBound(j, u, tcMin, tsMin), inf, "");
         mbt.setCoefficient(c[n], 1);
         y[n] = new MPVariable[types][tCount];
+        MPConstraint[] scale = o.crossTypeLimit() && usableTypes(j, present) > 1
+            ? new MPConstraint[tCount] : null;
         for (int m = 0; m < types; m++) {
           TaskTimes tt = j.times(m);
           if (tt == null || !present[m]) {
@@ -205,6 +231,12 @@ public final class FluidRelaxation {
             double ub = j.k() * (g[t + 1] - start) / tt.computeMs();
             MPVariable v = solver.makeNumVar(0, ub, "");
             y[n][m][t] = v;
+            if (scale != null) {
+              if (scale[t] == null) {
+                scale[t] = solver.makeConstraint(-inf, j.k() * (g[t + 1] - start), "");
+              }
+              scale[t].setCoefficient(v, tt.computeMs());
+            }
             work.setCoefficient(v, 1);
             cap[m][t].setCoefficient(v, tt.computeMs());
             mbt.setCoefficient(v, -start / u);

@@ -13,7 +13,9 @@ import java.util.TreeSet;
 /**
  * A lower bound on the total weighted JCT of any schedule of a whole workload: the optimum of the
  * {@link FluidRelaxation} over all jobs with their arrivals as release dates, minus the weighted
- * arrivals.
+ * arrivals. The bound always counts a job's k tasks at once over all types together
+ * ({@link FluidRelaxation.Options#crossTypeLimit}): it costs one row per job and interval and
+ * keeps the bound from sinking towards the critical paths on clusters of many types.
  *
  * <p>Grid: the relaxation loses at most an interval's length per job, so intervals must be short
  * relative to the time since the arrival of every job that may run in them. Breakpoints are laid
@@ -96,7 +98,7 @@ public final class RelaxationBound {
     double horizon = FluidRelaxation.horizonMs(p);
     for (int attempt = 0; attempt < 4; attempt++) {
       FluidSolution s = FluidRelaxation.solveOnGrid(p,
-          grid(p, horizon, resolution, maxIntervals), timeLimitMs);
+          grid(p, horizon, resolution, maxIntervals), timeLimitMs, true);
       if (s.optimal()) {
         return Math.max(critical, s.objective() / 1000.0 - weightedArrivalS);
       }

@@ -79,8 +79,12 @@ public final class HarePolicy implements SchedulingPolicy {
       "plan", 0, 0);
   /** Longest max-wait-ms accepted: a year; longer is "off" in all but name. */
   static final long MAX_WAIT_LIMIT_MS = 365L * 24 * 3600 * 1000;
+  /** Largest max-wait-size-share accepted: a wait of a thousand times the job's own run. */
+  static final double MAX_WAIT_SIZE_SHARE = 1000;
   /** Longest sync-hold-grace-ms accepted: an hour. */
   static final long MAX_HOLD_GRACE_MS = 3_600_000L;
+  /** Largest sync-hold-max-share accepted: far above any sync, i.e. hold whatever its length. */
+  static final double MAX_HOLD_SHARE = 1e6;
   /** Ready jobs {@link #firstInLine} looks at before it says "another job". */
   private static final int FIRST_SCAN = 256;
 
@@ -144,8 +148,10 @@ public final class HarePolicy implements SchedulingPolicy {
         SchedulerKeys.DEFAULT_HARE_SYNC_HOLD_ENABLED);
     long grace = c.getLong(SchedulerKeys.HARE_SYNC_HOLD_GRACE_MS,
         SchedulerKeys.DEFAULT_HARE_SYNC_HOLD_GRACE_MS, 0, MAX_HOLD_GRACE_MS);
+    double holdShare = c.getDouble(SchedulerKeys.HARE_SYNC_HOLD_MAX_SHARE,
+        SchedulerKeys.DEFAULT_HARE_SYNC_HOLD_MAX_SHARE, 0, MAX_HOLD_SHARE);
     this.dispatcher = followPlan ? null
-        : new PriorityDispatcher(ranks, tracker, holds ? grace : -1);
+        : new PriorityDispatcher(ranks, tracker, holds ? grace : -1, holdShare);
     long maxWait = c.getLong(SchedulerKeys.HARE_MAX_WAIT_MS, followPlan ? 0 : v.maxWaitMs(), 0,
         MAX_WAIT_LIMIT_MS);
     if (followPlan && maxWait > 0) {
@@ -153,7 +159,9 @@ public final class HarePolicy implements SchedulingPolicy {
           + SchedulerKeys.HARE_DISPATCH + "=priority only (GPUs that follow a plan take no "
           + "other job), got " + maxWait + " with dispatch=plan; set it to 0 or use priority");
     }
-    this.aging = new WaitAging(followPlan ? 0 : maxWait);
+    double waitShare = c.getDouble(SchedulerKeys.HARE_MAX_WAIT_SIZE_SHARE,
+        SchedulerKeys.DEFAULT_HARE_MAX_WAIT_SIZE_SHARE, 0, MAX_WAIT_SIZE_SHARE);
+    this.aging = new WaitAging(followPlan ? 0 : maxWait, waitShare);
     if (relaxationOrder || (!followPlan && affinityMinShare > 0)) {
       OrTools.load(); // about a second, once per JVM: at start-up, not in the first re-plan
     }
@@ -370,6 +378,7 @@ public final class HarePolicy implements SchedulingPolicy {
       rankArrivals(cluster);
     }
     arrivals.clear();
+    aging.types(cluster);
     return dispatcher != null ? dispatcher.assign(cluster, freeGpus, nowMs, tracker, freeIndex,
         aging.overdue(cluster, nowMs)) : follower.assign(cluster, freeGpus, ranks);
   }

@@ -33,7 +33,9 @@ import java.util.TreeSet;
  * task of a job ranked below, and waits for it. A lower-ranked task that ends before the hold
  * still runs there (backfilling, as EASY does for reservations). A hold lapses
  * {@code holdGraceMs} after the expected end, so a slow sync or a slow AM costs an idle GPU for
- * that long at most.
+ * that long at most. A free GPU is held only while the sync still to run is short against the
+ * job's task there ({@code holdMaxShare} of its compute): holding through a sync three times a
+ * task's length idles the GPU longer than any lower-ranked task there would delay the job.
  *
  * <p>Jobs the starvation guard finds overdue ({@link WaitAging}) are served before the order,
  * without their affinity, so no stream of better-ranked jobs can hold a job back for ever.
@@ -63,7 +65,7 @@ final class PriorityDispatcher {
   private final Map<String, Key> keys = new HashMap<>();
   private final Map<String, Set<GpuType>> affinity = new HashMap<>();
   private boolean contended;
-  private final RoundPlacer placer = new RoundPlacer();
+  private final RoundPlacer placer;
   /** Slots reused by every call, by type index (see {@link TypeSlots#reset}). */
   private TypeSlots[] slotPool = new TypeSlots[0];
   private final HareTracker tracker;
@@ -92,6 +94,16 @@ final class PriorityDispatcher {
    *     next round; negative for no holds
    */
   PriorityDispatcher(RoundRanks ranks, HareTracker tracker, long holdGraceMs) {
+    this(ranks, tracker, holdGraceMs, Double.POSITIVE_INFINITY);
+  }
+
+  /**
+   * @param holdMaxShare a free GPU is held only while the sync still to run is at most this
+   *     share of the job's compute time on it ({@link RoundPlacer#hold})
+   */
+  PriorityDispatcher(RoundRanks ranks, HareTracker tracker, long holdGraceMs,
+      double holdMaxShare) {
+    this.placer = new RoundPlacer(holdMaxShare);
     this.ranks = ranks;
     this.tracker = tracker;
     this.holdGraceMs = holdGraceMs;

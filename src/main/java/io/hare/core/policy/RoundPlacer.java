@@ -41,6 +41,17 @@ final class RoundPlacer {
   private long[] slotBuffer = new long[16];
   /** Ties go to the candidate listed first (holds), else as a heap breaks them (dispatch). */
   private boolean byIndex;
+  /** Longest sync left, as a share of the task's compute there, that holds a free GPU. */
+  private final double holdMaxShare;
+
+  /** Holds free GPUs whatever the length of the sync. */
+  RoundPlacer() {
+    this(Double.POSITIVE_INFINITY);
+  }
+
+  RoundPlacer(double holdMaxShare) {
+    this.holdMaxShare = holdMaxShare;
+  }
 
   /**
    * @param allowed GPU types the job may use, or null for all it can run on
@@ -105,9 +116,10 @@ final class RoundPlacer {
    * Holds GPUs for the next round of a job between rounds, ready at {@code readyMs}: its
    * {@code tasks} are placed as if ready then, where the round would end first. A free GPU chosen
    * is held until {@code readyMs} (lower-ranked jobs may backfill it, {@link TypeSlots}); a busy
-   * one that frees later is claimed as for a ready task. Ties go first to busy GPUs expected to
-   * free by then, leaving the free ones to others, then to free GPUs: a busy GPU already past
-   * its task's estimate may run long, so it comes after them.
+   * one that frees later is claimed as for a ready task. A free GPU of a type is a candidate only
+   * while {@code readyMs - now} is at most {@code holdMaxShare} x the job's compute there. Ties go
+   * first to busy GPUs expected to free by then, leaving the free ones to others, then to free
+   * GPUs: a busy GPU already past its task's estimate may run long, so it comes after them.
    *
    * @return how many free GPUs it held
    */
@@ -124,7 +136,9 @@ final class RoundPlacer {
         continue;
       }
       TypeSlots ts = call.slots(t);
-      int freeHere = Math.min(tasks, ts.freeLeft());
+      // a free GPU idles until readyMs: worth it only when that is short against a task there
+      int freeHere = readyMs - call.nowMs > holdMaxShare * tt.computeMs() ? 0
+          : Math.min(tasks, ts.freeLeft());
       int m = ts.busyEarliest(tasks, slotBuffer);
       ensure(n + m + freeHere);
       // busy GPUs due by then first: they leave the free ones to others; but not those past

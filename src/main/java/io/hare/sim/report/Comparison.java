@@ -19,12 +19,30 @@ import java.util.OptionalDouble;
  * @param lowerBoundS lower bound on the total weighted JCT in seconds; NaN when unavailable
  * @param criticalPathS the jobs' critical paths alone, weighted, in seconds (the bound without
  *     contention for GPUs); NaN when unavailable
+ * @param exact what CP-SAT found for the workload ({@code --exact}), or null when not asked
  */
 public record Comparison(String workload, String cluster, int jobs, long switchMs,
-    double lowerBoundS, List<SimResult> results, double criticalPathS) {
+    double lowerBoundS, List<SimResult> results, double criticalPathS, ExactOptimum exact) {
 
   public Comparison {
     results = List.copyOf(results);
+  }
+
+  /** Without an exact optimum. */
+  public Comparison(String workload, String cluster, int jobs, long switchMs, double lowerBoundS,
+      List<SimResult> results, double criticalPathS) {
+    this(workload, cluster, jobs, switchMs, lowerBoundS, results, criticalPathS, null);
+  }
+
+  /** The same comparison with CP-SAT's answer beside the bound. */
+  public Comparison withExact(ExactOptimum e) {
+    return new Comparison(workload, cluster, jobs, switchMs, lowerBoundS, results, criticalPathS,
+        e);
+  }
+
+  /** The result's total weighted JCT over the exact optimum; NaN when there is none. */
+  public double ratioToExact(SimResult r) {
+    return exact == null ? Double.NaN : ratio(r.totalWeightedJctS(), exact.totalWeightedJctS());
   }
 
   /** Without the critical-path sum. */

@@ -16,10 +16,14 @@ import io.hare.sim.SimResult;
  *  "results": [{"policy": "hare", "total_weighted_jct_s": X, "avg_jct_s": X, "p95_jct_s": X,
  *               "makespan_s": X, "gpu_utilization": X, "jobs": N,
  *               "unfinished_jobs": N, "ratio_to_best": X, "ratio_to_lower_bound": X,
- *               "switches": N, "replans": N, "replan_avg_ms": X, "replan_max_ms": X}, ...],
+ *               "ratio_to_exact": X, "switches": N, "replans": N, "replan_avg_ms": X,
+ *               "replan_max_ms": X}, ...],
  *  "workload": "paper", "cluster": "v100=40,...", "switch_ms": N,
- *  "critical_path_total_weighted_jct_s": X}
+ *  "critical_path_total_weighted_jct_s": X,
+ *  "exact": {"total_weighted_jct_s": X, "proven": B, "lower_bound_s": X, "solve_s": X}}
  * </pre>
+ *
+ * <p>{@code exact} is there only with {@code --exact}; {@code ratio_to_exact} is null without it.
  *
  * <p>Fields keep this order; the first seven of a result are the stable interface, the rest may
  * grow. Times are seconds unless the name says otherwise; {@code gpu_utilization} is a fraction
@@ -49,6 +53,7 @@ public final class ResultsJson {
       o.put("unfinished_jobs", r.unfinishedJobs());
       number(o, "ratio_to_best", c.ratioToBest(r));
       number(o, "ratio_to_lower_bound", c.ratioToLowerBound(r));
+      number(o, "ratio_to_exact", c.ratioToExact(r));
       o.put("switches", r.switches());
       o.put("replans", r.replans());
       number(o, "replan_avg_ms", r.replanAvgMs());
@@ -58,6 +63,13 @@ public final class ResultsJson {
     root.put("cluster", c.cluster());
     root.put("switch_ms", c.switchMs());
     number(root, "critical_path_total_weighted_jct_s", c.criticalPathS());
+    if (c.exact() != null) {
+      ObjectNode e = root.putObject("exact");
+      number(e, "total_weighted_jct_s", c.exact().totalWeightedJctS());
+      e.put("proven", c.exact().proven());
+      number(e, "lower_bound_s", c.exact().lowerBoundS());
+      number(e, "solve_s", c.exact().solveS());
+    }
     return root;
   }
 

@@ -12,7 +12,9 @@ import java.util.Locale;
  * <p>Columns: policy; total weighted JCT (s); ratio to the best policy and to the lower bound;
  * average and 95th-percentile JCT (s, finished jobs); makespan (s, first arrival to last
  * completion); GPU utilisation (% of GPU time computing over the makespan); jobs; unfinished
- * jobs; average and longest re-plan (ms of wall time).
+ * jobs; average and longest re-plan (ms of wall time). With an exact optimum ({@code --exact}),
+ * a line under the bound's says what CP-SAT found and a column {@code x optimum} follows
+ * {@code x bound}.
  */
 public final class ResultsTable {
 
@@ -24,17 +26,17 @@ public final class ResultsTable {
 
   public static String format(Comparison c) {
     List<String[]> rows = new ArrayList<>();
-    rows.add(HEADER);
+    rows.add(withExact(c, HEADER, "x optimum"));
     boolean anyUnfinished = false;
     for (SimResult r : c.results()) {
       anyUnfinished |= r.unfinishedJobs() > 0;
-      rows.add(new String[] {r.policy(), num(r.totalWeightedJctS(), 1),
+      rows.add(withExact(c, new String[] {r.policy(), num(r.totalWeightedJctS(), 1),
           num(c.ratioToBest(r), 3), num(c.ratioToLowerBound(r), 3), num(r.avgJctS(), 1),
           num(r.p95JctS(), 1), num(r.makespanS(), 1), num(100 * r.gpuUtilization(), 1) + "%",
           Integer.toString(r.jobs().size()), Long.toString(r.unfinishedJobs()),
-          num(r.replanAvgMs(), 2), num(r.replanMaxMs(), 2)});
+          num(r.replanAvgMs(), 2), num(r.replanMaxMs(), 2)}, num(c.ratioToExact(r), 3)));
     }
-    int[] width = new int[HEADER.length];
+    int[] width = new int[rows.get(0).length];
     for (String[] row : rows) {
       for (int i = 0; i < row.length; i++) {
         width[i] = Math.max(width[i], row[i].length());
@@ -50,7 +52,17 @@ public final class ResultsTable {
       sb.append(" (the jobs' critical paths alone: ").append(num(c.criticalPathS(), 1))
           .append(" s)");
     }
-    sb.append(nl).append(nl);
+    sb.append(nl);
+    ExactOptimum e = c.exact();
+    if (e != null && e.proven()) {
+      sb.append("exact optimum (CP-SAT, proven in ").append(num(e.solveS(), 1)).append(" s): ")
+          .append(num(e.totalWeightedJctS(), 1)).append(" s").append(nl);
+    } else if (e != null) {
+      sb.append("exact optimum not proven within the time limit (").append(num(e.solveS(), 1))
+          .append(" s): best schedule found ").append(num(e.totalWeightedJctS(), 1))
+          .append(" s, CP-SAT's bound ").append(num(e.lowerBoundS(), 1)).append(" s").append(nl);
+    }
+    sb.append(nl);
     for (String[] row : rows) {
       for (int i = 0; i < row.length; i++) {
         if (i == 0) {
@@ -62,12 +74,27 @@ public final class ResultsTable {
       sb.append(nl);
     }
     sb.append(nl).append("x best: over the smallest total weighted JCT among policies that "
-        + "finished every job; x bound: over the lower bound.").append(nl);
+        + "finished every job; x bound: over the lower bound.")
+        .append(c.exact() == null ? "" : c.exact().proven() ? " x optimum: over the exact optimum."
+            : " x optimum: over the best schedule CP-SAT found (not proven optimal).")
+        .append(nl);
     if (anyUnfinished) {
       sb.append("Policies with unfinished jobs count only their finished jobs in the JCT "
           + "columns.").append(nl);
     }
     return sb.toString();
+  }
+
+  /** The row with {@code cell} after the x bound column when there is an exact optimum. */
+  private static String[] withExact(Comparison c, String[] row, String cell) {
+    if (c.exact() == null) {
+      return row;
+    }
+    String[] r = new String[row.length + 1];
+    System.arraycopy(row, 0, r, 0, 4);
+    r[4] = cell;
+    System.arraycopy(row, 4, r, 5, row.length - 4);
+    return r;
   }
 
   private static String num(double v, int decimals) {

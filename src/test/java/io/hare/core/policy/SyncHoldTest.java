@@ -1,8 +1,11 @@
 package io.hare.core.policy;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
 
 import io.hare.core.ClusterSpec;
+import io.hare.core.ConfigException;
 import io.hare.core.JobSpec;
 import io.hare.core.SchedulerKeys;
 import io.hare.core.profile.ProfileTable;
@@ -25,7 +28,9 @@ public class SyncHoldTest {
   private static final ProfileTable TIMES = ProfileTable.builder()
       .put("fast", "v100", 1000, 500)
       .put("long", "v100", 3000, 0)
-      .put("short", "v100", 400, 0).build();
+      .put("short", "v100", 400, 0)
+      .put("slowsync", "v100", 1000, 3000)
+      .put("longer", "v100", 3500, 0).build();
   private static final ClusterSpec ONE = ClusterSpec.parse("v100=1");
 
   private static SimResult run(Map<String, String> conf, List<JobSpec> jobs) throws Exception {
@@ -83,5 +88,36 @@ public class SyncHoldTest {
     // heavy's single round ends in a sync with nothing after it: light starts at once
     SimResult r = run(Map.of(), heavyAnd("long", 1));
     assertEquals(List.of(1000L), starts(r, "light"));
+  }
+
+  @Test(timeout = 60_000)
+  public void aSyncLongAgainstTheJobsTaskHoldsNoFreeGpu() throws Exception {
+    // heavy: 2 rounds of a 1 s task and a 3 s sync; light: one 3.5 s task, too long for the gap
+    List<JobSpec> jobs = List.of(new JobSpec("heavy", 0, 5, "slowsync", 1, 2),
+        new JobSpec("light", 0, 1, "longer", 1, 1));
+    // the sync (3 s) is over the default share (0.5 x 1 s): light runs in it, 1.0-4.5 s, and
+    // heavy's second round follows: 4.5-5.5 s, synced at 8.5 s
+    SimResult r = run(Map.of(), jobs);
+    assertEquals(List.of(0L, 4500L), starts(r, "heavy"));
+    assertEquals(List.of(1000L), starts(r, "light"));
+    assertEquals(5 * 8.5 + 4.5, r.totalWeightedJctS(), 1e-9);
+    // held whatever the sync's length, the GPU idles 1-4 s: heavy ends 0.5 s sooner, light 4 s
+    // later, 1.5 s weighted worse
+    SimResult held = run(Map.of(SchedulerKeys.HARE_SYNC_HOLD_MAX_SHARE, "1000000"), jobs);
+    assertEquals(List.of(0L, 4000L), starts(held, "heavy"));
+    assertEquals(List.of(5000L), starts(held, "light"));
+    assertEquals(5 * 8.0 + 8.5, held.totalWeightedJctS(), 1e-9);
+  }
+
+  @Test(timeout = 60_000)
+  public void aBadHoldShareIsNamed() throws Exception {
+    try {
+      Policies.create(HarePolicy.NAME, new PolicyConfig(
+          Map.of(SchedulerKeys.HARE_SYNC_HOLD_MAX_SHARE, "-0.5"), 1));
+      fail("a negative share accepted");
+    } catch (ConfigException e) {
+      assertTrue(e.getMessage(), e.getMessage().contains(SchedulerKeys.HARE_SYNC_HOLD_MAX_SHARE));
+      assertTrue(e.getMessage(), e.getMessage().contains("-0.5"));
+    }
   }
 }

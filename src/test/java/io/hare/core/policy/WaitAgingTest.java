@@ -16,7 +16,7 @@ import org.junit.Test;
 public class WaitAgingTest {
 
   private static final TaskTimeModel TIMES = ProfileTable.builder().put("m", "v100", 10, 0)
-      .build();
+      .put("long", "v100", 900, 100).put("long", "k80", 2000, 100).build();
 
   private final FakeJob a = job("a");
   private final FakeJob b = job("b");
@@ -75,8 +75,42 @@ public class WaitAgingTest {
     assertEquals(OptionalLong.empty(), w.nextDueMs());
   }
 
-  /** Only the jobs; the guard reads nothing else of the cluster. */
-  private record Jobs(Map<String, FakeJob> byId) implements ClusterView {
+  @Test(timeout = 60_000)
+  public void relativeToSizeAJobWaitsAShareOfItsCriticalPath() {
+    WaitAging w = new WaitAging(1_000_000, 2);
+    FakeJob big = new FakeJob("big", "long", 1, OptionalInt.of(5), TIMES);
+    big.ready = 1;
+    FakeJob unknown = new FakeJob("unknown", "m", 1, OptionalInt.empty(), TIMES);
+    unknown.ready = 1;
+    ClusterView c = new Jobs(Map.of("a", a, "big", big, "unknown", unknown),
+        List.of(GpuType.of("v100"), GpuType.of("k80")));
+    // before the types are known every job gets max-wait-ms; when they are, a (5 rounds of
+    // 10 ms) may wait 2 x 50 ms from when it got ready, big (5 rounds of 900 + 100 ms on its
+    // fastest type) 2 x 5 s, and a job of unknown size keeps max-wait-ms
+    w.ready(a, 0);
+    assertEquals(OptionalLong.of(1_000_000), w.nextDueMs());
+    w.types(c);
+    w.ready(big, 0);
+    w.ready(unknown, 0);
+    assertEquals(List.of(), ids(w.overdue(c, 99)));
+    assertEquals(List.of("a"), ids(w.overdue(c, 100)));
+    assertEquals(OptionalLong.of(10_000), w.nextDueMs());
+    assertEquals(List.of("a", "big"), ids(w.overdue(c, 10_000)));
+    assertEquals(List.of("a", "big", "unknown"), ids(w.overdue(c, 1_000_000)));
+    // a task start restarts a's clock with its own limit
+    a.ready = 1;
+    w.started(a, 2_000_000);
+    assertEquals(List.of("big", "unknown"), ids(w.overdue(c, 2_000_099)));
+    assertEquals(List.of("big", "unknown", "a"), ids(w.overdue(c, 2_000_100)));
+  }
+
+  /** Only the jobs (and the types, where given); the guard reads nothing else of the cluster. */
+  private record Jobs(Map<String, FakeJob> byId, List<GpuType> types) implements ClusterView {
+
+    Jobs(Map<String, FakeJob> byId) {
+      this(byId, List.of());
+    }
+
     @Override
     public List<? extends JobView> jobs() {
       return List.copyOf(byId.values());
@@ -94,7 +128,7 @@ public class WaitAgingTest {
 
     @Override
     public List<GpuType> gpuTypes() {
-      return List.of();
+      return types;
     }
 
     @Override
