@@ -43,7 +43,8 @@ import org.junit.Test;
  * Stock non-GPU applications beside Hare jobs under the Hare scheduler, on an
  * {@link EmbeddedCluster} of two nodes of two GPUs and 4 GB each: Hadoop's own MapReduce
  * {@code SleepJob} (more 256 MB maps than the cluster holds at once, so they run in waves) and a
- * distributedshell without GPUs. A first Hare job asks for GPUs before they come, so the scheduler
+ * distributedshell without GPUs, both in {@code default}. Two Hare jobs run in two queues of half
+ * the GPUs each. A first Hare job asks for GPUs before they come, so the scheduler
  * knows a GPU task's size; a second one comes while the first maps run and more wait. Every
  * application succeeds, and the second Hare job is not held back by the MapReduce job: each node
  * keeps, for each free GPU, the memory of a GPU task ({@code GpuReserve}), so all its rounds run
@@ -60,6 +61,7 @@ public class MapReduceBesideHareIT {
   private static final int ROUNDS = 3;
   private static final int TASKS = 2;
   private static final String SHELL = "hare-it-shell-beside-mr";
+  private static final List<String> QUEUES = List.of("team-a", "team-b");
 
   private static EmbeddedCluster hare;
   private static YarnClient yarn;
@@ -74,6 +76,12 @@ public class MapReduceBesideHareIT {
     settings.set("yarn.nodemanager.aux-services.mapreduce_shuffle.class",
         "org.apache.hadoop.mapred.ShuffleHandler");
     settings.setInt("mapreduce.shuffle.port", 0); // two NodeManagers in one JVM
+    // the Hare jobs in two queues of half the GPUs each; MapReduce and distributedshell in
+    // default, which keeps no GPU guarantee
+    settings.set("yarn.scheduler.hare.queues", String.join(",", QUEUES));
+    for (String q : QUEUES) {
+      settings.set("yarn.scheduler.hare.queue." + q + ".guaranteed-gpu-share", "0.5");
+    }
     hare = EmbeddedCluster.start(GenericTestUtils.getTestDir("MapReduceBesideHareIT"),
         "MapReduceBesideHareIT", List.of(new EmbeddedCluster.Node("v100", 2),
             new EmbeddedCluster.Node("v100", 2)), settings);
@@ -101,7 +109,8 @@ public class MapReduceBesideHareIT {
     // a first Hare job asks for GPUs before the others come: the scheduler learns a GPU task's
     // size, which it keeps free on a node for each free GPU
     Path first = job("first", 5);
-    ApplicationId firstApp = SgdJobFiles.submit(hare, spec(first, "first"));
+    ApplicationId firstApp = SgdJobFiles.submit(hare, spec(first, "first"),
+        "yarn.app.hare.job.queue=" + QUEUES.get(0));
     GenericTestUtils.waitFor(() -> started(first) > 0, 250, 240_000);
 
     ExecutorService pool = Executors.newFixedThreadPool(2);
@@ -113,13 +122,17 @@ public class MapReduceBesideHareIT {
       // the second Hare job comes while the maps hold the cluster's memory and more wait
       GenericTestUtils.waitFor(() -> mapsRunning(mr) > 0, 250, 240_000);
       Path second = job("second", 6);
-      ApplicationId secondApp = SgdJobFiles.submit(hare, spec(second, "second"));
+      ApplicationId secondApp = SgdJobFiles.submit(hare, spec(second, "second"),
+          "yarn.app.hare.job.queue=" + QUEUES.get(1));
 
-      for (ApplicationId id : List.of(firstApp, secondApp)) {
+      List<ApplicationId> hareApps = List.of(firstApp, secondApp);
+      for (int i = 0; i < hareApps.size(); i++) {
+        ApplicationId id = hareApps.get(i);
         GenericTestUtils.waitFor(() -> ended(id), 250, 480_000);
         ApplicationReport r = yarn.getApplicationReport(id);
         assertEquals(id + ": " + r.getDiagnostics(), FinalApplicationStatus.SUCCEEDED,
             r.getFinalApplicationStatus());
+        assertEquals(id + "'s queue", QUEUES.get(i), r.getQueue());
       }
       SgdJobFiles.assertEqualsReference(first, shape("first"));
       SgdJobFiles.assertEqualsReference(second, shape("second"));

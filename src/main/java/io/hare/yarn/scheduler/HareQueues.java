@@ -101,10 +101,11 @@ final class HareQueues implements AmGate {
     for (QueueSettings s : c.queues().values()) {
       HareQueue q = queues.get(s.name());
       if (q == null) {
-        HareQueue[] self = new HareQueue[1];
-        q = new HareQueue(s, QueueMetrics.forQueue("root." + s.name(), root, false, conf),
-            cluster, () -> usedBy(self[0]));
-        self[0] = q;
+        QueueMetrics metrics = QueueMetrics.forQueue("root." + s.name(), root, false, conf);
+        // the queue's metrics, not its attempts' live containers: an attempt's usage report
+        // asks its queue for this while holding the attempt's write lock, and taking the other
+        // attempts' locks from there deadlocks two such reports
+        q = new HareQueue(s, metrics, cluster, metrics::getAllocatedResources);
       } else {
         q.setSettings(s);
       }
@@ -392,17 +393,6 @@ final class HareQueues implements AmGate {
     return info;
   }
 
-  private Resource usedBy(HareQueue q) {
-    Resource total = Resources.createResource(0, 0);
-    for (ApplicationId app : q.apps()) {
-      SchedulerApplicationAttempt a = attempt(app);
-      if (a != null) { // its live containers: Hare's placement keeps no per-attempt usage count
-        a.getLiveContainers().forEach(c -> Resources.addTo(total, c.getAllocatedResource()));
-      }
-    }
-    return total;
-  }
-
   private SchedulerApplicationAttempt attempt(ApplicationId id) {
     SchedulerApplication<?> app = apps.apply(id);
     return app == null ? null : app.getCurrentAppAttempt();
@@ -417,7 +407,7 @@ final class HareQueues implements AmGate {
   private Resource usedByAll() {
     Resource total = Resources.createResource(0, 0);
     for (HareQueue q : queues.values()) {
-      Resources.addTo(total, usedBy(q));
+      Resources.addTo(total, q.getMetrics().getAllocatedResources());
     }
     return total;
   }
