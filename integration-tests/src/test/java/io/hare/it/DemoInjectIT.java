@@ -44,7 +44,10 @@ public class DemoInjectIT {
     Path err = base.toPath().resolve("stderr.txt");
     Process p = new ProcessBuilder("dist/bin/hare", "demo", "--inject",
         "rm-restart,am-failure,node-loss,task-failure", "--json", "--jobs", "2", "--task-ms",
-        "200", "--gap-ms", "300", "--heartbeat-ms", "100", "--nodes", "v100=1,t4=1,t4=1,k80=1",
+        // 400 ms, not 200: after the AM failure and the RM restart the jobs must still run long
+        // enough for a node with a task and no AM to be lost (with 200 ms a CI run once found
+        // none before the jobs ended: the last job ran all its tasks on one node)
+        "400", "--gap-ms", "300", "--heartbeat-ms", "100", "--nodes", "v100=1,t4=1,t4=1,k80=1",
         "--timeout-s", "300", "--out", base.toPath().resolve("out").toString())
         .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
     if (!p.waitFor(420, TimeUnit.SECONDS)) {
