@@ -16,6 +16,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.mapreduce.Job;
@@ -188,20 +189,23 @@ public class MapReduceBesideHareIT {
    * ends: after that the MR client asks a JobHistoryServer, which this cluster does not run.
    */
   private static TaskReport[] maps(Job mr) throws Exception {
-    TaskReport[] seen = new TaskReport[0];
+    AtomicReference<TaskReport[]> seen = new AtomicReference<>(new TaskReport[0]);
     ApplicationId app = mrApp(mr);
-    while (!ended(app)) {
+    GenericTestUtils.waitFor(() -> {
       try {
         TaskReport[] now = mr.getTaskReports(TaskType.MAP);
         if (now.length > 0) {
-          seen = now;
+          seen.set(now);
         }
       } catch (IOException e) {
         // the ApplicationMaster is not up yet, or has just gone: the last reports stand
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return true;
       }
-      Thread.sleep(250);
-    }
-    return seen;
+      return ended(app);
+    }, 250, 540_000);
+    return seen.get();
   }
 
   private static ApplicationId mrApp(Job mr) {
