@@ -16,10 +16,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.YarnApplicationState;
+import org.apache.hadoop.yarn.client.api.YarnClient;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 
 /**
@@ -91,6 +94,17 @@ final class SgdJobFiles {
         WorkloadSources.STANDARD, Map.of()).execute(args.toArray(String[]::new));
     assertEquals("hare submit: " + err, HareCommand.OK, code);
     return ApplicationId.fromString(out.toString().strip().lines().findFirst().orElseThrow());
+  }
+
+  /** Whether YARN says the application ended (finished, failed or killed); false if unknown. */
+  static boolean ended(YarnClient yarn, ApplicationId id) {
+    try {
+      return EnumSet.of(YarnApplicationState.FINISHED, YarnApplicationState.FAILED,
+          YarnApplicationState.KILLED).contains(yarn.getApplicationReport(id)
+          .getYarnApplicationState());
+    } catch (Exception e) {
+      return false;
+    }
   }
 
   static TaskEvents.Runs runs(Path job) throws Exception {

@@ -13,7 +13,6 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -23,7 +22,6 @@ import org.apache.hadoop.test.GenericTestUtils;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.ApplicationReport;
 import org.apache.hadoop.yarn.api.records.FinalApplicationStatus;
-import org.apache.hadoop.yarn.api.records.YarnApplicationState;
 import org.apache.hadoop.yarn.client.api.YarnClient;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.junit.AfterClass;
@@ -187,13 +185,7 @@ public class SgdJobIT {
   }
 
   private static boolean ended(ApplicationId id) {
-    try {
-      return EnumSet.of(YarnApplicationState.FINISHED, YarnApplicationState.FAILED,
-          YarnApplicationState.KILLED).contains(yarn.getApplicationReport(id)
-          .getYarnApplicationState());
-    } catch (Exception e) {
-      return false;
-    }
+    return SgdJobFiles.ended(yarn, id);
   }
 
   /** The model after R rounds is byte-identical to {@code SgdJob reference}'s. */
