@@ -13,10 +13,13 @@ import org.apache.hadoop.yarn.util.resource.Resources;
  * would keep every job from starting.
  *
  * <p>Per GPU, the reserve is the configured memory and vcores, each of which may be
- * {@code auto} (-1): the largest one-GPU task container asked for since the scheduler started
- * (0 before any), but never more than the node's share per GPU (its total over its GPUs), so
- * one job's outsized tasks cannot close a node to all other work. Not thread-safe apart from
- * {@link #asked}: the scheduler's lock.
+ * {@code auto} (-1): the largest one-GPU task container asked for since the scheduler started,
+ * but never more than the node's share per GPU (its total over its GPUs), so one job's outsized
+ * tasks cannot close a node to all other work. Before any GPU ask (a restarted RM, an idle
+ * cluster) it is the scheduler's minimum allocation: YARN raises every ask to at least that, so
+ * no GPU task can need less, and the first GPU job after a restart does not find its nodes
+ * filled by work that came first. Not thread-safe apart from {@link #asked}: the scheduler's
+ * lock.
  */
 final class GpuReserve {
 
@@ -25,11 +28,14 @@ final class GpuReserve {
 
   private final long memoryMb;
   private final long vcores;
-  private volatile Resource largestTask = Resources.createResource(0, 0);
+  private volatile Resource largestTask;
 
-  GpuReserve(long memoryMb, long vcores) {
+  /** @param minimum the scheduler's minimum allocation: the auto reserve's floor */
+  GpuReserve(long memoryMb, long vcores, Resource minimum) {
     this.memoryMb = memoryMb;
     this.vcores = vcores;
+    this.largestTask = Resources.createResource(minimum.getMemorySize(),
+        minimum.getVirtualCores());
   }
 
   /** A one-GPU task container of {@code size} was asked for. Any thread. */

@@ -169,7 +169,7 @@ public class HareScheduler extends FifoScheduler {
           hareMetrics::replanned);
       host.queueGate().configure(s.admin().queues());
       multiGpu = new MultiGpuContainers(inventory, placer, host::markDirty);
-      gpuReserve = new GpuReserve(s.reserveMemoryMb(), s.reserveVcores());
+      gpuReserve = new GpuReserve(s.reserveMemoryMb(), s.reserveVcores(), minimumAllocation);
       gpuTasks = new GpuTasks(host, inventory, placer, taskListeners, new IsolatedNodes(inventory),
           StandbySwitching.chosen(s.standbyEnabled(), s.standbyLeadMs(),
               hareMetrics::skippedStandbys)); // a refresh does not change it

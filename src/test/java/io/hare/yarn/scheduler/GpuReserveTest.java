@@ -43,6 +43,26 @@ public class GpuReserveTest extends MockRmTestCase {
     assertEquals(10, nonGpuContainersBesideThreeFreeGpus(HareRm.conf()));
   }
 
+  /**
+   * Before any GPU task is asked for (an idle cluster, a restarted RM) each free GPU keeps the
+   * minimum allocation: one node (16 GB, 16 vcores, 4 GPUs), one AM of 1 GB, then 20 plain
+   * containers of 1 GB asked for.
+   */
+  @Test(timeout = 300_000)
+  public void beforeAnyGpuAskEachFreeGpuKeepsTheMinimumAllocation() throws Exception {
+    YarnConfiguration conf = HareRm.conf();
+    assertEquals(1024, conf.getInt(YarnConfiguration.RM_SCHEDULER_MINIMUM_ALLOCATION_MB,
+        YarnConfiguration.DEFAULT_RM_SCHEDULER_MINIMUM_ALLOCATION_MB));
+    h = HareRm.start(conf);
+    MockNM nm = h.node("h1:1234", 4);
+    MockAM plain = h.launch(h.submit(), nm);
+    plain.allocate(List.of(ResourceRequest.newInstance(Priority.newInstance(1),
+        ResourceRequest.ANY, HareRm.resource(1024, 1, 0), 20)), List.of());
+    // 15 GB less 4 x 1 GB for the four free GPUs
+    assertEquals(11, h.heartbeatAndPull(plain, nm).size());
+    assertEquals("nothing more on the next heartbeat", 0, h.heartbeatAndPull(plain, nm).size());
+  }
+
   @Test(timeout = 300_000)
   public void aReserveOfZeroLetsNonGpuWorkTakeTheNode() throws Exception {
     YarnConfiguration conf = HareRm.conf();
