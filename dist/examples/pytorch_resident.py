@@ -80,10 +80,17 @@ def main(argv=None):
             state["device"] = device
 
     first = hare_worker.task_from_env(os.environ)
-    # a standby does not know its GPU yet: it creates no CUDA context on a GPU of someone else
-    if not os.environ.get("HARE_STANDBY") or first.device is not None:
+    if not os.environ.get("HARE_STANDBY"):
+        ahead, known = first.device, True
+    else:
+        # a standby holds no GPU yet: it gets ready (CUDA context, model) on the busy GPU it was
+        # made for, if the scheduler named one, so that its first task there starts at once;
+        # it takes that GPU's memory while the other job's task ends
+        ahead = hare_worker.standby_device(os.environ)
+        known = ahead is not None
+    if known:
         try:
-            place(device_of(torch, args, first.device))
+            place(device_of(torch, args, ahead))
         except prt.BadInput as e:
             print("%s: %s" % (NAME, e), file=sys.stderr)  # the first task says it again
 

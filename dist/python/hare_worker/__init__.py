@@ -20,11 +20,11 @@ The exit-status rules are the bash task runner's (``TaskRunnerScript``): see :fu
 
 from .channel import (HANDSHAKE_READ_S, MAX_LINE_BYTES, VERSION, Channel, ChannelError,
                       channel_key, proof)
-from .devices import LAUNCH_VISIBLE_DEVICES, cuda_ordinal
+from .devices import LAUNCH_VISIBLE_DEVICES, cuda_ordinal, standby_device
 from .files import save_atomically
 from .worker import LOST, Task, serve, task_from_env
 
 __version__ = "0.1.0"
 __all__ = ["serve", "Task", "LOST", "task_from_env", "channel_key", "proof", "save_atomically",
-           "cuda_ordinal", "LAUNCH_VISIBLE_DEVICES", "Channel", "ChannelError", "VERSION",
+           "cuda_ordinal", "standby_device", "LAUNCH_VISIBLE_DEVICES", "Channel", "ChannelError", "VERSION",
            "MAX_LINE_BYTES", "HANDSHAKE_READ_S"]

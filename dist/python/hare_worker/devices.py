@@ -23,3 +23,22 @@ def cuda_ordinal(device, visible=LAUNCH_VISIBLE_DEVICES):
         return int(device)
     listed = [d.strip() for d in visible.split(",") if d.strip()]
     return listed.index(str(device)) if str(device) in listed else None
+
+
+def standby_device(env=None):
+    """The node's GPU a standby worker was made for (``HARE_STANDBY_DEVICE``), or None.
+
+    A standby container is started before its GPU frees, on a node whose GPUs YARN does not
+    isolate, for one busy GPU of the node: the one it will most likely get. Its worker may get
+    ready there while it waits (create its CUDA context, move its model: ``cuda_ordinal`` of
+    this index), so that its first task starts without that cost. A hint only: the task may
+    name another device (``Task.device``), and the memory taken is on a GPU another job is
+    still using. None outside a standby (``HARE_STANDBY`` not set) or without a valid index.
+    """
+    env = os.environ if env is None else env
+    if not env.get("HARE_STANDBY"):
+        return None
+    value = env.get("HARE_STANDBY_DEVICE")
+    if value is None or not value.isascii() or not value.isdigit():
+        return None
+    return int(value)

@@ -5,7 +5,7 @@ import tempfile
 import unittest
 
 import hare_worker
-from hare_worker import LOST, cuda_ordinal, serve
+from hare_worker import LOST, cuda_ordinal, serve, standby_device
 from tests.fake_am import CONTAINER, FakeAm
 
 KEY = bytes(range(32))
@@ -153,6 +153,22 @@ class CudaOrdinalTest(unittest.TestCase):
         self.assertEqual(0, cuda_ordinal(3, "3"))
         self.assertEqual(1, cuda_ordinal(3, "1,3"))
         self.assertIsNone(cuda_ordinal(2, "3"), "out of this process's reach")
+
+
+class StandbyDeviceTest(unittest.TestCase):
+
+    def test_a_standby_made_for_a_gpu_names_it(self):
+        self.assertEqual(2, standby_device({"HARE_STANDBY": "1", "HARE_STANDBY_DEVICE": "2"}))
+
+    def test_no_hint_outside_a_standby_or_for_a_parked_one(self):
+        self.assertIsNone(standby_device({"HARE_STANDBY_DEVICE": "2"}), "not a standby")
+        self.assertIsNone(standby_device({"HARE_STANDBY": "1"}), "parked: no GPU named")
+        self.assertIsNone(standby_device({"HARE_STANDBY": "", "HARE_STANDBY_DEVICE": "2"}))
+
+    def test_what_is_no_index_is_no_hint(self):
+        for bad in ("", "-1", "x", "1.5", "\u0663"):
+            self.assertIsNone(standby_device({"HARE_STANDBY": "1", "HARE_STANDBY_DEVICE": bad}),
+                              bad)
 
 
 if __name__ == "__main__":

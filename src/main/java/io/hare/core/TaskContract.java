@@ -26,6 +26,13 @@ public final class TaskContract {
    * Docker container).
    */
   public static final String GPU_DEVICE = "HARE_GPU_DEVICE";
+  /**
+   * In a standby container's launch only (a resident worker started before its GPU is free, on a
+   * node whose GPUs YARN does not isolate): the index of the node's GPU it was made for, which
+   * it will most likely get. Its worker may create its CUDA context and move its model there
+   * while it waits; its task still names the device it got ({@link #GPU_DEVICE}).
+   */
+  public static final String STANDBY_DEVICE = "HARE_STANDBY_DEVICE";
   /** CUDA's device filter: set to {@link #GPU_DEVICE}'s index wherever that is set, except in a
    * resident worker's launch (it picks a device per task). */
   public static final String CUDA_VISIBLE_DEVICES = "CUDA_VISIBLE_DEVICES";

@@ -32,6 +32,11 @@ public final class GpuDevices {
   public static final String ISOLATION_ATTRIBUTE = "gpu-isolation";
 
   private static final String TAG = JobTags.PREFIX + "gpu-device=";
+  /**
+   * The tag of a standby container made for one busy GPU of its node: the device it is expected
+   * to get ({@link #expected}). A hint, not an assignment: the container holds no GPU yet.
+   */
+  private static final String STANDBY_TAG = JobTags.PREFIX + "standby-device=";
 
   private GpuDevices() {}
 
@@ -43,6 +48,36 @@ public final class GpuDevices {
     return TAG + index;
   }
 
+  /** The allocation tag of a standby expected to get device {@code index}. */
+  public static String standbyTag(int index) {
+    if (index < 0) {
+      throw new IllegalArgumentException("a device index is >= 0, got " + index);
+    }
+    return STANDBY_TAG + index;
+  }
+
+  /**
+   * The device a standby container was made for (its {@link #standbyTag}; null tags: none);
+   * empty if none. Its worker may get ready on it (a CUDA context, its model) before its task.
+   */
+  public static OptionalInt expected(Collection<String> tags) {
+    if (tags != null) {
+      for (String t : tags) {
+        if (t.startsWith(STANDBY_TAG)) {
+          try {
+            int i = Integer.parseInt(t.substring(STANDBY_TAG.length()));
+            if (i >= 0) {
+              return OptionalInt.of(i);
+            }
+          } catch (NumberFormatException e) {
+            // not a tag of ours after all: no hint
+          }
+        }
+      }
+    }
+    return OptionalInt.empty();
+  }
+
   /** {@code tags} (null: none) without any device tag, plus the tag of {@code index}. */
   public static Set<String> withDevice(Collection<String> tags, int index) {
     Set<String> out = withoutDevice(tags);
@@ -50,12 +85,12 @@ public final class GpuDevices {
     return out;
   }
 
-  /** {@code tags} (null: none) without any device tag. */
+  /** {@code tags} (null: none) without any device tag or standby hint. */
   public static Set<String> withoutDevice(Collection<String> tags) {
     Set<String> out = new LinkedHashSet<>();
     if (tags != null) {
       for (String t : tags) {
-        if (!t.startsWith(TAG)) {
+        if (!t.startsWith(TAG) && !t.startsWith(STANDBY_TAG)) {
           out.add(t);
         }
       }

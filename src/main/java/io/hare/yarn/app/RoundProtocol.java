@@ -461,7 +461,8 @@ public final class RoundProtocol {
     LOG.info("{}: standby container {} on {} ({} GPU {}) waits for a task", jobId, c.getId(),
         c.getNodeId(), type.isEmpty() ? "unknown" : type);
     launcher.startContainer(c, launch.standbyContext(
-        TaskEnv.forStandby(spec, jobId, workDir, tasks.round(), type)));
+        TaskEnv.forStandby(spec, jobId, workDir, tasks.round(), type,
+            GpuDevices.expected(c.getAllocationTags()))));
   }
 
   /** The ask a container was allocated for, else the oldest (a scheduler ignoring the ids). */

@@ -5,6 +5,7 @@ import static io.hare.core.TaskContract.GPU_DEVICE;
 import static io.hare.core.TaskContract.GPU_TYPE;
 import static io.hare.core.TaskContract.JOB_ID;
 import static io.hare.core.TaskContract.ROUND;
+import static io.hare.core.TaskContract.STANDBY_DEVICE;
 import static io.hare.core.TaskContract.TASKS_PER_ROUND;
 import static io.hare.core.TaskContract.TASK_INDEX;
 import static io.hare.core.TaskContract.WORK_DIR;
@@ -48,11 +49,15 @@ public final class TaskEnv {
     return env;
   }
 
-  /** A standby container on a node with {@code gpuType}, launched during round {@code round}. */
+  /**
+   * A standby container on a node with {@code gpuType}, launched during round {@code round},
+   * made for the node's GPU {@code expected} (none: a parked container, or no hint).
+   */
   public static Map<String, String> forStandby(HareJobSpec spec, String jobId, String workDir,
-      int round, String gpuType) {
+      int round, String gpuType, OptionalInt expected) {
     Map<String, String> env = forSync(spec, jobId, workDir, round);
     env.put(GPU_TYPE, gpuType);
+    expected.ifPresent(d -> env.put(STANDBY_DEVICE, Integer.toString(d)));
     return env;
   }
 

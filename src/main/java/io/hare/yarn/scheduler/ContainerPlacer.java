@@ -1,5 +1,6 @@
 package io.hare.yarn.scheduler;
 
+import io.hare.yarn.GpuDevices;
 import io.hare.yarn.JobTags;
 import java.util.ArrayList;
 import java.util.List;
@@ -84,7 +85,8 @@ final class ContainerPlacer {
    * @return the container, or null if the attempt has no GPU ask, it does not fit or the node is
    *     blacklisted for the attempt
    */
-  RMContainer placeStandby(HareAppAttempt attempt, FiCaSchedulerNode node, int freeGpus) {
+  RMContainer placeStandby(HareAppAttempt attempt, FiCaSchedulerNode node, int freeGpus,
+      int forDevice) {
     SchedulerRequestKey key = firstGpuAsk(attempt);
     if (key == null) {
       return null;
@@ -100,7 +102,10 @@ final class ContainerPlacer {
         attempt.getNewContainerId());
     Container c = BuilderUtils.newContainer(id, node.getNodeID(),
         node.getRMNode().getHttpAddress(), size, key.getPriority(), null, 0);
-    c.setAllocationTags(Set.of(JobTags.PARKABLE)); // promoted, it is a task container like others
+    // promoted, it is a task container like others; until then its worker may get ready on the
+    // device it waits for (a standby is made only where YARN does not isolate GPUs, so it sees
+    // that device)
+    c.setAllocationTags(Set.of(JobTags.PARKABLE, GpuDevices.standbyTag(forDevice)));
     RMContainer rmContainer = attempt.underWriteLock(() -> attempt.allocateStandby(node, key, c));
     if (rmContainer != null) {
       node.allocateContainer(rmContainer);

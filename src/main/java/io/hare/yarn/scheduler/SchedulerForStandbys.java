@@ -90,8 +90,9 @@ final class SchedulerForStandbys implements StandbyHost {
   }
 
   @Override
-  public RMContainer placeStandby(FifoAppAttempt attempt, FiCaSchedulerNode node, int freeGpus) {
-    return placer.placeStandby(HareAppAttempt.of(attempt), node, freeGpus);
+  public RMContainer placeStandby(FifoAppAttempt attempt, FiCaSchedulerNode node, int freeGpus,
+      int forDevice) {
+    return placer.placeStandby(HareAppAttempt.of(attempt), node, freeGpus, forDevice);
   }
 
   /** The standby takes the attempt's first GPU ask, and its size where larger. */

@@ -60,7 +60,7 @@ public final class YarnGpu implements GpuView {
     return node;
   }
 
-  int index() {
+  public int index() {
     return index;
   }
 

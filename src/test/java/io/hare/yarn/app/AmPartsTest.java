@@ -138,8 +138,14 @@ public class AmPartsTest {
     assertEquals("3", ctx.getEnvironment().get("HARE_GPU_DEVICE"));
     assertFalse("a later task may run on another device of the node",
         ctx.getEnvironment().containsKey("CUDA_VISIBLE_DEVICES"));
-    assertEquals("1", launch.standbyContext(TaskEnv.forStandby(spec, "job", "/w", 0, "t4"))
-        .getEnvironment().get(TaskRunnerScript.STANDBY));
+    Map<String, String> standby = launch.standbyContext(TaskEnv.forStandby(spec, "job", "/w", 0,
+        "t4", OptionalInt.of(2))).getEnvironment();
+    assertEquals("1", standby.get(TaskRunnerScript.STANDBY));
+    assertEquals("the GPU it was made for, a hint its worker may get ready on", "2",
+        standby.get("HARE_STANDBY_DEVICE"));
+    assertFalse("it holds no GPU yet", standby.containsKey("HARE_GPU_DEVICE"));
+    assertFalse("a parked container has no hint", TaskEnv.forStandby(spec, "job", "/w", 0, "t4",
+        OptionalInt.empty()).containsKey("HARE_STANDBY_DEVICE"));
 
     m.put(AppKeys.TASK_MODE, "process");
     ContainerLaunchContext process = new TaskLaunch(JobSpecValidator.read(

@@ -4,9 +4,11 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 import io.hare.core.SchedulerKeys;
+import io.hare.yarn.GpuDevices;
 import io.hare.yarn.scheduler.standby.WarmStandbys;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalInt;
 import org.apache.hadoop.yarn.api.protocolrecords.AllocateResponse;
 import org.apache.hadoop.yarn.api.records.Container;
 import org.apache.hadoop.yarn.api.records.ContainerState;
@@ -133,6 +135,9 @@ public class StandbyTest {
     assertEquals(1024, standby.getResource().getMemorySize());
     assertEquals("nor vcores", 0, standby.getResource().getVirtualCores());
     assertEquals("no ask's id", 0, standby.getAllocationRequestId());
+    assertEquals("made for the busy GPU's device", GpuDevices.of(aTask.getAllocationTags()),
+        GpuDevices.expected(standby.getAllocationTags()));
+    assertTrue(GpuDevices.expected(standby.getAllocationTags()).isPresent());
     assertEquals("it took no ask", 1, pendingGpuAsks(b));
     assertEquals(0, unallocatedGpus());
     running(b, standby);
@@ -148,6 +153,10 @@ public class StandbyTest {
     assertEquals(1, HareRm.gpus(u.getContainer()));
     assertEquals(version + 1, u.getContainer().getVersion());
     assertEquals("the ask it took", ASK_ID, u.getContainer().getAllocationRequestId());
+    assertEquals("the device it was made for", GpuDevices.of(aTask.getAllocationTags()),
+        GpuDevices.of(u.getContainer().getAllocationTags()));
+    assertEquals("a hint no more", OptionalInt.empty(),
+        GpuDevices.expected(u.getContainer().getAllocationTags()));
     assertEquals(0, pendingGpuAsks(b));
     assertEquals("the GPU is b's, once", 0, unallocatedGpus());
     assertEquals(1, h.scheduler().runningTasks(b.getApplicationAttemptId().getApplicationId()));

@@ -49,9 +49,11 @@ public interface StandbyHost {
 
   /**
    * A standby container of {@code attempt} on {@code node}, which keeps room for a task on each
-   * of its {@code freeGpus} free GPUs besides; null if none can be made.
+   * of its {@code freeGpus} free GPUs besides, made for the node's GPU {@code forDevice} (the
+   * busy one it waits for); null if none can be made.
    */
-  RMContainer placeStandby(FifoAppAttempt attempt, FiCaSchedulerNode node, int freeGpus);
+  RMContainer placeStandby(FifoAppAttempt attempt, FiCaSchedulerNode node, int freeGpus,
+      int forDevice);
 
   /**
    * Gives standby {@code c} of {@code attempt} on {@code node} GPU {@code gpu} and its task's full

@@ -243,7 +243,7 @@ public final class WarmStandbys implements StandbySwitching {
       if (room <= 0) {
         continue;
       }
-      RMContainer c = host.placeStandby(a, node, free);
+      RMContainer c = host.placeStandby(a, node, free, g.index());
       if (c != null) {
         standbys.add(new Standbys.Standby(c, b.appId(), id, nowMs, false));
         made.add(c);
