@@ -17,6 +17,11 @@ import java.util.Map;
  * counts nothing). Outside the windows a queue may borrow idle GPUs or lend its own, so only the
  * windows test a guarantee.
  *
+ * <p>Beside the tasks' own time, the GPU-seconds the scheduler gave the queue's containers in
+ * the windows ({@code held}: from the journal's STARTED, at allocation, to ENDED) separate the
+ * scheduler's share from YARN's overheads: a container's launch and its worker's start hold a
+ * GPU that runs no task yet, which on a loaded machine is seconds per container.
+ *
  * <p>A queue is named as the ResourceManager reports an application's queue, with a leading
  * {@code root.} dropped. Pure and stateless.
  */
@@ -28,14 +33,21 @@ public final class ContendedShares {
    * @param contendedGpuSeconds GPU-seconds its tasks ran in the contended windows
    * @param contendedGuaranteedGpuSeconds what its guarantee promised there: share x GPUs x the
    *     windows' length
+   * @param contendedHeldGpuSeconds GPU-seconds the scheduler gave its containers there
    */
   public record Queue(String name, double guaranteedShare, double contendedGpuSeconds,
-      double contendedGuaranteedGpuSeconds) {
+      double contendedGuaranteedGpuSeconds, double contendedHeldGpuSeconds) {
 
     /** What it got over what it was promised; NaN without contended windows. */
     public double ofGuarantee() {
       return contendedGuaranteedGpuSeconds > 0
           ? contendedGpuSeconds / contendedGuaranteedGpuSeconds : Double.NaN;
+    }
+
+    /** What the scheduler gave it over what it was promised; NaN without contended windows. */
+    public double heldOfGuarantee() {
+      return contendedGuaranteedGpuSeconds > 0
+          ? contendedHeldGpuSeconds / contendedGuaranteedGpuSeconds : Double.NaN;
     }
   }
 
@@ -55,6 +67,11 @@ public final class ContendedShares {
     /** Whether each queue got at least {@code target} of its contended guarantee. */
     public boolean met(double target) {
       return contendedS > 0 && queues.stream().allMatch(q -> q.ofGuarantee() >= target);
+    }
+
+    /** Whether the scheduler held at least {@code target} of each queue's contended guarantee. */
+    public boolean heldMet(double target) {
+      return contendedS > 0 && queues.stream().allMatch(q -> q.heldOfGuarantee() >= target);
     }
   }
 
@@ -77,15 +94,12 @@ public final class ContendedShares {
       if (q == null || !ranMs.containsKey(q) || t.endMs() < 0) {
         continue;
       }
-      long in = 0;
-      for (long[] w : windows) {
-        in += Math.max(0, Math.min(t.endMs(), w[1]) - Math.max(t.startMs(), w[0]));
-      }
-      ranMs.merge(q, in, Long::sum);
+      ranMs.merge(q, overlap(t.startMs(), t.endMs(), windows), Long::sum);
     }
+    Map<String, Long> heldMs = held(run.journal(), queueOf, windows);
     List<Queue> out = new ArrayList<>();
     shares.forEach((q, share) -> out.add(new Queue(q, share, ranMs.get(q) / 1000.0,
-        share * gpus * contendedS)));
+        share * gpus * contendedS, heldMs.getOrDefault(q, 0L) / 1000.0)));
     return new Figures(out, contendedS, run.makespanS(), gpus);
   }
 
@@ -122,6 +136,43 @@ public final class ContendedShares {
     }
     if (openSince >= 0) {
       add(out, openSince, last); // a run cut short: the journal's last entry ends it
+    }
+    return out;
+  }
+
+  private static long overlap(long start, long end, List<long[]> windows) {
+    long in = 0;
+    for (long[] w : windows) {
+      in += Math.max(0, Math.min(end, w[1]) - Math.max(start, w[0]));
+    }
+    return in;
+  }
+
+  /**
+   * Per queue, the time its GPU containers were held in the windows: from each STARTED to the
+   * container's next ENDED (a container whose task continues ends and starts at once), or to the
+   * journal's last entry.
+   */
+  private static Map<String, Long> held(List<SchedulerJournal.Entry> journal,
+      Map<String, String> queueOf, List<long[]> windows) {
+    Map<String, Long> out = new HashMap<>();
+    Map<String, SchedulerJournal.Entry> open = new HashMap<>();
+    long last = 0;
+    for (SchedulerJournal.Entry e : journal) {
+      last = Math.max(last, e.ms());
+      if (e.kind() == SchedulerJournal.Kind.STARTED) {
+        open.put(e.containerId(), e);
+      } else if (e.kind() == SchedulerJournal.Kind.ENDED) {
+        SchedulerJournal.Entry s = open.remove(e.containerId());
+        if (s != null && queueOf.containsKey(s.appId())) {
+          out.merge(queueOf.get(s.appId()), overlap(s.ms(), e.ms(), windows), Long::sum);
+        }
+      }
+    }
+    for (SchedulerJournal.Entry s : open.values()) {
+      if (queueOf.containsKey(s.appId())) {
+        out.merge(queueOf.get(s.appId()), overlap(s.ms(), last, windows), Long::sum);
+      }
     }
     return out;
   }

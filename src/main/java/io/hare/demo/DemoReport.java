@@ -24,7 +24,8 @@ import java.util.Optional;
  * {@code distributedshell}, whose {@code model_matches_reference} is null) and {@code queue}.
  * With queues to report ({@code hare demo --tenants}), {@code queues} lists each with its
  * {@code guaranteed_share}, {@code contended_gpu_seconds} and
- * {@code contended_guaranteed_gpu_seconds} ({@link ContendedShares}), and {@code contended_s}
+ * {@code contended_guaranteed_gpu_seconds} and {@code contended_held_gpu_seconds} (what the
+ * scheduler gave its containers there; {@link ContendedShares}), and {@code contended_s}
  * is the contended windows' length; both are absent otherwise.
  */
 public final class DemoReport {
@@ -174,29 +175,34 @@ public final class DemoReport {
     out.println();
     out.printf(Locale.ROOT, "queues under %s: every queue had GPU tasks waiting for %.1f s of the"
         + " run's %.1f s (%d GPUs)%n", r.policy(), q.contendedS(), q.runS(), q.gpus());
-    String fmt = "%-10s %10s %15s %17s %12s%n";
-    out.printf(Locale.ROOT, fmt, "queue", "guarantee", "ran GPU-s", "guaranteed GPU-s",
-        "of guarantee");
+    String fmt = "%-10s %10s %17s %15s %12s %16s %12s%n";
+    out.printf(Locale.ROOT, fmt, "queue", "guarantee", "guaranteed GPU-s", "tasks ran GPU-s",
+        "of guarantee", "containers GPU-s", "of guarantee");
     for (ContendedShares.Queue x : q.queues()) {
       out.printf(Locale.ROOT, fmt, x.name(), String.format(Locale.ROOT, "%.2f",
-          x.guaranteedShare()), String.format(Locale.ROOT, "%.1f", x.contendedGpuSeconds()),
+          x.guaranteedShare()),
           String.format(Locale.ROOT, "%.1f", x.contendedGuaranteedGpuSeconds()),
-          Double.isNaN(x.ofGuarantee()) ? "-" : String.format(Locale.ROOT, "%.0f %%",
-              100 * x.ofGuarantee()));
+          String.format(Locale.ROOT, "%.1f", x.contendedGpuSeconds()), percent(x.ofGuarantee()),
+          String.format(Locale.ROOT, "%.1f", x.contendedHeldGpuSeconds()),
+          percent(x.heldOfGuarantee()));
     }
     long failed = r.jobs().stream().filter(j -> !j.succeeded()).count();
     String apps = failed == 0 ? "every application succeeded"
         : failed + " of " + r.jobs().size() + " applications did not succeed";
     int target = (int) Math.round(100 * TenantsWorkload.TARGET);
+    out.println("(tasks ran: the task processes' own start to end; containers: the scheduler's "
+        + "allocation to the container's end, which also counts its launch and its worker's "
+        + "start)");
     if (q.contendedS() <= 0) {
       out.printf("The queues never had GPU tasks waiting at the same time, so no guarantee was "
           + "tested; %s.%n", apps);
-    } else if (q.met(TenantsWorkload.TARGET)) {
-      out.printf("While they competed, each queue's tasks ran at least %d %% of the GPU-seconds "
-          + "its guarantee promised; %s.%n", target, apps);
     } else {
-      out.printf("While they competed, some queue's tasks ran less than %d %% of the GPU-seconds"
-          + " its guarantee promised (the target); %s.%n", target, apps);
+      out.printf("While they competed, %s %d %% of the GPU-seconds its guarantee promised (the "
+          + "target), and the scheduler held %s for its containers; %s.%n",
+          q.met(TenantsWorkload.TARGET) ? "each queue's tasks ran at least"
+              : "some queue's tasks ran less than", target,
+          q.heldMet(TenantsWorkload.TARGET) ? "at least that much of each guarantee"
+              : "less than that of some queue's guarantee", apps);
     }
   }
 
@@ -302,7 +308,8 @@ public final class DemoReport {
       for (ContendedShares.Queue q : notes.queues().queues()) {
         queues.addObject().put("name", q.name()).put("guaranteed_share", q.guaranteedShare())
             .put("contended_gpu_seconds", q.contendedGpuSeconds())
-            .put("contended_guaranteed_gpu_seconds", q.contendedGuaranteedGpuSeconds());
+            .put("contended_guaranteed_gpu_seconds", q.contendedGuaranteedGpuSeconds())
+            .put("contended_held_gpu_seconds", q.contendedHeldGpuSeconds());
       }
     }
     ArrayNode tasks = o.putArray("tasks");
@@ -343,6 +350,10 @@ public final class DemoReport {
       i.containers().forEach(c::add);
     }
     return o;
+  }
+
+  private static String percent(double share) {
+    return Double.isNaN(share) ? "-" : String.format(Locale.ROOT, "%.0f %%", 100 * share);
   }
 
   private static String sec(long ms) {

@@ -52,11 +52,15 @@ public class ContendedSharesTest {
         asks(1000, A, 4),
         asks(1500, SHELL, 2), // not a GPU queue of the figures: ignored
         asks(2000, B, 3),
-        new SchedulerJournal.Entry(SchedulerJournal.Kind.STARTED, 2100, A, "c", "h", "v100", 0,
-            false),
+        new SchedulerJournal.Entry(SchedulerJournal.Kind.STARTED, 1500, A, "ca", "h", "v100", 0,
+            false), // held by team-a 1.5-7 s: 3 s in the first window, 1 s in the second
+        new SchedulerJournal.Entry(SchedulerJournal.Kind.STARTED, 2500, B, "cb", "h", "v100", 0,
+            false), // held by team-b 2.5 s on, to the journal's end: 2.5 s and 2 s
         asks(3000, A, 3),
         asks(5000, A, 0),
         asks(6000, A, 2),
+        new SchedulerJournal.Entry(SchedulerJournal.Kind.ENDED, 7000, A, "ca", null, null, 0,
+            true),
         asks(8000, B, 0),
         asks(9000, A, 0));
     List<DemoResult.Task> tasks = List.of(
@@ -90,8 +94,12 @@ public class ContendedSharesTest {
     assertEquals("team-b", b.name());
     assertEquals(3.5, b.contendedGpuSeconds(), 1e-9);
     assertEquals(0.4 * 5 * 5, b.contendedGuaranteedGpuSeconds(), 1e-9);
+    assertEquals(4.0, a.contendedHeldGpuSeconds(), 1e-9);
+    assertEquals(4.5, b.contendedHeldGpuSeconds(), 1e-9);
     assertFalse(f.met(0.9));
     assertTrue(f.met(0.3));
+    assertFalse(f.heldMet(0.3));
+    assertTrue(f.heldMet(0.25));
   }
 
   @Test(timeout = 60_000)
@@ -130,6 +138,7 @@ public class ContendedSharesTest {
     assertEquals(0.6, q.get(0).get("guaranteed_share").asDouble(), 1e-9);
     assertEquals(4.5, q.get(0).get("contended_gpu_seconds").asDouble(), 1e-9);
     assertEquals(15.0, q.get(0).get("contended_guaranteed_gpu_seconds").asDouble(), 1e-9);
+    assertEquals(4.0, q.get(0).get("contended_held_gpu_seconds").asDouble(), 1e-9);
     JsonNode jobs = o.get("jobs");
     assertEquals("hare", jobs.get(0).get("kind").asText());
     assertEquals("team-a", jobs.get(0).get("queue").asText());
