@@ -70,21 +70,22 @@ import picocli.CommandLine.Spec;
         "  task-failure  one task's first attempt exits 3 and is retried; an extra job",
         "                'always-fails', whose task exits 7, ends FAILED naming the task,",
         "                its exit code and its log",
-        "%nTenants (--tenants): queues team-a and team-b, guaranteed 0.6 and 0.4 of the GPUs "
-        + "(change with -D yarn.scheduler.hare.queue.Q.guaranteed-gpu-share=S), each get a stream"
-        + " of Hare jobs, alternating, one every --gap-ms (1000 by default); a stock "
-        + "distributedshell (two containers of `sleep`, no GPUs) runs beside them in default. "
-        + "The report adds, per queue, the GPU-seconds its tasks ran while every queue had GPU "
-        + "tasks waiting, against what its guarantee promised there (share x GPUs x time); the "
-        + "JSON adds \"queues\": [{\"name\", \"guaranteed_share\", \"contended_gpu_seconds\", "
-        + "\"contended_guaranteed_gpu_seconds\"}] and \"contended_s\", and each job's \"kind\" "
-        + "(hare or distributedshell) and \"queue\". The target is 90 per cent of the guarantee for "
-        + "each queue; the exit code does not depend on it.",
         "With --inject, the text lists what was injected when, and the JSON adds \"injected\": "
         + "[{\"fault\", \"at_ms\", \"detail\", \"containers\"}] (tasks already lists every "
         + "attempt with its state: SUCCEEDED, FAILED or LOST).",
+        "%nTenants (--tenants): queues team-a and team-b, guaranteed 0.6 and 0.4 of the GPUs "
+        + "(-D yarn.scheduler.hare.queue.Q.guaranteed-gpu-share=S changes them), each get a "
+        + "stream of Hare jobs, alternating, one every --gap-ms (1000 by default); a stock "
+        + "distributedshell (two containers of `sleep`, no GPUs) runs beside them in default. "
+        + "The report adds, per queue, the GPU-seconds its tasks ran while every queue had GPU "
+        + "tasks waiting, against what its guarantee promised there (share x GPUs x time), and "
+        + "what the scheduler held for its containers there; the JSON adds \"contended_s\" and "
+        + "\"queues\": [{\"name\", \"guaranteed_share\", \"contended_gpu_seconds\", "
+        + "\"contended_guaranteed_gpu_seconds\", \"contended_held_gpu_seconds\"}], and each "
+        + "job's \"kind\" (hare or distributedshell) and \"queue\". The target is 90 per cent "
+        + "of the guarantee for each queue; the exit code does not depend on it.",
         "%nExit codes: 0 every job succeeded with the reference model (and a job made to fail "
-        + "failed); 1 a job failed or its model differs from the reference, or the cluster "
+        + "failed, a stock application beside them succeeded); 1 a job failed or its model differs from the reference, or the cluster "
         + "failed; 2 bad options."})
 public final class DemoCommand implements Callable<Integer> {
 

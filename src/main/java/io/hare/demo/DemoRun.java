@@ -223,20 +223,20 @@ public final class DemoRun {
   }
 
   private void submitAll(YarnApps apps, YarnConfiguration client, List<DemoJob> jobs,
-      List<StockApplication> stock, Map<String, File> workDirs, File dir, Injection injection, LiveRun live,
-      Map<StockApplication, ApplicationId> stockIds) throws Exception {
+      List<StockApplication> stock, Map<String, File> workDirs, File dir, Injection injection,
+      LiveRun live, Map<StockApplication, ApplicationId> stockIds) throws Exception {
     long t0 = System.currentTimeMillis();
     List<StockApplication> due = new ArrayList<>(stock);
     due.sort(java.util.Comparator.comparingLong(StockApplication::submitAtMs));
     for (DemoJob j : jobs) {
       // the workload's arrival process, in real time
       while (System.currentTimeMillis() < t0 + j.submitAtMs()) {
-        submitDue(due, t0, j.submitAtMs(), client, dir, stockIds);
+        submitDue(due, t0, client, dir, stockIds);
         injection.poll(live);
         Thread.sleep(Math.max(1, Math.min(POLL_MS,
             t0 + j.submitAtMs() - System.currentTimeMillis())));
       }
-      submitDue(due, t0, j.submitAtMs(), client, dir, stockIds);
+      submitDue(due, t0, client, dir, stockIds);
       HareJobSpec spec = spec(j, workDirs.get(j.name()), new File(dir, "staging"), injection);
       ApplicationId id = new JobSubmitter(apps, client).submit(spec);
       LOG.info("submitted {} as {}: {} rounds of {} tasks, weight {}, model {}", j.name(), id,
@@ -253,12 +253,11 @@ public final class DemoRun {
     }
   }
 
-  /** Submits, and takes off {@code due}, the stock applications due by {@code untilMs}. */
-  private static void submitDue(List<StockApplication> due, long t0, long untilMs,
-      YarnConfiguration client, File dir, Map<StockApplication, ApplicationId> stockIds)
+  /** Submits, and takes off {@code due} (by offset), the stock applications due now. */
+  private static void submitDue(List<StockApplication> due, long t0, YarnConfiguration client,
+      File dir, Map<StockApplication, ApplicationId> stockIds)
       throws IOException, InterruptedException {
-    while (!due.isEmpty() && due.get(0).submitAtMs() <= untilMs
-        && System.currentTimeMillis() >= t0 + due.get(0).submitAtMs()) {
+    while (!due.isEmpty() && System.currentTimeMillis() >= t0 + due.get(0).submitAtMs()) {
       StockApplication a = due.remove(0);
       stockIds.put(a, a.submit(client, dir));
     }
@@ -335,7 +334,7 @@ public final class DemoRun {
         }
       }
       if (done != lastDone) {
-        LOG.info("{} of {} jobs ended", done, ids.size());
+        LOG.info("{} of {} applications ended", done, ids.size());
         lastDone = done;
       }
       if (done == ids.size()) {
