@@ -175,7 +175,7 @@ public final class DemoReport {
     out.println();
     out.printf(Locale.ROOT, "queues under %s: every queue had GPU tasks waiting for %.1f s of the"
         + " run's %.1f s (%d GPUs)%n", r.policy(), q.contendedS(), q.runS(), q.gpus());
-    String fmt = "%-10s %10s %17s %15s %12s %16s %12s%n";
+    String fmt = "%-10s %10s %17s %16s %13s %17s %13s%n";
     out.printf(Locale.ROOT, fmt, "queue", "guarantee", "guaranteed GPU-s", "tasks ran GPU-s",
         "of guarantee", "containers GPU-s", "of guarantee");
     for (ContendedShares.Queue x : q.queues()) {
@@ -198,11 +198,11 @@ public final class DemoReport {
           + "tested; %s.%n", apps);
     } else {
       out.printf("While they competed, %s %d %% of the GPU-seconds its guarantee promised (the "
-          + "target), and the scheduler held %s for its containers; %s.%n",
+          + "target), and the scheduler gave %s; %s.%n",
           q.met(TenantsWorkload.TARGET) ? "each queue's tasks ran at least"
               : "some queue's tasks ran less than", target,
-          q.heldMet(TenantsWorkload.TARGET) ? "at least that much of each guarantee"
-              : "less than that of some queue's guarantee", apps);
+          q.heldMet(TenantsWorkload.TARGET) ? "each queue's containers at least that much"
+              : "some queue's containers less than that", apps);
     }
   }
 
