@@ -27,9 +27,9 @@ import org.junit.rules.Timeout;
  *
  * <p>Whether each queue's tasks ran 90 % of their contended guarantee is not asserted: the
  * tasks' own run time leaves out each container's launch and its worker's start, which on a
- * loaded 2-core machine take longer than these tasks (a run of the default workload there gave
- * 32-34 % for the tasks, while the scheduler held 88-105 % of the guarantee in containers). The
- * figures a full run gives are in README's demo section.
+ * loaded 2-core machine take longer than these tasks (runs of the default workload there gave
+ * 32-74 % for the tasks, while the scheduler held 81-120 % of the guarantee in containers). The
+ * figures of full runs are in docs/queues.md.
  */
 public class DemoTenantsIT {
 
