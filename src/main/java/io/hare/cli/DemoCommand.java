@@ -12,6 +12,8 @@ import io.hare.demo.DemoReport;
 import io.hare.demo.DemoResult;
 import io.hare.demo.DemoRun;
 import io.hare.demo.DemoWorkload;
+import io.hare.demo.ContendedShares;
+import io.hare.demo.TenantsWorkload;
 import io.hare.demo.Fault;
 import io.hare.demo.FaultPlan;
 import io.hare.demo.Injection;
@@ -71,8 +73,19 @@ import picocli.CommandLine.Spec;
         "With --inject, the text lists what was injected when, and the JSON adds \"injected\": "
         + "[{\"fault\", \"at_ms\", \"detail\", \"containers\"}] (tasks already lists every "
         + "attempt with its state: SUCCEEDED, FAILED or LOST).",
+        "%nTenants (--tenants): queues team-a and team-b, guaranteed 0.6 and 0.4 of the GPUs "
+        + "(-D yarn.scheduler.hare.queue.Q.guaranteed-gpu-share=S changes them), each get a "
+        + "stream of Hare jobs, alternating, one every --gap-ms (1000 by default); a stock "
+        + "distributedshell (two containers of `sleep`, no GPUs) runs beside them in default. "
+        + "The report adds, per queue, the GPU-seconds its tasks ran while every queue had GPU "
+        + "tasks waiting, against what its guarantee promised there (share x GPUs x time), and "
+        + "what the scheduler held for its containers there; the JSON adds \"contended_s\" and "
+        + "\"queues\": [{\"name\", \"guaranteed_share\", \"contended_gpu_seconds\", "
+        + "\"contended_guaranteed_gpu_seconds\", \"contended_held_gpu_seconds\"}], and each "
+        + "job's \"kind\" (hare or distributedshell) and \"queue\". The target is 90 per cent "
+        + "of the guarantee for each queue; the exit code does not depend on it.",
         "%nExit codes: 0 every job succeeded with the reference model (and a job made to fail "
-        + "failed); 1 a job failed or its model differs from the reference, or the cluster "
+        + "failed, a stock application beside them succeeded); 1 a job failed or its model differs from the reference, or the cluster "
         + "failed; 2 bad options."})
 public final class DemoCommand implements Callable<Integer> {
 
@@ -92,6 +105,11 @@ public final class DemoCommand implements Callable<Integer> {
   @Option(names = "--jobs", defaultValue = "" + DemoWorkload.DEFAULT_JOBS, paramLabel = "N",
       description = "Jobs in the workload (${DEFAULT-VALUE}), 1 to 40.")
   int jobs;
+
+  @Option(names = "--tenants", description = {"Two queues with different GPU guarantees, a "
+      + "stream of Hare jobs in each and a stock distributedshell beside them; reports whether "
+      + "each queue got its guarantee while they competed (below)."})
+  boolean tenants;
 
   @Option(names = "--out", paramLabel = "DIR",
       description = "Write the charts, index.html, results.json and the cluster's logs here.")
@@ -113,9 +131,10 @@ public final class DemoCommand implements Callable<Integer> {
           + "slowdown times more (SgdJob task --gpu-ms)."})
   long taskMs;
 
-  @Option(names = "--gap-ms", defaultValue = "" + DemoWorkload.DEFAULT_GAP_MS, paramLabel = "MS",
-      description = "Time between two submissions (${DEFAULT-VALUE}).")
-  long gapMs;
+  @Option(names = "--gap-ms", paramLabel = "MS",
+      description = "Time between two submissions (" + DemoWorkload.DEFAULT_GAP_MS + ", with "
+          + "--tenants " + TenantsWorkload.DEFAULT_GAP_MS + ").")
+  Long gapMs;
 
   @Option(names = "--heartbeat-ms", defaultValue = "200", paramLabel = "MS",
       description = "NodeManager and ApplicationMaster heartbeat interval (${DEFAULT-VALUE}).")
@@ -148,13 +167,15 @@ public final class DemoCommand implements Callable<Integer> {
     EmbeddedJars.require("hare demo");
     Path jar = EmbeddedJars.ownJar();
     Path dir = out != null ? out : Files.createTempDirectory("hare-demo");
-    List<DemoJob> workload = DemoWorkload.jobs(jobs, gapMs);
+    long gap = gapMs();
+    List<DemoJob> workload = tenants ? TenantsWorkload.jobs(jobs, gap)
+        : DemoWorkload.jobs(jobs, gap);
     int gpus = cluster.stream().mapToInt(EmbeddedCluster.Node::gpus).sum();
     DemoProfiles profiles = DemoProfiles.calibrate(dir.toFile(), gpus, heartbeatMs);
     LOG.info("a task process starts and ends in {} ms here; with all {} GPUs busy a task gets {} "
         + "of a core", String.format(Locale.ROOT, "%.0f", profiles.startupMs()), gpus,
         String.format(Locale.ROOT, "%.2f", profiles.share()));
-    Map<String, String> rm = new LinkedHashMap<>(settings);
+    Map<String, String> rm = schedulerSettings();
     if (faults.isEmpty()) {
       // the demo's NodeManagers share their GPUs (no device isolation), where standby and
       // parked containers are safe: a resident worker then keeps its container across a
@@ -164,6 +185,9 @@ public final class DemoCommand implements Callable<Integer> {
     DemoRun run = new DemoRun(new DemoRun.Settings(cluster, taskMs, heartbeatMs, heartbeatMs,
         jar, timeoutS * 1000, rm, faults.isEmpty() ? 1 : 2), profiles)
         .taskMode(TaskMode.parse(taskMode).orElseThrow());
+    if (tenants) {
+      run.beside(TenantsWorkload.beside(gap, TenantsWorkload.SHELL_SLEEP_S));
+    }
     List<DemoResult> runs = new ArrayList<>();
     List<Replay.Outcome> replays = new ArrayList<>();
     Map<String, DemoReport.Notes> notes = new LinkedHashMap<>();
@@ -179,13 +203,18 @@ public final class DemoCommand implements Callable<Integer> {
         new com.fasterxml.jackson.databind.ObjectMapper().writeValue(new File(runDir, "run.json"),
             r);
         HareSettings scheduler = HareSettings.read(run.schedulerConf(p, runDir));
-        // a retried or recovered task is one the simulator does not know
-        replays.add(faults.isEmpty() ? Replay.of(r, scheduler)
-            : new Replay.Outcome(List.of(), "faults were injected"));
+        // a retried or recovered task is one the simulator does not know, and the replay and
+        // the prediction run the policy over one queue
+        boolean simulate = faults.isEmpty() && !tenants;
+        replays.add(simulate ? Replay.of(r, scheduler) : new Replay.Outcome(List.of(),
+            tenants ? "the replay has no queues" : "faults were injected"));
         // what the same policy core predicts without YARN; not with faults, which add jobs and
         // retries the simulator does not model
-        notes.put(p, new DemoReport.Notes(faults.isEmpty() ? predicted(workload, cluster,
-            run.schedulerProfiles(), scheduler, startupMs) : null, LoadCheck.warning(r, taskMs).orElse(null)));
+        ContendedShares.Figures queues = tenants
+            ? ContendedShares.of(r, TenantsWorkload.shares(rm)) : null;
+        notes.put(p, new DemoReport.Notes(simulate ? predicted(workload, cluster,
+            run.schedulerProfiles(), scheduler, startupMs) : null,
+            LoadCheck.warning(r, taskMs).orElse(null), queues));
       }
     } finally {
       if (out == null) {
@@ -231,15 +260,34 @@ public final class DemoCommand implements Callable<Integer> {
     stdout.flush();
   }
 
+  private long gapMs() {
+    return gapMs != null ? gapMs : tenants ? TenantsWorkload.DEFAULT_GAP_MS
+        : DemoWorkload.DEFAULT_GAP_MS;
+  }
+
+  /** The RM's settings: the user's, over the tenants' queues with --tenants. */
+  private Map<String, String> schedulerSettings() {
+    return tenants ? TenantsWorkload.schedulerSettings(settings)
+        : new LinkedHashMap<>(settings);
+  }
+
   private void checkOptions() throws BadInputException, ConfigException {
     List<String> problems = new ArrayList<>();
+    if (tenants && inject != null) {
+      problems.add("--inject: not with --tenants");
+    }
+    if (tenants && settings.containsKey(SchedulerKeys.QUEUES)) {
+      problems.add("-D " + SchedulerKeys.QUEUES + ": --tenants sets the queues ("
+          + String.join(",", TenantsWorkload.SHARES.keySet()) + "); set their guarantees with -D "
+          + SchedulerKeys.QUEUE_PREFIX + "Q.guaranteed-gpu-share");
+    }
     if (jobs < 1 || jobs > 40) {
       problems.add("--jobs: must be from 1 to 40, got " + jobs);
     }
     if (taskMs < 1 || taskMs > 600_000) {
       problems.add("--task-ms: must be from 1 to 600000, got " + taskMs);
     }
-    if (gapMs < 0) {
+    if (gapMs() < 0) {
       problems.add("--gap-ms: must be >= 0, got " + gapMs);
     }
     if (heartbeatMs < 10 || heartbeatMs > 60_000) {
@@ -265,7 +313,7 @@ public final class DemoCommand implements Callable<Integer> {
     }
     for (String p : compare == null ? List.of(policy) : List.of(policy, compare)) {
       Configuration c = new Configuration(false);
-      settings.forEach(c::set);
+      schedulerSettings().forEach(c::set);
       c.set(SchedulerKeys.POLICY, p);
       HareSettings.read(c); // the RM's own validation: every problem at once
     }

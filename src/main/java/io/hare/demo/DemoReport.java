@@ -20,6 +20,13 @@ import java.util.Optional;
  * (the simulator's prediction for the same submissions, {@link DemoPrediction}; null when there
  * is none), {@code load_warning} (null, or why the machine was too loaded for the figures to mean
  * much, {@link LoadCheck}) and, with a second policy, {@code compare} with the same fields.
+ * Each job has its {@code kind} ({@code hare}, or a stock application's, e.g.
+ * {@code distributedshell}, whose {@code model_matches_reference} is null) and {@code queue}.
+ * With queues to report ({@code hare demo --tenants}), {@code queues} lists each with its
+ * {@code guaranteed_share}, {@code contended_gpu_seconds} and
+ * {@code contended_guaranteed_gpu_seconds} and {@code contended_held_gpu_seconds} (what the
+ * scheduler gave its containers there; {@link ContendedShares}), and {@code contended_s}
+ * is the contended windows' length; both are absent otherwise.
  */
 public final class DemoReport {
 
@@ -29,9 +36,16 @@ public final class DemoReport {
    * @param simulatedTotalWeightedJctS the simulator's total weighted JCT for the same
    *     submissions under the same policy, s; null when not simulated
    * @param loadWarning why the run's figures mean little, or null
+   * @param queues the queues' shares in contended windows, or null when not reported
    */
-  public record Notes(Double simulatedTotalWeightedJctS, String loadWarning) {
+  public record Notes(Double simulatedTotalWeightedJctS, String loadWarning,
+      ContendedShares.Figures queues) {
     public static final Notes NONE = new Notes(null, null);
+
+    /** Notes without queue figures. */
+    public Notes(Double simulatedTotalWeightedJctS, String loadWarning) {
+      this(simulatedTotalWeightedJctS, loadWarning, null);
+    }
   }
 
   /** What the summary's last column means, in one sentence. */
@@ -49,14 +63,19 @@ public final class DemoReport {
     long t0 = r.originMs();
     out.printf(Locale.ROOT, "policy %s: %d jobs, %d task attempts%n", r.policy(), r.jobs().size(),
         r.tasks().size());
-    String fmt = "%-15s %-32s %-12s %6s %3s %3s %8s %8s %7s  %-10s %s%n";
-    out.printf(Locale.ROOT, fmt, "job", "application", "model", "weight", "R", "k", "submit s",
-        "finish s", "JCT s", "state", "model = reference");
+    boolean queues = r.jobs().stream().anyMatch(j -> !j.hare() || !"default".equals(j.queue()));
+    String fmt = (queues ? "%-17s %-10s " : "%-15s %s") + "%-32s %-12s %6s %3s %3s %8s %8s %7s  "
+        + "%-10s %s%n";
+    out.printf(Locale.ROOT, fmt, "job", queues ? "queue" : "", "application", "model", "weight",
+        "R", "k", "submit s", "finish s", "JCT s", "state", "model = reference");
     for (DemoResult.Job j : r.jobs()) {
-      out.printf(Locale.ROOT, fmt, j.name(), j.appId(), j.model(), num(j.weight()), j.rounds(),
-          j.tasksPerRound(), sec(j.submitMs() - t0), sec(j.finishMs() - t0), sec(j.finishMs()
-              - j.submitMs()), j.finalState() + (r.mustFail().contains(j.name()) ? "*" : ""),
-          j.modelMatchesReference() ? "yes" : "NO");
+      out.printf(Locale.ROOT, fmt, j.name(), queues ? j.queue() : "", j.appId(),
+          j.hare() ? j.model() : j.kind(), j.hare() ? num(j.weight()) : "-",
+          j.hare() ? Integer.toString(j.rounds()) : "-",
+          j.hare() ? Integer.toString(j.tasksPerRound()) : "-", sec(j.submitMs() - t0),
+          sec(j.finishMs() - t0), sec(j.finishMs() - j.submitMs()),
+          j.finalState() + (r.mustFail().contains(j.name()) ? "*" : ""),
+          !j.hare() ? "-" : j.modelMatchesReference() ? "yes" : "NO");
     }
     if (!r.mustFail().isEmpty()) {
       out.println("* made to fail by the injected faults");
@@ -114,11 +133,12 @@ public final class DemoReport {
     for (DemoResult r : runs) {
       long ok = r.jobs().stream().filter(DemoResult.Job::succeeded).count();
       long models = r.jobs().stream().filter(DemoResult.Job::modelMatchesReference).count();
+      long hare = r.jobs().stream().filter(DemoResult.Job::hare).count();
       double avg = r.jobs().stream().mapToDouble(DemoResult.Job::jctS).average().orElse(0);
       out.printf(Locale.ROOT, fmt, r.policy(), String.format(Locale.ROOT, "%.1f",
           r.totalWeightedJctS()), String.format(Locale.ROOT, "%.1f", avg),
           String.format(Locale.ROOT, "%.1f", r.makespanS()), r.tasks().size(),
-          ok + "/" + r.jobs().size(), models + "/" + r.jobs().size(),
+          ok + "/" + r.jobs().size(), models + "/" + hare,
           String.format(Locale.ROOT, "%.2f", r.totalWeightedJctS() / first));
     }
     List<String> simulated = new java.util.ArrayList<>();
@@ -138,6 +158,51 @@ public final class DemoReport {
       if (w != null) {
         out.printf("load warning (%s): %s%n", r.policy(), w);
       }
+    }
+    for (DemoResult r : runs) {
+      ContendedShares.Figures q = notes.getOrDefault(r.policy(), Notes.NONE).queues();
+      if (q != null) {
+        printQueues(r, q, out);
+      }
+    }
+  }
+
+  /**
+   * The queues' guarantees in the contended windows, a line each, and in words whether every
+   * queue got {@link TenantsWorkload#TARGET} of its guarantee and every application succeeded.
+   */
+  public static void printQueues(DemoResult r, ContendedShares.Figures q, PrintWriter out) {
+    out.println();
+    out.printf(Locale.ROOT, "queues under %s: every queue had GPU tasks waiting for %.1f s of the"
+        + " run's %.1f s (%d GPUs)%n", r.policy(), q.contendedS(), q.runS(), q.gpus());
+    String fmt = "%-10s %10s %17s %16s %13s %17s %13s%n";
+    out.printf(Locale.ROOT, fmt, "queue", "guarantee", "guaranteed GPU-s", "tasks ran GPU-s",
+        "of guarantee", "containers GPU-s", "of guarantee");
+    for (ContendedShares.Queue x : q.queues()) {
+      out.printf(Locale.ROOT, fmt, x.name(), String.format(Locale.ROOT, "%.2f",
+          x.guaranteedShare()),
+          String.format(Locale.ROOT, "%.1f", x.contendedGuaranteedGpuSeconds()),
+          String.format(Locale.ROOT, "%.1f", x.contendedGpuSeconds()), percent(x.ofGuarantee()),
+          String.format(Locale.ROOT, "%.1f", x.contendedHeldGpuSeconds()),
+          percent(x.heldOfGuarantee()));
+    }
+    long failed = r.jobs().stream().filter(j -> !j.succeeded()).count();
+    String apps = failed == 0 ? "every application succeeded"
+        : failed + " of " + r.jobs().size() + " applications did not succeed";
+    int target = (int) Math.round(100 * TenantsWorkload.TARGET);
+    out.println("(tasks ran: the task processes' own start to end; containers: the scheduler's "
+        + "allocation to the container's end, which also counts its launch and its worker's "
+        + "start)");
+    if (q.contendedS() <= 0) {
+      out.printf("The queues never had GPU tasks waiting at the same time, so no guarantee was "
+          + "tested; %s.%n", apps);
+    } else {
+      out.printf("While they competed, %s %d %% of the GPU-seconds its guarantee promised (the "
+          + "target), and the scheduler gave %s; %s.%n",
+          q.met(TenantsWorkload.TARGET) ? "each queue's tasks ran at least"
+              : "some queue's tasks ran less than", target,
+          q.heldMet(TenantsWorkload.TARGET) ? "each queue's containers at least that much"
+              : "some queue's containers less than that", apps);
     }
   }
 
@@ -220,13 +285,32 @@ public final class DemoReport {
     }
     ArrayNode jobs = o.putArray("jobs");
     for (DemoResult.Job j : r.jobs()) {
-      jobs.addObject().put("app_id", j.appId()).put("name", j.name()).put("weight", j.weight())
-          .put("model", j.model()).put("rounds", j.rounds())
-          .put("tasks_per_round", j.tasksPerRound()).put("submit_ms", j.submitMs())
-          .put("finish_ms", j.finishMs()).put("final_state", j.finalState())
-          .put("model_matches_reference", j.modelMatchesReference())
-          .put("diagnostics", j.diagnostics())
-          .put("made_to_fail", r.mustFail().contains(j.name()));
+      ObjectNode n = jobs.addObject().put("app_id", j.appId()).put("name", j.name())
+          .put("kind", j.kind()).put("queue", j.queue());
+      if (j.hare()) {
+        n.put("weight", j.weight()).put("model", j.model()).put("rounds", j.rounds())
+            .put("tasks_per_round", j.tasksPerRound());
+      } else {
+        n.putNull("weight").putNull("model").putNull("rounds").putNull("tasks_per_round");
+      }
+      n.put("submit_ms", j.submitMs()).put("finish_ms", j.finishMs())
+          .put("final_state", j.finalState());
+      if (j.hare()) {
+        n.put("model_matches_reference", j.modelMatchesReference());
+      } else {
+        n.putNull("model_matches_reference");
+      }
+      n.put("diagnostics", j.diagnostics()).put("made_to_fail", r.mustFail().contains(j.name()));
+    }
+    if (notes.queues() != null) {
+      o.put("contended_s", notes.queues().contendedS());
+      ArrayNode queues = o.putArray("queues");
+      for (ContendedShares.Queue q : notes.queues().queues()) {
+        queues.addObject().put("name", q.name()).put("guaranteed_share", q.guaranteedShare())
+            .put("contended_gpu_seconds", q.contendedGpuSeconds())
+            .put("contended_guaranteed_gpu_seconds", q.contendedGuaranteedGpuSeconds())
+            .put("contended_held_gpu_seconds", q.contendedHeldGpuSeconds());
+      }
     }
     ArrayNode tasks = o.putArray("tasks");
     for (DemoResult.Task t : r.tasks()) {
@@ -266,6 +350,10 @@ public final class DemoReport {
       i.containers().forEach(c::add);
     }
     return o;
+  }
+
+  private static String percent(double share) {
+    return Double.isNaN(share) ? "-" : String.format(Locale.ROOT, "%.0f %%", 100 * share);
   }
 
   private static String sec(long ms) {

@@ -50,6 +50,9 @@ import org.slf4j.LoggerFactory;
  * slower GPU types really compute longer; the scheduler gets a profile of those times
  * ({@link DemoProfiles}) and refines it from the measured containers, as on a real cluster.
  *
+ * <p>Each job goes to its {@link DemoJob#queue}; {@link #beside} adds stock applications
+ * ({@link StockApplication}) that run beside the jobs and are reported with them by their kind.
+ *
  * <p>Blocking and single-threaded; one run per JVM at a time (see {@link EmbeddedCluster}).
  */
 public final class DemoRun {
@@ -98,6 +101,7 @@ public final class DemoRun {
   private final Settings settings;
   private final DemoProfiles profiles;
   private TaskMode taskMode = TaskMode.RESIDENT;
+  private List<StockApplication> stock = List.of();
 
   public DemoRun(Settings settings, DemoProfiles profiles) {
     this.settings = settings;
@@ -121,6 +125,11 @@ public final class DemoRun {
    */
   public DemoResult run(String policy, List<DemoJob> workload, File dir, Injection injection)
       throws Exception {
+    return run(policy, workload, dir, injection, stock);
+  }
+
+  private DemoResult run(String policy, List<DemoJob> workload, File dir, Injection injection,
+      List<StockApplication> stock) throws Exception {
     Files.createDirectories(dir.toPath());
     schedulerProfiles().write(profileFile(dir), settings.gpuMs());
     List<DemoJob> jobs = injection.jobs(workload);
@@ -138,11 +147,36 @@ public final class DemoRun {
         "hare-demo-" + policy, settings.nodes(), rm);
         YarnApps apps = YarnClientApps.open(cluster.conf())) {
       LiveRun live = new LiveRun(cluster, workDirs);
-      submitAll(apps, cluster.conf(), jobs, workDirs, dir, injection, live);
-      awaitAll(apps, live, injection);
-      injection.finish(live);
-      return collect(policy, cluster, apps, live.submitted(), workDirs, injection);
+      Map<StockApplication, ApplicationId> stockIds = new LinkedHashMap<>();
+      try {
+        submitAll(apps, cluster.conf(), jobs, stock, workDirs, dir, injection, live, stockIds);
+        awaitAll(apps, live, injection, stockIds.values());
+        injection.finish(live);
+        List<DemoResult.Job> others = new ArrayList<>();
+        for (Map.Entry<StockApplication, ApplicationId> e : stockIds.entrySet()) {
+          others.add(stockJob(e.getKey(), e.getValue(), apps.report(e.getValue())));
+        }
+        return collect(policy, cluster, apps, live.submitted(), workDirs, injection, others);
+      } finally {
+        stock.forEach(StockApplication::cleanUp);
+      }
     }
+  }
+
+  /** Runs {@code apps} beside the jobs of every later run, each at its own offset. */
+  public DemoRun beside(List<StockApplication> apps) {
+    this.stock = List.copyOf(apps);
+    return this;
+  }
+
+  private static DemoResult.Job stockJob(StockApplication a, ApplicationId id,
+      ApplicationReport r) {
+    boolean finished = r.getYarnApplicationState() == YarnApplicationState.FINISHED;
+    String state = finished ? r.getFinalApplicationStatus().name()
+        : r.getYarnApplicationState().name();
+    // no weight: a stock application adds nothing to the Hare jobs' weighted JCT
+    return new DemoResult.Job(id.toString(), a.name(), 0, "-", 0, 0, r.getStartTime(),
+        r.getFinishTime(), state, false, r.getDiagnostics(), a.kind(), r.getQueue());
   }
 
   static Path eventsFile(File workDir) {
@@ -173,7 +207,7 @@ public final class DemoRun {
   public DemoResult warmUp(String policy, File dir) throws Exception {
     LOG.info("warming up: one job of one task on a throw-away cluster");
     return run(policy, List.of(new DemoJob("warm-up", DemoModel.GRAPHSAGE, 1, 1, 1, 0, 1)),
-        dir);
+        dir, Injection.NONE, List.of());
   }
 
   private static File init(File workDir, DemoJob j) throws IOException {
@@ -189,21 +223,43 @@ public final class DemoRun {
   }
 
   private void submitAll(YarnApps apps, YarnConfiguration client, List<DemoJob> jobs,
-      Map<String, File> workDirs, File dir, Injection injection, LiveRun live)
-      throws Exception {
+      List<StockApplication> stock, Map<String, File> workDirs, File dir, Injection injection,
+      LiveRun live, Map<StockApplication, ApplicationId> stockIds) throws Exception {
     long t0 = System.currentTimeMillis();
+    List<StockApplication> due = new ArrayList<>(stock);
+    due.sort(java.util.Comparator.comparingLong(StockApplication::submitAtMs));
     for (DemoJob j : jobs) {
       // the workload's arrival process, in real time
       while (System.currentTimeMillis() < t0 + j.submitAtMs()) {
+        submitDue(due, t0, client, dir, stockIds);
         injection.poll(live);
         Thread.sleep(Math.max(1, Math.min(POLL_MS,
             t0 + j.submitAtMs() - System.currentTimeMillis())));
       }
+      submitDue(due, t0, client, dir, stockIds);
       HareJobSpec spec = spec(j, workDirs.get(j.name()), new File(dir, "staging"), injection);
       ApplicationId id = new JobSubmitter(apps, client).submit(spec);
       LOG.info("submitted {} as {}: {} rounds of {} tasks, weight {}, model {}", j.name(), id,
           j.rounds(), j.tasksPerRound(), j.weight(), j.model().name());
       live.submitted(j, id);
+    }
+    for (StockApplication a : due) {
+      while (System.currentTimeMillis() < t0 + a.submitAtMs()) {
+        injection.poll(live);
+        Thread.sleep(Math.max(1, Math.min(POLL_MS,
+            t0 + a.submitAtMs() - System.currentTimeMillis())));
+      }
+      stockIds.put(a, a.submit(client, dir));
+    }
+  }
+
+  /** Submits, and takes off {@code due} (by offset), the stock applications due now. */
+  private static void submitDue(List<StockApplication> due, long t0, YarnConfiguration client,
+      File dir, Map<StockApplication, ApplicationId> stockIds)
+      throws IOException, InterruptedException {
+    while (!due.isEmpty() && System.currentTimeMillis() >= t0 + due.get(0).submitAtMs()) {
+      StockApplication a = due.remove(0);
+      stockIds.put(a, a.submit(client, dir));
     }
   }
 
@@ -219,6 +275,7 @@ public final class DemoRun {
     c.set(AppKeys.JOB_WEIGHT, Double.toString(j.weight()));
     c.set(AppKeys.JOB_MODEL, j.model().name());
     c.set(AppKeys.JOB_STAGING_DIR, staging.getAbsolutePath());
+    c.set(AppKeys.JOB_QUEUE, j.queue());
     String args = where + " --type-factors " + j.model().typeFactors() + " --gpu-ms "
         + settings.gpuMs();
     if (resident() && !injection.rewritesTasks(j)) {
@@ -262,20 +319,22 @@ public final class DemoRun {
     return resident() ? profiles.resident() : profiles;
   }
 
-  private void awaitAll(YarnApps apps, LiveRun live, Injection injection) throws Exception {
-    Map<DemoJob, ApplicationId> ids = live.submitted();
+  private void awaitAll(YarnApps apps, LiveRun live, Injection injection,
+      java.util.Collection<ApplicationId> others) throws Exception {
+    List<ApplicationId> ids = new ArrayList<>(live.submitted().values());
+    ids.addAll(others);
     long deadline = System.currentTimeMillis() + settings.timeoutMs();
     int lastDone = -1;
     while (true) {
       injection.poll(live);
       int done = 0;
-      for (ApplicationId id : ids.values()) {
+      for (ApplicationId id : ids) {
         if (ENDED.contains(apps.report(id).getYarnApplicationState())) {
           done++;
         }
       }
       if (done != lastDone) {
-        LOG.info("{} of {} jobs ended", done, ids.size());
+        LOG.info("{} of {} applications ended", done, ids.size());
         lastDone = done;
       }
       if (done == ids.size()) {
@@ -283,7 +342,7 @@ public final class DemoRun {
       }
       if (System.currentTimeMillis() > deadline) {
         LOG.warn("the jobs did not end within {} ms; killing the rest", settings.timeoutMs());
-        for (ApplicationId id : ids.values()) {
+        for (ApplicationId id : ids) {
           if (!ENDED.contains(apps.report(id).getYarnApplicationState())) {
             apps.kill(id);
           }
@@ -295,8 +354,8 @@ public final class DemoRun {
   }
 
   private DemoResult collect(String policy, EmbeddedCluster cluster, YarnApps apps,
-      Map<DemoJob, ApplicationId> ids, Map<String, File> workDirs, Injection injection)
-      throws Exception {
+      Map<DemoJob, ApplicationId> ids, Map<String, File> workDirs, Injection injection,
+      List<DemoResult.Job> others) throws Exception {
     List<DemoResult.Job> jobs = new ArrayList<>();
     List<DemoResult.Sync> syncs = new ArrayList<>();
     Map<String, List<TaskEvents.Attempt>> byHost = new LinkedHashMap<>();
@@ -310,7 +369,8 @@ public final class DemoRun {
           : r.getYarnApplicationState().name();
       jobs.add(new DemoResult.Job(e.getValue().toString(), j.name(), j.weight(),
           j.model().name(), j.rounds(), j.tasksPerRound(), r.getStartTime(), r.getFinishTime(),
-          state, "SUCCEEDED".equals(state) && matchesReference(work, j), r.getDiagnostics()));
+          state, "SUCCEEDED".equals(state) && matchesReference(work, j), r.getDiagnostics(),
+          DemoResult.Job.HARE, r.getQueue()));
       TaskEvents.Runs runs = TaskEvents.read(eventsFile(work));
       for (TaskEvents.Attempt a : runs.attempts()) {
         byHost.computeIfAbsent(a.host(), h -> new ArrayList<>()).add(a);
@@ -318,6 +378,7 @@ public final class DemoRun {
       runs.syncs().forEach(s -> syncs.add(new DemoResult.Sync(s.appId(), s.round(), s.startMs(),
           s.endMs(), s.exitCode())));
     }
+    jobs.addAll(others);
     List<DemoResult.Task> tasks = new ArrayList<>();
     Map<String, Integer> gpus = new LinkedHashMap<>();
     for (int i = 0; i < settings.nodes().size(); i++) {

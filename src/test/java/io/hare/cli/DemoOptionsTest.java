@@ -34,6 +34,15 @@ public class DemoOptionsTest {
   }
 
   @Test(timeout = 60_000)
+  public void tenantsRefuseFaultsTheirOwnQueueListAndGuaranteesPastTheFleet() {
+    refused("--inject: not with --tenants", "--tenants", "--inject", "rm-restart");
+    refused("-D yarn.scheduler.hare.queues: --tenants sets the queues (team-a,team-b)",
+        "--tenants", "-D", "yarn.scheduler.hare.queues=team-a");
+    refused("the guarantees must sum to at most 1", "--tenants", "-D",
+        "yarn.scheduler.hare.queue.team-a.guaranteed-gpu-share=0.9");
+  }
+
+  @Test(timeout = 60_000)
   public void anUnknownPolicyOrBadSettingIsRefusedByTheSchedulersOwnValidation() {
     refused("yarn.scheduler.hare.policy", "--policy", "no-such-policy");
     refused("yarn.scheduler.hare.weight.max", "-D", "yarn.scheduler.hare.weight.max=0");
@@ -44,7 +53,8 @@ public class DemoOptionsTest {
     CliRun r = CliRun.run("demo", "--help");
     assertEquals(r.toString(), HareCommand.OK, r.code);
     for (String o : new String[] {"--policy", "--compare", "--jobs", "--out", "--json",
-        "--inject", "rm-restart", "am-failure", "node-loss", "task-failure", "\"injected\""}) {
+        "--inject", "rm-restart", "am-failure", "node-loss", "task-failure", "\"injected\"",
+        "--tenants", "\"contended_gpu_seconds\"", "\"contended_guaranteed_gpu_seconds\""}) {
       assertTrue(o, r.out.contains(o));
     }
   }
