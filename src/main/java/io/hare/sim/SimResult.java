@@ -12,14 +12,36 @@ import java.util.List;
  * @param replans number of {@code replan} calls
  * @param replanTotalNanos wall time spent in {@code replan}
  * @param replanMaxNanos longest single {@code replan}
+ * @param queues how each queue fared, in the order configured ({@code default} first)
+ * @param singleQueueTotalWeightedJctS the same policy's total weighted JCT on the same workload
+ *     with one queue, to weigh what the guarantees cost; NaN when not measured
  */
 public record SimResult(String policy, List<JobOutcome> jobs, List<TaskRecord> tasks,
     long busyGpuMs, int gpus, long switches, long replans, long replanTotalNanos,
-    long replanMaxNanos) {
+    long replanMaxNanos, List<QueueOutcome> queues, double singleQueueTotalWeightedJctS) {
 
   public SimResult {
     jobs = List.copyOf(jobs);
     tasks = List.copyOf(tasks);
+    queues = List.copyOf(queues);
+  }
+
+  /** Without queues. */
+  public SimResult(String policy, List<JobOutcome> jobs, List<TaskRecord> tasks, long busyGpuMs,
+      int gpus, long switches, long replans, long replanTotalNanos, long replanMaxNanos) {
+    this(policy, jobs, tasks, busyGpuMs, gpus, switches, replans, replanTotalNanos,
+        replanMaxNanos, List.of(), Double.NaN);
+  }
+
+  /** The same result beside the single-queue run's total weighted JCT. */
+  public SimResult withSingleQueue(double totalWeightedJctS) {
+    return new SimResult(policy, jobs, tasks, busyGpuMs, gpus, switches, replans,
+        replanTotalNanos, replanMaxNanos, queues, totalWeightedJctS);
+  }
+
+  /** Whether the run had queues besides {@code default}. */
+  public boolean severalQueues() {
+    return queues.size() > 1;
   }
 
   public long unfinishedJobs() {

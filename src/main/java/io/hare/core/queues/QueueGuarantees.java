@@ -34,8 +34,8 @@ import java.util.function.Predicate;
  *
  * <p>"Not offered" is the policy seeing the job with fewer ready tasks ({@link QueuedJob#hide})
  * for that one call; since a policy may then drop the job from its index of ready jobs, each job
- * hidden with tasks still waiting is announced again ({@code onTasksReady}) as soon as the call
- * returns, before anything else asks the policy. Counts are GPU tasks (one GPU each), with the
+ * hidden with tasks still waiting is shown again ({@link SchedulingPolicy#onTasksShown}) as soon
+ * as the call returns, before anything else asks the policy. Counts are GPU tasks (one GPU each), with the
  * whole fleet (every GPU of the view) as one pool.
  *
  * <p>Immutable and stateless between calls; {@link #assign} runs where the host calls its
@@ -162,7 +162,7 @@ public final class QueueGuarantees {
       hidden.forEach(j -> j.hide(0));
       for (QueuedJob j : dropped) {
         if (j.readyTasks() > taken.getOrDefault(j.id(), 0)) {
-          policy.onTasksReady(j, nowMs); // re-indexed by a policy that dropped it meanwhile
+          policy.onTasksShown(j, nowMs); // re-indexed by a policy that dropped it meanwhile
         }
       }
     }
