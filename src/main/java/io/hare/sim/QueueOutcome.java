@@ -16,7 +16,17 @@ package io.hare.sim;
  *     policy left idle (held for a faster type, say)
  * @param guaranteeLentGpuS of those GPU-seconds, the ones other queues held above their own
  *     guarantees: the queue's guarantee lent out and not yet back at a task boundary
+ * @param singleQueueTotalWeightedJctS the same jobs' total weighted JCT when the same policy
+ *     runs the workload with one queue; NaN when not measured
  */
 public record QueueOutcome(String name, double guaranteedShare, int guaranteedGpus, int jobs,
     long unfinishedJobs, double totalWeightedJctS, double guaranteeWaitS,
-    double guaranteeShortGpuS, double guaranteeLentGpuS) {}
+    double guaranteeShortGpuS, double guaranteeLentGpuS, double singleQueueTotalWeightedJctS) {
+
+  /** The same outcome beside its jobs' total weighted JCT with one queue. */
+  public QueueOutcome withSingleQueue(double totalWeightedJctS) {
+    return new QueueOutcome(name, guaranteedShare, guaranteedGpus, jobs, unfinishedJobs,
+        this.totalWeightedJctS, guaranteeWaitS, guaranteeShortGpuS, guaranteeLentGpuS,
+        totalWeightedJctS);
+  }
+}

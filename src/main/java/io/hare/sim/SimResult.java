@@ -1,7 +1,10 @@
 package io.hare.sim;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What a simulation produced: per-job outcomes, optionally every task, and run statistics.
@@ -33,10 +36,23 @@ public record SimResult(String policy, List<JobOutcome> jobs, List<TaskRecord> t
         replanMaxNanos, List.of(), Double.NaN);
   }
 
-  /** The same result beside the single-queue run's total weighted JCT. */
-  public SimResult withSingleQueue(double totalWeightedJctS) {
+  /**
+   * The same result beside {@code single}, the same policy's run of the same workload with one
+   * queue: its total weighted JCT, and each queue's jobs' part of it.
+   */
+  public SimResult withSingleQueue(SimResult single) {
+    Map<String, String> queueOf = new HashMap<>();
+    jobs.forEach(j -> queueOf.put(j.jobId(), j.queue()));
+    Map<String, Double> byQueue = new HashMap<>();
+    for (JobOutcome j : single.jobs()) {
+      if (j.finished()) {
+        byQueue.merge(queueOf.get(j.jobId()), j.weight() * j.jctS(), Double::sum);
+      }
+    }
+    List<QueueOutcome> qs = new ArrayList<>();
+    queues.forEach(q -> qs.add(q.withSingleQueue(byQueue.getOrDefault(q.name(), 0.0))));
     return new SimResult(policy, jobs, tasks, busyGpuMs, gpus, switches, replans,
-        replanTotalNanos, replanMaxNanos, queues, totalWeightedJctS);
+        replanTotalNanos, replanMaxNanos, qs, single.totalWeightedJctS());
   }
 
   /** Whether the run had queues besides {@code default}. */

@@ -284,7 +284,7 @@ public final class Simulator {
         }
         out.add(new QueueOutcome(name, queueList.get(q).guaranteedShare(), queueGuaranteed[q], n,
             unfinished, wjct, queueWaitMs[q] / 1000.0, queueShortGpuMs[q] / 1000.0,
-            queueLentGpuMs[q] / 1000.0));
+            queueLentGpuMs[q] / 1000.0, Double.NaN));
       }
       return out;
     }

@@ -65,6 +65,11 @@ public class SimulateQueuesTest {
     assertEquals(0.05, qs.get(1).get("guarantee_wait_s").asDouble(), 1e-9);
     assertEquals(0.15, qs.get(1).get("guarantee_short_gpu_s").asDouble(), 1e-9);
     assertEquals(0.15, qs.get(1).get("guarantee_lent_gpu_s").asDouble(), 1e-9);
+    assertEquals("A behind B2 with one queue", 0.3,
+        qs.get(1).get("single_queue_total_weighted_jct_s").asDouble(), 1e-9);
+    // B2 is what A's guarantee costs: 0.35 s with queues, 0.25 s with one; B1 0.15 s in both
+    assertEquals(0.5, qs.get(2).get("total_weighted_jct_s").asDouble(), 1e-9);
+    assertEquals(0.4, qs.get(2).get("single_queue_total_weighted_jct_s").asDouble(), 1e-9);
     assertEquals(2, qs.get(2).get("jobs").asInt());
     double withQueues = res.get("total_weighted_jct_s").asDouble();
     double single = res.get("single_queue_total_weighted_jct_s").asDouble();

@@ -104,7 +104,7 @@ public final class ComparisonRunner {
       for (int i = 0; i < runs.size(); i++) {
         SimResult r = get(runs.get(i));
         results.add(single.isEmpty() ? r
-            : r.withSingleQueue(get(single.get(i)).totalWeightedJctS()));
+            : r.withSingleQueue(get(single.get(i))));
       }
       double critical = options.profileError().any() ? Double.NaN
           : RelaxationBound.criticalPathSumS(cluster, workload.jobs(), workload.profiles());

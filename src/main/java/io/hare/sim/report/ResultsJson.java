@@ -29,10 +29,11 @@ import io.hare.sim.SimResult;
  * <p>With several queues each result also has {@code "single_queue_total_weighted_jct_s"} (the
  * same policy on the same workload with one queue), {@code "ratio_to_single_queue"} and
  * {@code "queues": [{"name", "guaranteed_share", "guaranteed_gpus", "jobs", "unfinished_jobs",
- * "total_weighted_jct_s", "guarantee_wait_s", "guarantee_short_gpu_s", "guarantee_lent_gpu_s"},
- * ...]}: the time the queue had tasks waiting while it held fewer GPUs than its guarantee, the
- * GPU-seconds it lacked over that time, and of those the ones other queues held above their own
- * guarantees ({@link QueueOutcome}).
+ * "total_weighted_jct_s", "guarantee_wait_s", "guarantee_short_gpu_s", "guarantee_lent_gpu_s",
+ * "single_queue_total_weighted_jct_s"}, ...]}: the time the queue had tasks waiting while it held
+ * fewer GPUs than its guarantee, the GPU-seconds it lacked over that time, of those the ones
+ * other queues held above their own guarantees, and its jobs' total weighted JCT in the
+ * single-queue run ({@link QueueOutcome}).
  *
  * <p>Fields keep this order; the first seven of a result are the stable interface, the rest may
  * grow. Times are seconds unless the name says otherwise; {@code gpu_utilization} is a fraction
@@ -110,6 +111,7 @@ public final class ResultsJson {
       number(n, "guarantee_wait_s", q.guaranteeWaitS());
       number(n, "guarantee_short_gpu_s", q.guaranteeShortGpuS());
       number(n, "guarantee_lent_gpu_s", q.guaranteeLentGpuS());
+      number(n, "single_queue_total_weighted_jct_s", q.singleQueueTotalWeightedJctS());
     }
   }
 
