@@ -84,6 +84,23 @@ public class SimulateQueuesTest {
   }
 
   @Test(timeout = 60_000)
+  public void aPropertiesFileServesToo() throws Exception {
+    writeFiles("job_id,arrival_s,weight,model,tasks_per_round,rounds,queue\n"
+        + "B1,0,1,cnn,4,1,b\nA,0.05,1,cnn,3,1,a\n");
+    Path props = tmp.getRoot().toPath().resolve("queues.properties");
+    Files.writeString(props, "# the RM's keys\nyarn.scheduler.hare.queues = a,b\n"
+        + "yarn.scheduler.hare.queue.a.guaranteed-gpu-share = 0.75\n");
+    CliRun r = CliRun.run(WorkloadSources.STANDARD, Map.of(), "simulate", "--cluster", "v100=4",
+        "--jobs-file", jobs.toString(), "--profiles-file", profiles.toString(),
+        "--policies", "yarn-fifo", "--queues", props.toString(), "--json",
+        "-D", "yarn.scheduler.hare.queue.a.guaranteed-gpu-share=0.5"); // -D wins over the file
+    assertEquals(r.toString(), HareCommand.OK, r.code);
+    JsonNode a = new ObjectMapper().readTree(r.out).get("results").get(0).get("queues").get(1);
+    assertEquals("a", a.get("name").asText());
+    assertEquals(2, a.get("guaranteed_gpus").asInt());
+  }
+
+  @Test(timeout = 60_000)
   public void oneQueueLeavesTheOutputAsItWas() throws Exception {
     writeFiles("job_id,arrival_s,weight,model,tasks_per_round,rounds\nB,0,1,cnn,4,2\n");
     CliRun r = CliRun.run(WorkloadSources.STANDARD, Map.of(), "simulate", "--cluster", "v100=4",
