@@ -7,7 +7,9 @@ import io.hare.core.SchedulerKeys;
 import io.hare.core.policy.Policies;
 import io.hare.core.policy.PolicyConfig;
 import io.hare.core.policy.SchedulingPolicy;
+import io.hare.core.queues.QueueShares;
 import io.hare.sim.ProfileError;
+import io.hare.sim.SimKeys;
 import io.hare.sim.SimOptions;
 import io.hare.sim.report.Comparison;
 import io.hare.core.plan.ExactSolver;
@@ -18,7 +20,9 @@ import io.hare.sim.report.ComparisonRunner;
 import io.hare.sim.report.ReportFiles;
 import io.hare.sim.report.ResultsJson;
 import io.hare.sim.report.ResultsTable;
+import io.hare.sim.workload.QueueAssignment;
 import io.hare.sim.workload.Workload;
+import io.hare.sim.workload.WorkloadFiles;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -51,7 +55,7 @@ import picocli.CommandLine.Spec;
         "      (--workload paper|philly [--jobs N] [--seed S]",
         "       | --jobs-file JOBS.csv --profiles-file PROFILES.csv)",
         "      --policies POLICY[,POLICY...] [--switch-ms MS] [--out DIR] [--json]",
-        "      [--exact [--exact-time-limit-s S]]",
+        "      [--exact [--exact-time-limit-s S]] [--queues FILE]",
         "      [--philly-csv FILE] [--gavel-json FILE] [-D KEY=VALUE]..."},
     description = {"Simulate scheduling policies on one workload and compare their total "
         + "weighted job completion time (JCT) with each other and with a lower bound.",
@@ -120,6 +124,16 @@ public final class SimulateCommand implements Callable<Integer> {
           + ").")
   Path gavelJson;
 
+  @Option(names = "--queues", paramLabel = "FILE",
+      description = {"Queues and their GPU shares, from the ResourceManager's file (yarn-site.xml "
+          + "or any Hadoop configuration XML) or a properties file: only "
+          + SchedulerKeys.QUEUES + " and " + SchedulerKeys.QUEUE_PREFIX + "* are read; -D "
+          + "overrides them. With several queues each policy also runs with one queue, and "
+          + "the report gives each queue's jobs, weighted JCT and time waiting for its "
+          + "guarantee. Jobs get their queue from the jobs file's queue column, or by -D "
+          + SimKeys.QUEUE_ASSIGNMENT + "=round-robin for paper and philly."})
+  Path queuesFile;
+
   @Option(names = "-D", paramLabel = "KEY=VALUE",
       description = "A yarn.scheduler.hare.* policy key or a yarn.hare.sim.* simulator or "
           + "workload key (repeatable; see hare-default.xml).")
@@ -181,7 +195,16 @@ public final class SimulateCommand implements Callable<Integer> {
     if (switchMs < 0) {
       throw new BadInputException("--switch-ms: must be >= 0, got " + switchMs);
     }
+    QueueShares queues = readQueues();
+    String assignment = QueueAssignment.read(settings);
+    if (source.files != null && !assignment.equals(QueueAssignment.NONE)) {
+      throw new BadInputException("-D " + SimKeys.QUEUE_ASSIGNMENT + "=" + assignment
+          + ": only for --workload paper or philly; a jobs file names each job's queue in its "
+          + "'" + WorkloadFiles.QUEUE + "' column");
+    }
     List<SchedulingPolicy> ps = createPolicies();
+    // the same policies once more, fresh, for the single-queue runs the queues are weighed against
+    List<SchedulingPolicy> single = queues.several() ? createPolicies() : List.of();
     if (out != null) {
       prepareOut();
     }
@@ -196,6 +219,9 @@ public final class SimulateCommand implements Callable<Integer> {
     if (w.jobs().isEmpty()) {
       throw new BadInputException("the workload '" + w.name() + "' has no jobs");
     }
+    w = QueueAssignment.apply(w, queues, assignment);
+    WorkloadFiles.checkQueues(w, queues.queues().keySet(), "set them with " + SchedulerKeys.QUEUES
+        + " in --queues FILE or -D");
     int threads = Math.max(1, Math.min(ps.size(), Runtime.getRuntime().availableProcessors()));
     RelaxationBound.Options bound;
     ProfileError error;
@@ -205,9 +231,9 @@ public final class SimulateCommand implements Callable<Integer> {
     } catch (ConfigException e) {
       throw new BadInputException(e.getMessage(), e);
     }
-    SimOptions simOptions = new SimOptions(switchMs, out != null, error);
+    SimOptions simOptions = new SimOptions(switchMs, out != null, error).withQueues(queues);
     ExactOption exactOption = exact ? ExactOption.check(exactTimeLimitS, w, c, simOptions) : null;
-    Comparison result = ComparisonRunner.run(w, c, ps, simOptions, threads, bound);
+    Comparison result = ComparisonRunner.run(w, c, ps, single, simOptions, threads, bound);
     if (exactOption != null) {
       result = result.withExact(exactOption.solve(w, c));
     }
@@ -228,6 +254,23 @@ public final class SimulateCommand implements Callable<Integer> {
             + String.join("* and ", KEY_PREFIXES) + "* keys");
       }
     }
+  }
+
+  /** The queue keys of --queues FILE under those of -D, read as the ResourceManager reads them. */
+  private QueueShares readQueues() throws BadInputException, ConfigException {
+    Map<String, String> keys = new LinkedHashMap<>();
+    if (queuesFile != null) {
+      keys.putAll(QueuesFile.read(queuesFile));
+    }
+    settings.forEach((k, v) -> {
+      if (k.equals(SchedulerKeys.QUEUES) || k.startsWith(SchedulerKeys.QUEUE_PREFIX)) {
+        keys.put(k, v);
+      }
+    });
+    PolicyConfig t = new PolicyConfig(keys, 0);
+    QueueShares q = QueueShares.read(t);
+    t.check();
+    return q;
   }
 
   private ClusterSpec parseCluster() throws BadInputException {

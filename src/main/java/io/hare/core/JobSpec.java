@@ -10,9 +10,19 @@ package io.hare.core;
  * @param model profile name: selects the per-GPU-type task times
  * @param tasksPerRound the job's fixed scale k, &gt;= 1
  * @param rounds number of rounds R, &gt;= 1. Non-clairvoyant policies never see it.
+ * @param queue the queue it is submitted to ({@code yarn.scheduler.hare.queues})
  */
 public record JobSpec(String id, long arrivalMs, double weight, String model, int tasksPerRound,
-    int rounds) {
+    int rounds, String queue) {
+
+  /** The queue of a job that names none. */
+  public static final String DEFAULT_QUEUE = SchedulerKeys.DEFAULT_QUEUES;
+
+  /** In the {@code default} queue. */
+  public JobSpec(String id, long arrivalMs, double weight, String model, int tasksPerRound,
+      int rounds) {
+    this(id, arrivalMs, weight, model, tasksPerRound, rounds, DEFAULT_QUEUE);
+  }
 
   public JobSpec {
     if (id == null || id.isBlank()) {
@@ -34,6 +44,14 @@ public record JobSpec(String id, long arrivalMs, double weight, String model, in
     if (rounds < 1) {
       throw new IllegalArgumentException("job " + id + ": rounds must be >= 1, got " + rounds);
     }
+    if (queue == null || queue.isBlank()) {
+      throw new IllegalArgumentException("job " + id + ": queue must not be blank");
+    }
+  }
+
+  /** The same job in {@code q}. */
+  public JobSpec inQueue(String q) {
+    return new JobSpec(id, arrivalMs, weight, model, tasksPerRound, rounds, q);
   }
 
   /** Total number of tasks the job runs: rounds x tasks per round. */

@@ -3,16 +3,20 @@ package io.hare.sim;
 import io.hare.core.GpuType;
 import io.hare.core.JobSpec;
 import io.hare.core.TaskTimes;
-import io.hare.core.policy.JobView;
 import io.hare.core.profile.OnlineEstimator;
 import io.hare.core.profile.TaskTimeModel;
+import io.hare.core.queues.QueuedJob;
 import java.util.OptionalInt;
 
-/** The simulator's mutable state of one job, seen by policies through {@link JobView}. */
-final class SimJob implements JobView {
+/**
+ * The simulator's mutable state of one job, seen by policies through
+ * {@link io.hare.core.policy.JobView} and by the queues' guarantees through {@link QueuedJob}.
+ */
+final class SimJob implements QueuedJob {
 
   final JobSpec spec;
   final int order; // arrival rank, for a stable order of active jobs
+  final int queueIndex; // the job's queue in the run's list of queues
   private final boolean revealRounds;
   private final TaskTimeModel times;
 
@@ -23,10 +27,12 @@ final class SimJob implements JobView {
   int syncedInRound;
   long tasksDone;
   long completionMs = -1;
+  private int hidden; // ready tasks kept from the policy for one offer (QueueGuarantees)
 
-  SimJob(JobSpec spec, int order, boolean revealRounds, TaskTimeModel times) {
+  SimJob(JobSpec spec, int order, int queueIndex, boolean revealRounds, TaskTimeModel times) {
     this.spec = spec;
     this.order = order;
+    this.queueIndex = queueIndex;
     this.revealRounds = revealRounds;
     this.times = times;
   }
@@ -75,7 +81,17 @@ final class SimJob implements JobView {
 
   @Override
   public int readyTasks() {
-    return ready;
+    return hidden == 0 ? ready : Math.max(0, ready - hidden);
+  }
+
+  @Override
+  public String queue() {
+    return spec.queue();
+  }
+
+  @Override
+  public void hide(int n) {
+    hidden = n;
   }
 
   @Override

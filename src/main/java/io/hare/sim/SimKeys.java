@@ -113,4 +113,13 @@ public final class SimKeys {
   /** What to do with a job wider than the GPUs it can run on: clamp or refuse. */
   public static final String PHILLY_TOO_WIDE = PREFIX + "philly.too-wide";
   public static final String DEFAULT_PHILLY_TOO_WIDE = "clamp";
+
+  // --- queues (io.hare.sim.workload.QueueAssignment) ---
+
+  /**
+   * Queues of a generated workload's jobs: none (all in default) or round-robin over the listed
+   * queues other than default, in arrival order.
+   */
+  public static final String QUEUE_ASSIGNMENT = PREFIX + "queue-assignment";
+  public static final String DEFAULT_QUEUE_ASSIGNMENT = "none";
 }

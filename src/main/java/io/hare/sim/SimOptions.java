@@ -1,5 +1,7 @@
 package io.hare.sim;
 
+import io.hare.core.queues.QueueShares;
+
 /**
  * Knobs of one simulation run.
  *
@@ -8,8 +10,11 @@ package io.hare.sim;
  * @param recordTasks keep every {@link TaskRecord} (needed for pictures and checks; costs memory
  *     on large traces)
  * @param profileError how far the true task times are from the profiles the policies are told
+ * @param queues the queues and their GPU shares; with {@code default} alone
+ *     ({@link QueueShares#single}) the policy sees every job, as without queues
  */
-public record SimOptions(long switchMs, boolean recordTasks, ProfileError profileError) {
+public record SimOptions(long switchMs, boolean recordTasks, ProfileError profileError,
+    QueueShares queues) {
 
   public SimOptions {
     if (switchMs < 0) {
@@ -18,6 +23,19 @@ public record SimOptions(long switchMs, boolean recordTasks, ProfileError profil
     if (profileError == null) {
       throw new IllegalArgumentException("profileError is null; ProfileError.NONE for none");
     }
+    if (queues == null) {
+      throw new IllegalArgumentException("queues is null; QueueShares.single() for none");
+    }
+  }
+
+  /** One queue. */
+  public SimOptions(long switchMs, boolean recordTasks, ProfileError profileError) {
+    this(switchMs, recordTasks, profileError, QueueShares.single());
+  }
+
+  /** The same options with {@code q} as the queues. */
+  public SimOptions withQueues(QueueShares q) {
+    return new SimOptions(switchMs, recordTasks, profileError, q);
   }
 
   /** Profiles are right. */

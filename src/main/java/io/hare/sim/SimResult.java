@@ -1,7 +1,10 @@
 package io.hare.sim;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What a simulation produced: per-job outcomes, optionally every task, and run statistics.
@@ -12,14 +15,49 @@ import java.util.List;
  * @param replans number of {@code replan} calls
  * @param replanTotalNanos wall time spent in {@code replan}
  * @param replanMaxNanos longest single {@code replan}
+ * @param queues how each queue fared, in the order configured ({@code default} first)
+ * @param singleQueueTotalWeightedJctS the same policy's total weighted JCT on the same workload
+ *     with one queue, to weigh what the guarantees cost; NaN when not measured
  */
 public record SimResult(String policy, List<JobOutcome> jobs, List<TaskRecord> tasks,
     long busyGpuMs, int gpus, long switches, long replans, long replanTotalNanos,
-    long replanMaxNanos) {
+    long replanMaxNanos, List<QueueOutcome> queues, double singleQueueTotalWeightedJctS) {
 
   public SimResult {
     jobs = List.copyOf(jobs);
     tasks = List.copyOf(tasks);
+    queues = List.copyOf(queues);
+  }
+
+  /** Without queues. */
+  public SimResult(String policy, List<JobOutcome> jobs, List<TaskRecord> tasks, long busyGpuMs,
+      int gpus, long switches, long replans, long replanTotalNanos, long replanMaxNanos) {
+    this(policy, jobs, tasks, busyGpuMs, gpus, switches, replans, replanTotalNanos,
+        replanMaxNanos, List.of(), Double.NaN);
+  }
+
+  /**
+   * The same result beside {@code single}, the same policy's run of the same workload with one
+   * queue: its total weighted JCT, and each queue's jobs' part of it.
+   */
+  public SimResult withSingleQueue(SimResult single) {
+    Map<String, String> queueOf = new HashMap<>();
+    jobs.forEach(j -> queueOf.put(j.jobId(), j.queue()));
+    Map<String, Double> byQueue = new HashMap<>();
+    for (JobOutcome j : single.jobs()) {
+      if (j.finished()) {
+        byQueue.merge(queueOf.get(j.jobId()), j.weight() * j.jctS(), Double::sum);
+      }
+    }
+    List<QueueOutcome> qs = new ArrayList<>();
+    queues.forEach(q -> qs.add(q.withSingleQueue(byQueue.getOrDefault(q.name(), 0.0))));
+    return new SimResult(policy, jobs, tasks, busyGpuMs, gpus, switches, replans,
+        replanTotalNanos, replanMaxNanos, qs, single.totalWeightedJctS());
+  }
+
+  /** Whether the run had queues besides {@code default}. */
+  public boolean severalQueues() {
+    return queues.size() > 1;
   }
 
   public long unfinishedJobs() {

@@ -11,6 +11,9 @@ import io.hare.core.policy.GpuView;
 import io.hare.core.policy.JobView;
 import io.hare.core.policy.SchedulingPolicy;
 import io.hare.core.profile.TaskTimeModel;
+import io.hare.core.queues.QueueGuarantees;
+import io.hare.core.queues.QueueShare;
+import io.hare.core.queues.QueueShares;
 import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -42,6 +45,12 @@ import java.util.Set;
  * the rules of that interface gets an {@link IllegalStateException}. Jobs that can never run
  * (empty cluster, a policy that never places them) are reported as unfinished.
  *
+ * <p>With several queues ({@link SimOptions#queues}) every offer goes through the same
+ * {@link QueueGuarantees} as the ResourceManager's: guarantees first, then the policy's order
+ * among the queues below their maximum. Since every GPU here goes back to the offer at its
+ * task's end (there are no warm containers), a borrowed GPU returns at the first task boundary.
+ * Each queue's {@link QueueOutcome} counts the time it waited for its guarantee.
+ *
  * <p>Not thread-safe; one run at a time per instance.
  */
 public final class Simulator {
@@ -71,9 +80,15 @@ public final class Simulator {
   public Simulator(ClusterSpec cluster, List<JobSpec> jobs, TaskTimeModel told,
       TaskDurations durations, SimOptions options) {
     Set<String> ids = new HashSet<>();
+    QueueShares qs = options.queues();
     for (JobSpec j : jobs) {
       if (!ids.add(j.id())) {
         throw new IllegalArgumentException("duplicate job id " + j.id());
+      }
+      if (qs.several() && !qs.queues().containsKey(j.queue())) {
+        throw new IllegalArgumentException("job " + j.id() + " names queue '" + j.queue()
+            + "', which is not configured; the queues are "
+            + String.join(", ", qs.queues().keySet()));
       }
     }
     this.cluster = cluster;
@@ -134,9 +149,35 @@ public final class Simulator {
     private long replanMaxNanos;
     private long wakeupAt = Long.MIN_VALUE;
     private final List<GpuView> offered;
+    private final QueueGuarantees guarantees; // null with one queue: the policy sees every job
+    private final List<QueueShare> queueList = new ArrayList<>();
+    private final int[] queueReady;
+    private final int[] queueRunning;
+    private final int[] queueGuaranteed;
+    private final long[] queueWaitMs;
+    private final long[] queueShortGpuMs;
+    private final long[] queueLentGpuMs;
+    private long accountedTo = Long.MIN_VALUE;
 
     Run(SchedulingPolicy policy) {
       this.policy = policy;
+      QueueShares qs = options.queues();
+      guarantees = qs.several() ? new QueueGuarantees(qs) : null;
+      queueList.addAll(qs.queues().values());
+      Map<String, Integer> queueIndex = new HashMap<>();
+      for (QueueShare q : queueList) {
+        queueIndex.put(q.name(), queueIndex.size());
+      }
+      int nq = queueList.size();
+      queueReady = new int[nq];
+      queueRunning = new int[nq];
+      queueGuaranteed = new int[nq];
+      queueWaitMs = new long[nq];
+      queueShortGpuMs = new long[nq];
+      queueLentGpuMs = new long[nq];
+      for (int i = 0; i < nq; i++) {
+        queueGuaranteed[i] = queueList.get(i).guaranteedGpus(cluster.size());
+      }
       List<Gpu> gs = cluster.gpus();
       gpus = new SimGpu[gs.size()];
       types = cluster.types();
@@ -151,7 +192,8 @@ public final class Simulator {
       }
       boolean reveal = policy.clairvoyant();
       for (JobSpec j : jobs) {
-        SimJob sj = new SimJob(j, all.size(), reveal, options.profileError().toldOf(truth));
+        SimJob sj = new SimJob(j, all.size(), queueIndex.get(qs.queueOf(j.queue())), reveal,
+            options.profileError().toldOf(truth));
         all.add(sj);
         push(j.arrivalMs() + durations.startupMs(j), ARRIVAL, sj, null, 0, 0, 0, 0, 0);
       }
@@ -161,6 +203,7 @@ public final class Simulator {
     SimResult execute() {
       while (!queue.isEmpty()) {
         long now = queue.peek().timeMs();
+        account(now);
         while (!queue.isEmpty() && queue.peek().timeMs() == now) {
           handle(queue.poll(), now);
         }
@@ -173,7 +216,9 @@ public final class Simulator {
           replanMaxNanos = Math.max(replanMaxNanos, dt);
         }
         if (readyTotal > 0 && !offered.isEmpty()) {
-          apply(policy.assign(this, Collections.unmodifiableList(offered), now), now);
+          apply(guarantees == null
+              ? policy.assign(this, Collections.unmodifiableList(offered), now)
+              : guarantees.assign(policy, this, activeJobs(), offered, now).assignments(), now);
         }
         OptionalLong wake = policy.wakeUpAtMs();
         if (wake.isPresent() && wake.getAsLong() > now && wake.getAsLong() != wakeupAt
@@ -186,14 +231,62 @@ public final class Simulator {
       for (SimJob j : all) {
         JobSpec s = j.spec;
         outcomes.add(new JobOutcome(s.id(), s.weight(), s.model(), s.tasksPerRound(), s.rounds(),
-            s.arrivalMs(), j.completionMs));
+            s.arrivalMs(), j.completionMs, queueList.get(j.queueIndex).name()));
       }
       int usable = gpus.length;
       for (GpuType t : unusableTypes()) {
         usable -= cluster.count(t);
       }
       return new SimResult(policy.name(), outcomes, records, busyMs, usable, switches,
-          replans, replanNanos, replanMaxNanos);
+          replans, replanNanos, replanMaxNanos, queueOutcomes(outcomes), Double.NaN);
+    }
+
+    /**
+     * Adds the time since the last instant to each queue that waited for its guarantee over it:
+     * the state between two instants is the one the last left.
+     */
+    private void account(long now) {
+      if (accountedTo != Long.MIN_VALUE && now > accountedTo) {
+        long dt = now - accountedTo;
+        int lent = 0; // GPUs held above guarantees, summed over queues
+        for (int q = 0; q < queueReady.length; q++) {
+          lent += Math.max(0, queueRunning[q] - queueGuaranteed[q]);
+        }
+        for (int q = 0; q < queueReady.length; q++) {
+          int lack = queueGuaranteed[q] - queueRunning[q];
+          if (queueReady[q] > 0 && lack > 0) {
+            int shortGpus = Math.min(lack, queueReady[q]);
+            queueWaitMs[q] += dt;
+            queueShortGpuMs[q] += dt * shortGpus;
+            queueLentGpuMs[q] += dt * Math.min(shortGpus, lent); // a queue short holds none above
+          }
+        }
+      }
+      accountedTo = now;
+    }
+
+    private List<QueueOutcome> queueOutcomes(List<JobOutcome> outcomes) {
+      List<QueueOutcome> out = new ArrayList<>();
+      for (int q = 0; q < queueList.size(); q++) {
+        String name = queueList.get(q).name();
+        int n = 0;
+        long unfinished = 0;
+        double wjct = 0;
+        for (JobOutcome o : outcomes) {
+          if (o.queue().equals(name)) {
+            n++;
+            if (o.finished()) {
+              wjct += o.weight() * o.jctS();
+            } else {
+              unfinished++;
+            }
+          }
+        }
+        out.add(new QueueOutcome(name, queueList.get(q).guaranteedShare(), queueGuaranteed[q], n,
+            unfinished, wjct, queueWaitMs[q] / 1000.0, queueShortGpuMs[q] / 1000.0,
+            queueLentGpuMs[q] / 1000.0, Double.NaN));
+      }
+      return out;
     }
 
     private void push(long time, int kind, SimJob job, SimGpu gpu, int round, int index,
@@ -208,6 +301,7 @@ public final class Simulator {
           SimJob j = e.job();
           j.openRound();
           readyTotal += j.ready;
+          queueReady[j.queueIndex] += j.ready;
           active.put(j.id(), j);
           activeInOrder.put(j.order, j);
           activeChanged = true;
@@ -222,6 +316,7 @@ public final class Simulator {
           busyMs += compute;
           addFree(g);
           j.running--;
+          queueRunning[j.queueIndex]--;
           long sync = Math.round(durations.of(j.spec, e.round(), e.index(), g.type()).syncMs());
           push(now + sync, SYNC_END, j, g, e.round(), e.index(), e.startMs(), e.computeStartMs(),
               e.computeEndMs());
@@ -246,6 +341,7 @@ public final class Simulator {
             } else {
               j.openRound();
               readyTotal += j.ready;
+              queueReady[j.queueIndex] += j.ready;
               policy.onRoundDone(j, now);
             }
           }
@@ -288,6 +384,8 @@ public final class Simulator {
         j.ready--;
         readyTotal--;
         j.running++;
+        queueReady[j.queueIndex]--;
+        queueRunning[j.queueIndex]++;
         long sw = g.lastJobId != null && !g.lastJobId.equals(j.id()) ? options.switchMs() : 0;
         if (sw > 0) {
           switches++;
@@ -319,6 +417,10 @@ public final class Simulator {
 
     @Override
     public List<? extends JobView> jobs() {
+      return activeJobs();
+    }
+
+    private List<SimJob> activeJobs() {
       if (activeChanged) {
         activeList = List.copyOf(activeInOrder.values());
         activeChanged = false;

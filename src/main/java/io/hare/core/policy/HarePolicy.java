@@ -229,6 +229,12 @@ public final class HarePolicy implements SchedulingPolicy {
   }
 
   @Override
+  public void onTasksShown(JobView job, long nowMs) {
+    refresh(job);
+    aging.ready(job, nowMs); // no re-plan: the plan counted these tasks before they were hidden
+  }
+
+  @Override
   public void onRoundDone(JobView job, long nowMs) {
     tracker.roundDone(job);
     refresh(job); // ready again, and ranked by its new round

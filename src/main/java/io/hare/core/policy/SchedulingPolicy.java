@@ -59,6 +59,17 @@ public interface SchedulingPolicy {
    */
   default void onTasksReady(JobView job, long nowMs) {}
 
+  /**
+   * Ready tasks that the host kept from the last {@link #assign} (a queue below its guarantee was
+   * served first, or the job's queue was at its maximum: {@link io.hare.core.queues}) are shown
+   * again. They are not new work: a plan made before counted them already. A policy that drops
+   * a job from its index of ready jobs when it shows none re-indexes it here. By default the
+   * same as {@link #onTasksReady}.
+   */
+  default void onTasksShown(JobView job, long nowMs) {
+    onTasksReady(job, nowMs);
+  }
+
   /** The job's round barrier cleared: {@link JobView#roundsDone()} has just grown. */
   default void onRoundDone(JobView job, long nowMs) {}
 

@@ -4,6 +4,7 @@ import io.hare.core.ClusterSpec;
 import io.hare.core.GpuType;
 import io.hare.core.plan.RelaxationBound;
 import io.hare.core.policy.SchedulingPolicy;
+import io.hare.core.queues.QueueShares;
 import io.hare.sim.SimKeys;
 import io.hare.sim.SimOptions;
 import io.hare.sim.SimResult;
@@ -50,6 +51,25 @@ public final class ComparisonRunner {
   public static Comparison run(Workload workload, ClusterSpec cluster,
       List<SchedulingPolicy> policies, SimOptions options, int threads,
       RelaxationBound.Options boundOptions) {
+    return run(workload, cluster, policies, List.of(), options, threads, boundOptions);
+  }
+
+  /**
+   * As {@link #run(Workload, ClusterSpec, List, SimOptions, int, RelaxationBound.Options)}, and,
+   * when {@code singleQueue} is not empty, each policy once more with one queue (the workload's
+   * queues ignored): each result then carries that run's total weighted JCT
+   * ({@link SimResult#singleQueueTotalWeightedJctS}).
+   *
+   * @param singleQueue fresh policy objects for the single-queue runs, one per policy in the
+   *     same order, or empty for none
+   */
+  public static Comparison run(Workload workload, ClusterSpec cluster,
+      List<SchedulingPolicy> policies, List<SchedulingPolicy> singleQueue, SimOptions options,
+      int threads, RelaxationBound.Options boundOptions) {
+    if (!singleQueue.isEmpty() && singleQueue.size() != policies.size()) {
+      throw new IllegalArgumentException("one single-queue policy per policy: got "
+          + singleQueue.size() + " for " + policies.size());
+    }
     if (threads < 1) {
       throw new IllegalArgumentException("threads must be >= 1, got " + threads);
     }
@@ -75,9 +95,16 @@ public final class ComparisonRunner {
       for (SchedulingPolicy p : policies) {
         runs.add(pool.submit(simulation(workload, cluster, p, options)));
       }
+      List<Future<SimResult>> single = new ArrayList<>();
+      for (SchedulingPolicy p : singleQueue) {
+        single.add(pool.submit(simulation(workload, cluster, p,
+            options.withQueues(QueueShares.single()))));
+      }
       List<SimResult> results = new ArrayList<>();
-      for (Future<SimResult> f : runs) {
-        results.add(get(f));
+      for (int i = 0; i < runs.size(); i++) {
+        SimResult r = get(runs.get(i));
+        results.add(single.isEmpty() ? r
+            : r.withSingleQueue(get(single.get(i))));
       }
       double critical = options.profileError().any() ? Double.NaN
           : RelaxationBound.criticalPathSumS(cluster, workload.jobs(), workload.profiles());

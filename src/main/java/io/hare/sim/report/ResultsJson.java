@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.hare.sim.QueueOutcome;
 import io.hare.sim.SimResult;
 
 /**
@@ -24,6 +25,15 @@ import io.hare.sim.SimResult;
  * </pre>
  *
  * <p>{@code exact} is there only with {@code --exact}; {@code ratio_to_exact} is null without it.
+ *
+ * <p>With several queues each result also has {@code "single_queue_total_weighted_jct_s"} (the
+ * same policy on the same workload with one queue), {@code "ratio_to_single_queue"} and
+ * {@code "queues": [{"name", "guaranteed_share", "guaranteed_gpus", "jobs", "unfinished_jobs",
+ * "total_weighted_jct_s", "guarantee_wait_s", "guarantee_short_gpu_s", "guarantee_lent_gpu_s",
+ * "single_queue_total_weighted_jct_s"}, ...]}: the time the queue had tasks waiting while it held
+ * fewer GPUs than its guarantee, the GPU-seconds it lacked over that time, of those the ones
+ * other queues held above their own guarantees, and its jobs' total weighted JCT in the
+ * single-queue run ({@link QueueOutcome}).
  *
  * <p>Fields keep this order; the first seven of a result are the stable interface, the rest may
  * grow. Times are seconds unless the name says otherwise; {@code gpu_utilization} is a fraction
@@ -58,6 +68,9 @@ public final class ResultsJson {
       o.put("replans", r.replans());
       number(o, "replan_avg_ms", r.replanAvgMs());
       number(o, "replan_max_ms", r.replanMaxMs());
+      if (r.severalQueues()) {
+        queues(o, r);
+      }
     }
     root.put("workload", c.workload());
     root.put("cluster", c.cluster());
@@ -79,6 +92,26 @@ public final class ResultsJson {
       return MAPPER.writeValueAsString(toJson(c)) + System.lineSeparator();
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("cannot serialise a tree of plain values", e);
+    }
+  }
+
+  private static void queues(ObjectNode o, SimResult r) {
+    number(o, "single_queue_total_weighted_jct_s", r.singleQueueTotalWeightedJctS());
+    number(o, "ratio_to_single_queue", r.singleQueueTotalWeightedJctS() > 0
+        ? r.totalWeightedJctS() / r.singleQueueTotalWeightedJctS() : Double.NaN);
+    ArrayNode qs = o.putArray("queues");
+    for (QueueOutcome q : r.queues()) {
+      ObjectNode n = qs.addObject();
+      n.put("name", q.name());
+      number(n, "guaranteed_share", q.guaranteedShare());
+      n.put("guaranteed_gpus", q.guaranteedGpus());
+      n.put("jobs", q.jobs());
+      n.put("unfinished_jobs", q.unfinishedJobs());
+      number(n, "total_weighted_jct_s", q.totalWeightedJctS());
+      number(n, "guarantee_wait_s", q.guaranteeWaitS());
+      number(n, "guarantee_short_gpu_s", q.guaranteeShortGpuS());
+      number(n, "guarantee_lent_gpu_s", q.guaranteeLentGpuS());
+      number(n, "single_queue_total_weighted_jct_s", q.singleQueueTotalWeightedJctS());
     }
   }
 

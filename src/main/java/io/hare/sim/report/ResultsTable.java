@@ -1,5 +1,6 @@
 package io.hare.sim.report;
 
+import io.hare.sim.QueueOutcome;
 import io.hare.sim.SimResult;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,6 +16,13 @@ import java.util.Locale;
  * jobs; average and longest re-plan (ms of wall time). With an exact optimum ({@code --exact}),
  * a line under the bound's says what CP-SAT found and a column {@code x optimum} follows
  * {@code x bound}.
+ *
+ * <p>With several queues a second table follows: per policy and queue, its guarantee (share and
+ * GPUs), jobs, unfinished jobs, total weighted JCT (and its jobs' in the single-queue run), the
+ * time it waited for its guarantee (tasks
+ * waiting while it held fewer GPUs than guaranteed), the GPU-seconds it lacked then and of those
+ * the ones other queues held above their guarantees; and per
+ * policy a line with its total weighted JCT with one queue.
  */
 public final class ResultsTable {
 
@@ -35,12 +43,6 @@ public final class ResultsTable {
           num(r.p95JctS(), 1), num(r.makespanS(), 1), num(100 * r.gpuUtilization(), 1) + "%",
           Integer.toString(r.jobs().size()), Long.toString(r.unfinishedJobs()),
           num(r.replanAvgMs(), 2), num(r.replanMaxMs(), 2)}, num(c.ratioToExact(r), 3)));
-    }
-    int[] width = new int[rows.get(0).length];
-    for (String[] row : rows) {
-      for (int i = 0; i < row.length; i++) {
-        width[i] = Math.max(width[i], row[i].length());
-      }
     }
     String nl = System.lineSeparator();
     StringBuilder sb = new StringBuilder();
@@ -63,6 +65,61 @@ public final class ResultsTable {
           .append(" s, CP-SAT's bound ").append(num(e.lowerBoundS(), 1)).append(" s").append(nl);
     }
     sb.append(nl);
+    align(rows, sb, nl);
+    sb.append(nl).append("x best: over the smallest total weighted JCT among policies that "
+        + "finished every job; x bound: over the lower bound.")
+        .append(c.exact() == null ? "" : c.exact().proven() ? " x optimum: over the exact optimum."
+            : " x optimum: over the best schedule CP-SAT found (not proven optimal).")
+        .append(nl);
+    if (anyUnfinished) {
+      sb.append("Policies with unfinished jobs count only their finished jobs in the JCT "
+          + "columns.").append(nl);
+    }
+    if (c.results().stream().anyMatch(SimResult::severalQueues)) {
+      queues(c, sb, nl);
+    }
+    return sb.toString();
+  }
+
+  static final String[] QUEUE_HEADER = {"policy", "queue", "guarantee", "jobs", "unfinished",
+      "total wJCT s", "one queue wJCT s", "guarantee wait s", "short GPU-s", "lent GPU-s"};
+
+  private static void queues(Comparison c, StringBuilder sb, String nl) {
+    List<String[]> rows = new ArrayList<>();
+    rows.add(QUEUE_HEADER);
+    for (SimResult r : c.results()) {
+      for (QueueOutcome q : r.queues()) {
+        rows.add(new String[] {r.policy(), q.name(),
+            num(q.guaranteedShare(), 3) + " (" + q.guaranteedGpus() + " GPUs)",
+            Integer.toString(q.jobs()), Long.toString(q.unfinishedJobs()),
+            num(q.totalWeightedJctS(), 1), num(q.singleQueueTotalWeightedJctS(), 1),
+            num(q.guaranteeWaitS(), 1),
+            num(q.guaranteeShortGpuS(), 1), num(q.guaranteeLentGpuS(), 1)});
+      }
+    }
+    sb.append(nl);
+    align(rows, sb, nl);
+    sb.append(nl);
+    for (SimResult r : c.results()) {
+      double one = r.singleQueueTotalWeightedJctS();
+      sb.append(r.policy()).append(": total weighted JCT ").append(num(r.totalWeightedJctS(), 1))
+          .append(" s with these queues, ").append(num(one, 1)).append(" s with one queue (x")
+          .append(num(one > 0 ? r.totalWeightedJctS() / one : Double.NaN, 3)).append(")")
+          .append(nl);
+    }
+    sb.append("guarantee wait: time the queue had tasks waiting while it held fewer GPUs than "
+        + "its guarantee; short GPU-s: the GPUs it lacked over that time; lent GPU-s: of those, "
+        + "the ones other queues held above their own guarantees; one queue wJCT: the queue's "
+        + "jobs in the single-queue run.").append(nl);
+  }
+
+  private static void align(List<String[]> rows, StringBuilder sb, String nl) {
+    int[] width = new int[rows.get(0).length];
+    for (String[] row : rows) {
+      for (int i = 0; i < row.length; i++) {
+        width[i] = Math.max(width[i], row[i].length());
+      }
+    }
     for (String[] row : rows) {
       for (int i = 0; i < row.length; i++) {
         if (i == 0) {
@@ -73,16 +130,6 @@ public final class ResultsTable {
       }
       sb.append(nl);
     }
-    sb.append(nl).append("x best: over the smallest total weighted JCT among policies that "
-        + "finished every job; x bound: over the lower bound.")
-        .append(c.exact() == null ? "" : c.exact().proven() ? " x optimum: over the exact optimum."
-            : " x optimum: over the best schedule CP-SAT found (not proven optimal).")
-        .append(nl);
-    if (anyUnfinished) {
-      sb.append("Policies with unfinished jobs count only their finished jobs in the JCT "
-          + "columns.").append(nl);
-    }
-    return sb.toString();
   }
 
   /** The row with {@code cell} after the x bound column when there is an exact optimum. */

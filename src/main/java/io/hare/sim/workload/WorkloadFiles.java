@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
@@ -28,7 +29,9 @@ import org.apache.commons.csv.CSVPrinter;
  * <p>JOBS.csv has the header {@code job_id,arrival_s,weight,model,tasks_per_round,rounds}: a
  * unique id, the arrival in seconds from the start (&gt;= 0, fractions allowed, rounded to ms),
  * a finite weight &gt; 0, the profile name, the scale k and the number of rounds (integers &gt;=
- * 1). PROFILES.csv is {@link ProfileCsv}. Both are read by {@link CsvInput} (columns in any
+ * 1). An optional column {@code queue} names the job's queue ({@code default} when the column
+ * or the value is missing); {@link #checkQueues} refuses a queue that is not configured.
+ * PROFILES.csv is {@link ProfileCsv}. Both are read by {@link CsvInput} (columns in any
  * order, {@code #} comments, extra columns ignored); every error names file, line and field.
  * A job whose model has no row at all in PROFILES.csv is refused while reading; whether the
  * model can run on a given cluster is {@link #checkRunnable}'s business, since the files do not
@@ -46,6 +49,7 @@ public final class WorkloadFiles {
   public static final String MODEL = "model";
   public static final String TASKS_PER_ROUND = "tasks_per_round";
   public static final String ROUNDS = "rounds";
+  public static final String QUEUE = "queue";
   public static final List<String> HEADER =
       List.of(JOB_ID, ARRIVAL_S, WEIGHT, MODEL, TASKS_PER_ROUND, ROUNDS);
 
@@ -78,7 +82,9 @@ public final class WorkloadFiles {
         }
         int k = (int) row.integer(TASKS_PER_ROUND, 1, Integer.MAX_VALUE);
         int rounds = (int) row.integer(ROUNDS, 1, Integer.MAX_VALUE);
-        JobSpec job = new JobSpec(id, Math.round(arrivalS * 1000), weight, model, k, rounds);
+        String queue = row.raw(QUEUE);
+        JobSpec job = new JobSpec(id, Math.round(arrivalS * 1000), weight, model, k, rounds,
+            queue.isEmpty() ? JobSpec.DEFAULT_QUEUE : queue);
         jobs.add(job);
         origin.put(job, row.file() + ":" + row.line());
       }
@@ -124,15 +130,47 @@ public final class WorkloadFiles {
     }
   }
 
+  /**
+   * Refuses a workload with a job whose queue is not among {@code queues} (the configured ones,
+   * {@code default} first).
+   *
+   * @param how where the queues come from, for the message (e.g. the keys to set)
+   * @throws BadInputException naming the job's file and line (or its id), its queue and the
+   *     configured queues
+   */
+  public static void checkQueues(Workload workload, Collection<String> queues, String how)
+      throws BadInputException {
+    Map<JobSpec, String> origin = ORIGIN.getOrDefault(workload.profiles(), Map.of());
+    for (JobSpec j : workload.jobs()) {
+      if (!queues.contains(j.queue())) {
+        String where = origin.get(j);
+        throw new BadInputException((where == null ? "job '" + j.id() + "': " : where + ": ")
+            + "field '" + QUEUE + "': queue '" + j.queue() + "' is not configured; the queues"
+            + " are " + String.join(", ", queues) + " (" + how + ")");
+      }
+    }
+  }
+
   /** Writes the jobs and profiles of {@code w} in the formats {@link #read} reads. */
   public static void write(Workload w, Path jobsCsv, Path profilesCsv) throws IOException {
     ProfileCsv.write(w.profiles(), profilesCsv);
     try (Writer out = Files.newBufferedWriter(jobsCsv, StandardCharsets.UTF_8)) {
+      // the queue column only when a job is outside default, so one-queue files stay as they were
+      boolean queues = w.jobs().stream().anyMatch(j -> !j.queue().equals(JobSpec.DEFAULT_QUEUE));
+      List<String> header = new ArrayList<>(HEADER);
+      if (queues) {
+        header.add(QUEUE);
+      }
       CSVPrinter p = new CSVPrinter(out, CSVFormat.DEFAULT.builder()
-          .setHeader(HEADER.toArray(new String[0])).setRecordSeparator('\n').get());
+          .setHeader(header.toArray(new String[0])).setRecordSeparator('\n').get());
       for (JobSpec j : w.jobs()) {
-        p.printRecord(j.id(), CsvInput.formatNumber(j.arrivalMs() / 1000.0),
-            CsvInput.formatNumber(j.weight()), j.model(), j.tasksPerRound(), j.rounds());
+        List<Object> r = new ArrayList<>(List.of(j.id(),
+            CsvInput.formatNumber(j.arrivalMs() / 1000.0), CsvInput.formatNumber(j.weight()),
+            j.model(), j.tasksPerRound(), j.rounds()));
+        if (queues) {
+          r.add(j.queue());
+        }
+        p.printRecord(r);
       }
       p.flush();
     }

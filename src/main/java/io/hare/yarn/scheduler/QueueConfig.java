@@ -2,23 +2,23 @@ package io.hare.yarn.scheduler;
 
 import io.hare.core.SchedulerKeys;
 import io.hare.core.policy.PolicyConfig;
-import java.util.ArrayList;
+import io.hare.core.queues.QueueShare;
+import io.hare.core.queues.QueueShares;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
  * The queues an admin configured, read and checked with the rest of the settings
  * ({@link HareSettings#read}): {@code yarn.scheduler.hare.queues} names them ({@code default} is
  * always one), {@code yarn.scheduler.hare.queue.<name>.<setting>} sets each, and
- * {@code queue-mappings} maps users and groups to them ({@link QueueMappings}). Every problem
- * is recorded in the shared {@link PolicyConfig}, each naming the key, the bad value and what is
- * allowed, so a bad file stops the RM or fails a refresh with the whole list. Queues are flat:
- * a name has no dots. Immutable.
+ * {@code queue-mappings} maps users and groups to them ({@link QueueMappings}). Names and GPU
+ * shares are read as the simulator reads them ({@link QueueShares}); ACLs and limits only here.
+ * Every problem is recorded in the shared {@link PolicyConfig}, each naming the key, the bad
+ * value and what is allowed, so a bad file stops the RM or fails a refresh with the whole list.
+ * Queues are flat: a name has no dots. Immutable.
  *
  * @param queues by name, {@code default} first, then as listed
  * @param mappings user and group to queue
@@ -26,23 +26,22 @@ import java.util.regex.Pattern;
 record QueueConfig(Map<String, QueueSettings> queues, QueueMappings mappings) {
 
   static final String DEFAULT = HareQueue.NAME;
-  static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]+");
-  static final String GUARANTEED = "guaranteed-gpu-share";
-  static final String MAXIMUM = "maximum-gpu-share";
-  static final String SUBMIT = "acl-submit-applications";
-  static final String ADMINISTER = "acl-administer-queue";
-  static final String MAX_APPS = "maximum-applications";
-  static final String USER_LIMIT = "user-limit";
-  static final String AM_SHARE = "maximum-am-resource-percent";
-  static final List<String> SETTINGS =
-      List.of(GUARANTEED, MAXIMUM, SUBMIT, ADMINISTER, MAX_APPS, USER_LIMIT, AM_SHARE);
+  static final Pattern NAME = QueueShares.NAME;
+  static final String GUARANTEED = QueueShares.GUARANTEED;
+  static final String MAXIMUM = QueueShares.MAXIMUM;
+  static final String SUBMIT = QueueShares.SUBMIT;
+  static final String ADMINISTER = QueueShares.ADMINISTER;
+  static final String MAX_APPS = QueueShares.MAX_APPS;
+  static final String USER_LIMIT = QueueShares.USER_LIMIT;
+  static final String AM_SHARE = QueueShares.AM_SHARE;
+  static final List<String> SETTINGS = QueueShares.SETTINGS;
 
   QueueConfig {
     queues = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(queues));
   }
 
   static String key(String queue, String setting) {
-    return SchedulerKeys.QUEUE_PREFIX + queue + "." + setting;
+    return QueueShares.key(queue, setting);
   }
 
   /** Whether any queue but {@code default} is configured: guarantees matter only then. */
@@ -50,40 +49,15 @@ record QueueConfig(Map<String, QueueSettings> queues, QueueMappings mappings) {
     return queues.size() > 1;
   }
 
+  /** The queues' GPU shares alone, as {@link io.hare.core.queues.QueueGuarantees} takes them. */
+  QueueShares shares() {
+    Map<String, QueueShare> out = new LinkedHashMap<>();
+    queues.forEach((n, q) -> out.put(n, q.share()));
+    return new QueueShares(out);
+  }
+
   static QueueConfig read(PolicyConfig t) {
-    Set<String> names = new LinkedHashSet<>();
-    names.add(DEFAULT);
-    Set<String> seen = new TreeSet<>();
-    for (String raw : t.getString(SchedulerKeys.QUEUES, SchedulerKeys.DEFAULT_QUEUES).split(",")) {
-      String n = raw.strip();
-      if (n.isEmpty()) {
-        continue;
-      }
-      if (!NAME.matcher(n).matches()) {
-        t.addProblem(SchedulerKeys.QUEUES + ": queue name '" + n + "' must be letters, digits,"
-            + " '-' and '_' (Hare's queues are flat: no dots)");
-      } else if (!seen.add(n)) {
-        t.addProblem(SchedulerKeys.QUEUES + ": queue '" + n + "' is listed twice");
-      } else {
-        names.add(n);
-      }
-    }
-    for (String key : new TreeSet<>(t.values().keySet())) {
-      if (!key.startsWith(SchedulerKeys.QUEUE_PREFIX)) {
-        continue;
-      }
-      String rest = key.substring(SchedulerKeys.QUEUE_PREFIX.length());
-      int dot = rest.indexOf('.');
-      String queue = dot < 0 ? rest : rest.substring(0, dot);
-      String setting = dot < 0 ? "" : rest.substring(dot + 1);
-      if (!names.contains(queue)) {
-        t.addProblem(key + ": queue '" + queue + "' is not in " + SchedulerKeys.QUEUES + " "
-            + names + "; add it there or remove the key");
-      } else if (!SETTINGS.contains(setting)) {
-        t.addProblem(key + ": unknown queue setting '" + setting + "'; a queue's settings are "
-            + String.join(", ", SETTINGS));
-      }
-    }
+    Set<String> names = QueueShares.names(t);
     Map<String, QueueSettings> out = new LinkedHashMap<>();
     double others = 0;
     for (String n : names) {
@@ -94,31 +68,16 @@ record QueueConfig(Map<String, QueueSettings> queues, QueueMappings mappings) {
       }
     }
     // default is guaranteed what the others leave unless set, so that one queue gets everything
-    QueueSettings d = one(t, DEFAULT, Math.max(0, Math.min(1, 1 - others)));
+    QueueSettings d = one(t, DEFAULT, QueueShares.defaultGuarantee(others));
     Map<String, QueueSettings> ordered = new LinkedHashMap<>();
     ordered.put(DEFAULT, d);
     ordered.putAll(out);
-    double sum = others + d.guaranteedShare();
-    if (sum > 1 + 1e-9) {
-      List<String> each = new ArrayList<>();
-      ordered.values().forEach(q -> each.add(q.name() + " " + q.guaranteedShare()));
-      t.addProblem(SchedulerKeys.QUEUE_PREFIX + "*." + GUARANTEED + ": the guarantees must sum"
-          + " to at most 1 (the whole fleet), got " + Math.round(sum * 1e6) / 1e6 + " ("
-          + String.join(", ", each) + ")");
-    }
+    QueueShares.checkSum(t, ordered.values().stream().map(QueueSettings::share).toList());
     return new QueueConfig(ordered, QueueMappings.read(t, names));
   }
 
   private static QueueSettings one(PolicyConfig t, String n, double defaultGuarantee) {
-    String gk = key(n, GUARANTEED);
-    double guaranteed = t.values().containsKey(gk) && !t.values().get(gk).isBlank()
-        ? t.getDouble(gk, defaultGuarantee, 0, 1) : defaultGuarantee;
-    double maximum = t.getDouble(key(n, MAXIMUM),
-        SchedulerKeys.DEFAULT_QUEUE_DEFAULT_MAXIMUM_GPU_SHARE, 0, 1);
-    if (maximum < guaranteed) {
-      t.addProblem(key(n, MAXIMUM) + ": must be at least the queue's " + GUARANTEED + " ("
-          + guaranteed + "), got " + maximum);
-    }
+    QueueShare share = QueueShares.share(t, n, defaultGuarantee);
     QueueAcls acls = QueueAcls.read(t, key(n, SUBMIT), key(n, ADMINISTER));
     int maxApps = t.getInt(key(n, MAX_APPS),
         SchedulerKeys.DEFAULT_QUEUE_DEFAULT_MAXIMUM_APPLICATIONS, 1, Integer.MAX_VALUE);
@@ -130,6 +89,7 @@ record QueueConfig(Map<String, QueueSettings> queues, QueueMappings mappings) {
     }
     double am = t.getDouble(key(n, AM_SHARE),
         SchedulerKeys.DEFAULT_QUEUE_DEFAULT_MAXIMUM_AM_RESOURCE_PERCENT, 0.01, 1);
-    return new QueueSettings(n, guaranteed, maximum, acls, maxApps, userLimit, am);
+    return new QueueSettings(n, share.guaranteedShare(), share.maximumShare(), acls, maxApps,
+        userLimit, am);
   }
 }

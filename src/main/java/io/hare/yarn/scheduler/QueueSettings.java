@@ -1,9 +1,11 @@
 package io.hare.yarn.scheduler;
 
+import io.hare.core.queues.QueueShare;
+
 /**
- * One queue's settings, from {@code yarn.scheduler.hare.queue.<name>.*} ({@link QueueConfig}).
- * Shares are of the fleet's GPUs; a share becomes a count of GPUs by rounding down, so the
- * guarantees never promise more GPUs than the fleet has and a maximum is never passed.
+ * One queue's settings, from {@code yarn.scheduler.hare.queue.<name>.*} ({@link QueueConfig}):
+ * its GPU shares ({@link QueueShare}, what the simulator reads too) and what only the RM
+ * enforces.
  *
  * @param name the queue's name, as {@code -queue} names it
  * @param guaranteedShare GPUs the queue gets first when it has tasks waiting
@@ -21,13 +23,18 @@ record QueueSettings(String name, double guaranteedShare, double maximumShare, Q
     return new QueueSettings(name, 1.0, 1.0, QueueAcls.open(), Integer.MAX_VALUE, -1, 1.0);
   }
 
+  /** The queue's GPU shares alone. */
+  QueueShare share() {
+    return new QueueShare(name, guaranteedShare, maximumShare);
+  }
+
   /** Guaranteed GPUs of a fleet of {@code gpus}. */
   int guaranteedGpus(int gpus) {
-    return (int) Math.floor(guaranteedShare * gpus + 1e-9);
+    return share().guaranteedGpus(gpus);
   }
 
   /** Most GPUs of a fleet of {@code gpus} the queue may hold. */
   int maximumGpus(int gpus) {
-    return (int) Math.floor(maximumShare * gpus + 1e-9);
+    return share().maximumGpus(gpus);
   }
 }

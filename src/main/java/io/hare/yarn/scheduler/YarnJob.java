@@ -2,7 +2,7 @@ package io.hare.yarn.scheduler;
 
 import io.hare.core.GpuType;
 import io.hare.core.TaskTimes;
-import io.hare.core.policy.JobView;
+import io.hare.core.queues.QueuedJob;
 import io.hare.yarn.JobTags;
 import java.util.OptionalInt;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
@@ -20,11 +20,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Two copies of the counts.</b> The scheduler updates the live fields ({@link #ready},
  * {@link #running}, {@link #tasksDone}) as YARN events arrive; the policy reads the
- * <em>published</em> copy through the {@link JobView} getters. {@link PolicyHost} publishes only
+ * <em>published</em> copy through the {@link io.hare.core.policy.JobView} getters. {@link PolicyHost} publishes only
  * while it holds the policy lock ({@link PolicyGate}), so a re-plan running on a background thread
  * reads counts that do not change under it and that agree with the callbacks it has been given.
  */
-public final class YarnJob implements JobView {
+public final class YarnJob implements QueuedJob {
 
   private static final Logger LOG = LoggerFactory.getLogger(YarnJob.class);
 
@@ -230,11 +230,13 @@ public final class YarnJob implements JobView {
    * Keeps {@code n} of the job's ready tasks from the policy until {@code hide(0)}: what a queue
    * at its maximum, or a pass that serves guarantees first, does not offer; under the policy lock.
    */
-  void hide(int n) {
+  @Override
+  public void hide(int n) {
     hidden = n;
   }
 
-  String queue() {
+  @Override
+  public String queue() {
     return queue;
   }
 

@@ -1,0 +1,198 @@
+package io.hare.core.queues;
+
+import io.hare.core.GpuType;
+import io.hare.core.policy.Assignment;
+import io.hare.core.policy.ClusterView;
+import io.hare.core.policy.GpuView;
+import io.hare.core.policy.SchedulingPolicy;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
+
+/**
+ * The queues' GPU guarantees and maxima around a policy's {@code assign}, shared by the
+ * ResourceManager and the simulator. An offer of the free GPUs goes in two steps:
+ * <ol>
+ *   <li>Guarantees first: if a queue holds fewer GPU tasks than its guaranteed GPUs
+ *       ({@link QueueShare#guaranteedGpus}) and has tasks waiting, the policy is offered the
+ *       free GPUs with only such queues' jobs ready, and each of those queues takes at most what
+ *       it lacks, in the order the policy answers (its own order within the queue).
+ *   <li>Then the GPUs left go to the policy's global order among the queues below their maximum
+ *       ({@link QueueShare#maximumGpus}); a queue at its maximum is not offered any.
+ * </ol>
+ * So an idle guarantee is lent to whoever the policy ranks first, and comes back at task
+ * boundaries: a task is never killed, but every GPU that frees goes first to a queue below its
+ * guarantee. {@link Decision#yielding} names the queues above their guarantee while another
+ * queue waits for its own: a host that lets a GPU go on with its job's next task without an
+ * offer (the RM's warm containers) sends those queues' GPUs back to the offer instead.
+ *
+ * <p>"Not offered" is the policy seeing the job with fewer ready tasks ({@link QueuedJob#hide})
+ * for that one call; since a policy may then drop the job from its index of ready jobs, each job
+ * hidden with tasks still waiting is shown again ({@link SchedulingPolicy#onTasksShown}) as soon
+ * as the call returns, before anything else asks the policy. Counts are GPU tasks (one GPU each), with the
+ * whole fleet (every GPU of the view) as one pool.
+ *
+ * <p>Immutable and stateless between calls; {@link #assign} runs where the host calls its
+ * policy, under the host's policy lock.
+ */
+public final class QueueGuarantees {
+
+  /**
+   * What one offer gave.
+   *
+   * @param assignments the policy's answers that the queues allow, in the order given
+   * @param yielding queues above their guarantee while another queue waits for its own
+   */
+  public record Decision(List<Assignment> assignments, Set<String> yielding) {}
+
+  private final QueueShares queues;
+
+  public QueueGuarantees(QueueShares queues) {
+    this.queues = queues;
+  }
+
+  public QueueShares queues() {
+    return queues;
+  }
+
+  /**
+   * The policy's answer for {@code free}, in the two steps of the class comment; with no job
+   * ready it offers nothing and only works out who yields. A job whose queue is not configured
+   * counts as {@code default}.
+   */
+  public Decision assign(SchedulingPolicy policy, ClusterView view,
+      Collection<? extends QueuedJob> jobs, List<? extends GpuView> free, long nowMs) {
+    Map<String, QueueShare> qs = queues.queues();
+    int fleet = fleet(view);
+    Map<String, int[]> use = new HashMap<>(); // queue -> {running, ready}
+    int ready = 0;
+    for (QueuedJob j : jobs) {
+      int[] u = use.computeIfAbsent(queues.queueOf(j.queue()), q -> new int[2]);
+      u[0] += j.runningTasks();
+      u[1] += j.readyTasks();
+      ready += j.readyTasks();
+    }
+    Map<String, Integer> lacking = new HashMap<>();
+    for (Map.Entry<String, int[]> e : use.entrySet()) {
+      QueueShare s = qs.get(e.getKey());
+      int lack = Math.min(s.guaranteedGpus(fleet), s.maximumGpus(fleet)) - e.getValue()[0];
+      if (lack > 0 && e.getValue()[1] > 0) {
+        lacking.put(e.getKey(), lack);
+      }
+    }
+    List<Assignment> out = new ArrayList<>();
+    List<GpuView> left = new ArrayList<>(free);
+    Map<String, Integer> taken = new HashMap<>(); // job -> tasks given so far in this pass
+    if (ready == 0) {
+      left.clear(); // nothing to offer: only who yields is worked out
+    }
+    if (!lacking.isEmpty() && !left.isEmpty()) {
+      fill(policy, view, jobs, nowMs, new HashMap<>(lacking), use, taken, left, out);
+    }
+    if (!left.isEmpty()) {
+      Map<String, Integer> room = new HashMap<>();
+      use.forEach((q, u) -> room.put(q, qs.get(q).maximumGpus(fleet) - u[0]));
+      fill(policy, view, jobs, nowMs, room, use, taken, left, out);
+    }
+    Map<String, Integer> given = new HashMap<>();
+    for (QueuedJob j : jobs) {
+      given.merge(queues.queueOf(j.queue()), taken.getOrDefault(j.id(), 0), Integer::sum);
+    }
+    boolean waits = false;
+    for (Map.Entry<String, int[]> e : use.entrySet()) {
+      waits |= e.getValue()[1] > given.getOrDefault(e.getKey(), 0)
+          && e.getValue()[0] < qs.get(e.getKey()).guaranteedGpus(fleet);
+    }
+    Set<String> y = new HashSet<>();
+    if (waits) {
+      use.forEach((q, u) -> {
+        if (u[0] > qs.get(q).guaranteedGpus(fleet)) {
+          y.add(q);
+        }
+      });
+    }
+    return new Decision(out, Collections.unmodifiableSet(y));
+  }
+
+  /**
+   * Offers {@code left} to the jobs of the queues with {@code room} until the GPUs or the room
+   * run out or an offer places nothing: a queue the policy over-serves in one offer (its answer
+   * past the queue's room is dropped) leaves those GPUs to the next offer, without that queue.
+   */
+  private void fill(SchedulingPolicy policy, ClusterView view,
+      Collection<? extends QueuedJob> jobs, long nowMs, Map<String, Integer> room,
+      Map<String, int[]> use, Map<String, Integer> taken, List<GpuView> left,
+      List<Assignment> out) {
+    while (!left.isEmpty()) {
+      int before = out.size();
+      take(offer(policy, view, jobs, left, nowMs,
+          j -> room.getOrDefault(queues.queueOf(j.queue()), 0) > 0, taken), view, room, use,
+          taken, left, out);
+      if (out.size() == before || room.values().stream().noneMatch(r -> r > 0)) {
+        return;
+      }
+    }
+  }
+
+  /** The policy's answer with only {@code eligible} jobs ready, each less what it was given. */
+  private static List<Assignment> offer(SchedulingPolicy policy, ClusterView view,
+      Collection<? extends QueuedJob> jobs, List<GpuView> gpus, long nowMs,
+      Predicate<QueuedJob> eligible, Map<String, Integer> taken) {
+    List<QueuedJob> hidden = new ArrayList<>();
+    List<QueuedJob> dropped = new ArrayList<>();
+    for (QueuedJob j : jobs) {
+      int n = eligible.test(j) ? taken.getOrDefault(j.id(), 0) : j.readyTasks();
+      if (n > 0) {
+        if (n >= j.readyTasks()) {
+          dropped.add(j);
+        }
+        j.hide(n);
+        hidden.add(j);
+      }
+    }
+    try {
+      return policy.assign(view, Collections.unmodifiableList(gpus), nowMs);
+    } finally {
+      hidden.forEach(j -> j.hide(0));
+      for (QueuedJob j : dropped) {
+        if (j.readyTasks() > taken.getOrDefault(j.id(), 0)) {
+          policy.onTasksShown(j, nowMs); // re-indexed by a policy that dropped it meanwhile
+        }
+      }
+    }
+  }
+
+  /** Keeps the answers each queue has room for, in the policy's order. */
+  private void take(List<Assignment> answer, ClusterView view, Map<String, Integer> room,
+      Map<String, int[]> use, Map<String, Integer> taken, List<GpuView> left,
+      List<Assignment> out) {
+    for (Assignment a : answer) {
+      if (!(view.job(a.jobId()) instanceof QueuedJob j)) {
+        out.add(a); // not the gate's to judge: the host's contract check refuses it
+        continue;
+      }
+      String q = queues.queueOf(j.queue());
+      if (room.getOrDefault(q, 0) <= 0 || !left.removeIf(g -> g.id().equals(a.gpuId()))) {
+        continue; // over the queue's share (or a GPU not offered: the check would refuse it)
+      }
+      room.merge(q, -1, Integer::sum);
+      use.get(q)[0]++;
+      taken.merge(j.id(), 1, Integer::sum);
+      out.add(a);
+    }
+  }
+
+  private static int fleet(ClusterView view) {
+    int n = 0;
+    for (GpuType t : view.gpuTypes()) {
+      n += view.gpuCount(t);
+    }
+    return n;
+  }
+}
