@@ -109,6 +109,11 @@ final class ReplayedPolicy implements SchedulingPolicy {
   }
 
   @Override
+  public void onTasksShown(JobView job, long nowMs) {
+    policy.onTasksShown(job, nowMs);
+  }
+
+  @Override
   public void onRoundDone(JobView job, long nowMs) {
     policy.onRoundDone(job, nowMs);
   }
