@@ -27,7 +27,7 @@ public class TypeAffinityTest {
   private static final GpuType V100 = GpuType.of("v100");
   private static final GpuType K80 = GpuType.of("k80");
   private static final TaskTimeModel TIMES = ProfileTable.builder()
-      .put("cnn", "v100", 100, 0).put("cnn", "k80", 700, 0).build();
+      .put("cnn", "v100", 100, 0).put("cnn", "k80", 10_000, 0).put("tiny", "v100", 10, 0).build();
 
   @Test(timeout = 60_000)
   public void typesLastUntilTheirExpiryOnceLeftOutAndAFreshRelaxationRenewsThem() {
@@ -54,13 +54,14 @@ public class TypeAffinityTest {
   public void aJobWhoseStaleAffinityExpiredTakesAFreeGpuOfATypeItBanned() {
     FakeJob job = new FakeJob("a", "cnn", 1, OptionalInt.of(3), TIMES);
     job.ready = 1;
-    Cluster c = new Cluster(job, List.of(new Gpu("v0", V100, true), new Gpu("k0", K80, false)));
+    Cluster c = new Cluster(List.of(job),
+        List.of(new Gpu("v0", V100, true), new Gpu("k0", K80, false)));
     RoundRanks ranks = new RoundRanks();
     ranks.put(job, 1);
     HareTracker tracker = new HareTracker();
     PriorityDispatcher d = new PriorityDispatcher(ranks, tracker, -1);
     d.refresh(job);
-    // the relaxation at 0 put a on the V100 (7x faster); a later one left it out: its types
+    // the relaxation at 0 put a on the V100 (100x faster); a later one left it out: its types
     // end 10 task times (10 x 100 ms) after the relaxation
     d.affinity().put("a", Set.of(V100), 0);
     d.affinity().expireAfter("a", 1_000);
@@ -69,6 +70,45 @@ public class TypeAffinityTest {
     assertEquals(List.of(), d.assign(c, free, 999, tracker, index, List.of()));
     assertEquals(List.of(new Assignment("k0", "a")),
         d.assign(c, free, 1_000, tracker, index, List.of()));
+  }
+
+  @Test(timeout = 60_000)
+  public void hareLetsAJobLeftOutOfTheLpUseEveryTypeAfterItsStaleTasks() {
+    FakeJob a = new FakeJob("a", "cnn", 1, OptionalInt.of(1), TIMES);
+    a.ready = 1;
+    FakeJob b = new FakeJob("b", "tiny", 1, OptionalInt.of(1), TIMES); // runs on a V100 only
+    b.ready = 1;
+    List<GpuView> gpus = List.of(new Gpu("v0", V100, true), new Gpu("k0", K80, false));
+    List<GpuView> free = List.of(gpus.get(1));
+    HarePolicy p = new HarePolicy(new PolicyConfig(Map.of(SchedulerKeys.HARE_LP_MAX_JOBS, "1",
+        SchedulerKeys.HARE_AFFINITY_STALE_TASKS, "10"), 1));
+    assertEquals(List.of(), leftOut(p, a, b, gpus, 999));
+    assertEquals(OptionalLong.of(1_000), p.wakeUpAtMs());
+    assertEquals(List.of(new Assignment("k0", "a")),
+        p.assign(new Cluster(List.of(a, b), gpus), free, 1_000));
+    // by default the ban lasts until a is in an LP again
+    HarePolicy keeps = new HarePolicy(new PolicyConfig(Map.of(SchedulerKeys.HARE_LP_MAX_JOBS,
+        "1"), 1));
+    assertEquals(List.of(), leftOut(keeps, a, b, gpus, 999));
+    assertEquals(List.of(), keeps.assign(new Cluster(List.of(a, b), gpus), free, 1_000_000));
+  }
+
+  /**
+   * a alone is matched to the V100 (100x faster) at 0, and while the V100 is busy may not take
+   * the K80; b, ranked first, arrives at 100 and takes the LP's one place; then a dispatch at
+   * {@code atMs}.
+   */
+  private static List<Assignment> leftOut(HarePolicy p, FakeJob a, FakeJob b,
+      List<GpuView> gpus, long atMs) {
+    List<GpuView> free = List.of(gpus.get(1));
+    p.onJobArrived(a, 0);
+    Cluster alone = new Cluster(List.of(a), gpus);
+    p.replan(alone, 0);
+    assertEquals(List.of(), p.assign(alone, free, 0));
+    p.onJobArrived(b, 100);
+    Cluster both = new Cluster(List.of(a, b), gpus);
+    p.replan(both, 100);
+    return p.assign(both, free, atMs);
   }
 
   @Test(timeout = 60_000)
@@ -95,15 +135,10 @@ public class TypeAffinityTest {
     }
   }
 
-  private record Cluster(FakeJob only, List<GpuView> gpus) implements ClusterView {
-    @Override
-    public List<? extends JobView> jobs() {
-      return List.of(only);
-    }
-
+  private record Cluster(List<FakeJob> jobs, List<GpuView> gpus) implements ClusterView {
     @Override
     public JobView job(String id) {
-      return only.id().equals(id) ? only : null;
+      return jobs.stream().filter(j -> j.id().equals(id)).findFirst().orElse(null);
     }
 
     @Override
