@@ -41,6 +41,13 @@ public final class SchedulerKeys {
   public static final String HARE_AFFINITY_MIN_SHARE = PREFIX + "hare.affinity-min-share";
   public static final double DEFAULT_HARE_AFFINITY_MIN_SHARE = 0.05;
 
+  /**
+   * How many of its own task times a job's type affinity outlives the relaxation that set it,
+   * once a re-plan leaves the job out of the LP (lp-max-jobs); then it may use every type.
+   */
+  public static final String HARE_AFFINITY_STALE_TASKS = PREFIX + "hare.affinity-stale-tasks";
+  public static final double DEFAULT_HARE_AFFINITY_STALE_TASKS = 1e6;
+
   /** Time intervals of the relaxation LP solved at each re-plan. */
   public static final String HARE_LP_INTERVALS = PREFIX + "hare.lp-intervals";
   public static final int DEFAULT_HARE_LP_INTERVALS = 12;

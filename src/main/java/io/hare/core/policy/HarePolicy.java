@@ -37,7 +37,9 @@ import org.slf4j.LoggerFactory;
  *   <li>a type affinity per job: the GPU types on which the relaxation does at least
  *       {@code affinity-min-share} of the job's work. The relaxation solves the global matching
  *       of jobs to GPU types (jobs that gain most from a fast type get it), which greedy
- *       per-task choices cannot see.
+ *       per-task choices cannot see. A job a re-plan leaves out of the LP ({@code lp-max-jobs})
+ *       keeps its last affinity for {@code affinity-stale-tasks} of its task times
+ *       ({@link TypeAffinity}).
  * </ul>
  * <b>Dispatch</b>: with {@code dispatch=priority} free GPUs go to ready rounds by that order,
  * each round to the allowed GPUs where it ends first ({@link PriorityDispatcher}); with
@@ -85,12 +87,16 @@ public final class HarePolicy implements SchedulingPolicy {
   static final long MAX_HOLD_GRACE_MS = 3_600_000L;
   /** Largest sync-hold-max-share accepted: far above any sync, i.e. hold whatever its length. */
   static final double MAX_HOLD_SHARE = 1e6;
+  /** Largest affinity-stale-tasks accepted, read as "never": kept until the job's next LP. */
+  static final double MAX_AFFINITY_STALE_TASKS = 1e6;
   /** Ready jobs {@link #firstInLine} looks at before it says "another job". */
   private static final int FIRST_SCAN = 256;
 
   private final String name;
   private final boolean relaxationOrder;
   private final double affinityMinShare;
+  /** How many of its task times a job's affinity outlives the relaxation once left out of it. */
+  private final double affinityStaleTasks;
   private final FluidRelaxation.Options lpOptions;
   private final int lpMaxJobs;
   private final long minIntervalMs;
@@ -131,6 +137,8 @@ public final class HarePolicy implements SchedulingPolicy {
         "plan").equals("plan");
     this.affinityMinShare = c.getDouble(SchedulerKeys.HARE_AFFINITY_MIN_SHARE,
         v.affinityMinShare(), 0, 1);
+    this.affinityStaleTasks = c.getDouble(SchedulerKeys.HARE_AFFINITY_STALE_TASKS,
+        SchedulerKeys.DEFAULT_HARE_AFFINITY_STALE_TASKS, 0, MAX_AFFINITY_STALE_TASKS);
     this.lpOptions = new FluidRelaxation.Options(
         c.getInt(SchedulerKeys.HARE_LP_INTERVALS, SchedulerKeys.DEFAULT_HARE_LP_INTERVALS, 2,
             10_000),
@@ -300,6 +308,14 @@ public final class HarePolicy implements SchedulingPolicy {
     // free, the next one to free brings an offer anyway
     OptionalLong due = !freeIndex.initialised() || freeIndex.total() > 0
         ? aging.nextDueMs() : OptionalLong.empty();
+    // likewise a job whose stale affinity expires
+    if (dispatcher != null && (!freeIndex.initialised() || freeIndex.total() > 0)) {
+      OptionalLong expiry = dispatcher.affinity().nextExpiryMs();
+      if (expiry.isPresent()) {
+        due = OptionalLong.of(due.isEmpty() ? expiry.getAsLong()
+            : Math.min(due.getAsLong(), expiry.getAsLong()));
+      }
+    }
     // GPUs held across a sync go to others when the hold lapses, if nothing happens before
     if (dispatcher != null && dispatcher.holdLapsesMs() != Long.MAX_VALUE) {
       long lapse = dispatcher.holdLapsesMs() + 1;
@@ -326,7 +342,7 @@ public final class HarePolicy implements SchedulingPolicy {
           order = MidpointOrder.of(p, s);
         }
         if (dispatcher != null) {
-          setAffinity(lp, s, lp.jobs().size() < p.jobs().size());
+          setAffinity(cluster, lp, s, lp.jobs().size() < p.jobs().size(), nowMs);
         }
       } else {
         lpFailures++;
@@ -349,13 +365,30 @@ public final class HarePolicy implements SchedulingPolicy {
     }
   }
 
-  /** Affinity from the LP's type shares; with {@code partial}, other jobs keep theirs. */
-  private void setAffinity(PlanningProblem p, FluidSolution s, boolean partial) {
+  /**
+   * Affinity from the LP's type shares. With {@code partial}, jobs left out of the LP keep theirs
+   * for {@code affinity-stale-tasks} of their task times after the relaxation that set it: it
+   * matched them to types against jobs and free GPUs that have changed since, so a ban kept for
+   * ever would keep a job off free GPUs it could use well.
+   */
+  private void setAffinity(ClusterView cluster, PlanningProblem p, FluidSolution s,
+      boolean partial, long nowMs) {
+    TypeAffinity affinity = dispatcher.affinity();
     if (!partial) {
-      dispatcher.affinity().clear();
+      affinity.clear();
     }
     if (affinityMinShare <= 0) {
       return;
+    }
+    if (partial && affinityStaleTasks < MAX_AFFINITY_STALE_TASKS) {
+      Set<String> inLp = new HashSet<>();
+      p.jobs().forEach(j -> inLp.add(j.id()));
+      for (String id : affinity.jobs()) {
+        JobView j = cluster.job(id);
+        if (!inLp.contains(id) && j != null) {
+          affinity.expireAfter(id, Math.round(affinityStaleTasks * taskMs(cluster, j)));
+        }
+      }
     }
     for (int n = 0; n < p.jobs().size(); n++) {
       Set<GpuType> ok = new HashSet<>();
@@ -365,11 +398,22 @@ public final class HarePolicy implements SchedulingPolicy {
         }
       }
       if (!ok.isEmpty()) {
-        dispatcher.affinity().put(p.jobs().get(n).id(), ok);
+        affinity.put(p.jobs().get(n).id(), ok, nowMs);
       } else {
-        dispatcher.affinity().remove(p.jobs().get(n).id());
+        affinity.remove(p.jobs().get(n).id());
       }
     }
+  }
+
+  /** The job's task time: its compute time on the fastest type the cluster has GPUs of. */
+  private static double taskMs(ClusterView cluster, JobView j) {
+    double tc = Double.POSITIVE_INFINITY;
+    for (GpuType t : cluster.gpuTypes()) {
+      if (cluster.gpuCount(t) > 0 && j.times(t) != null) {
+        tc = Math.min(tc, j.times(t).computeMs());
+      }
+    }
+    return Double.isInfinite(tc) ? 0 : tc;
   }
 
   /** Relaxation solves that failed and fell back to the stand-in order. */
@@ -403,7 +447,8 @@ public final class HarePolicy implements SchedulingPolicy {
     if (!unranked.isEmpty()) {
       rankArrivals(cluster);
     }
-    return dispatcher.firstInLine(cluster, type, aging.overdue(cluster, nowMs), FIRST_SCAN);
+    return dispatcher.firstInLine(cluster, type, aging.overdue(cluster, nowMs), FIRST_SCAN,
+        nowMs);
   }
 
   @Override
@@ -415,7 +460,7 @@ public final class HarePolicy implements SchedulingPolicy {
       rankArrivals(cluster);
     }
     List<String> line = dispatcher.line(cluster, type, aging.overdue(cluster, nowMs), FIRST_SCAN,
-        n);
+        n, nowMs);
     return line.isEmpty() || !line.get(line.size() - 1).isEmpty() ? line
         : line.subList(0, line.size() - 1);
   }
@@ -426,11 +471,9 @@ public final class HarePolicy implements SchedulingPolicy {
       if (cluster.job(j.id()) == null || ranks.has(j.id())) {
         continue;
       }
-      double tc = Double.POSITIVE_INFINITY;
-      for (GpuType t : cluster.gpuTypes()) {
-        if (cluster.gpuCount(t) > 0 && j.times(t) != null) {
-          tc = Math.min(tc, j.times(t).computeMs());
-        }
+      double tc = taskMs(cluster, j);
+      if (tc == 0) {
+        tc = Double.POSITIVE_INFINITY; // no GPU it can use: ranked last
       }
       int rounds = j.rounds().orElse(Math.max(2 * j.roundsDone(), j.roundsDone() + 1));
       long tasks = j.readyTasks() + (long) Math.max(0, rounds - j.roundsDone() - 1)

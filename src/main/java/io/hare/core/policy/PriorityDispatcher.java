@@ -63,7 +63,7 @@ final class PriorityDispatcher {
   private final RoundRanks ranks;
   private final TreeSet<Key> index = new TreeSet<>();
   private final Map<String, Key> keys = new HashMap<>();
-  private final Map<String, Set<GpuType>> affinity = new HashMap<>();
+  private final TypeAffinity affinity = new TypeAffinity();
   private boolean contended;
   private final RoundPlacer placer;
   /** Slots reused by every call, by type index (see {@link TypeSlots#reset}). */
@@ -82,10 +82,10 @@ final class PriorityDispatcher {
   }
 
   /**
-   * GPU types each job may use, by job id; a job missing here may use every type it can run on.
-   * Set by the policy from the relaxation's type shares.
+   * GPU types each job may use; a job without (or whose types expired) may use every type it can
+   * run on. Set by the policy from the relaxation's type shares.
    */
-  Map<String, Set<GpuType>> affinity() {
+  TypeAffinity affinity() {
     return affinity;
   }
 
@@ -181,6 +181,7 @@ final class PriorityDispatcher {
     if (slotPool.length < cluster.gpuTypes().size()) {
       slotPool = Arrays.copyOf(slotPool, cluster.gpuTypes().size());
     }
+    affinity.purge(nowMs);
     DispatchCall call = new DispatchCall(cluster, group(cluster, freeGpus, freeIndex),
         freeGpus.size(), nowMs, tracker, slotPool);
     Set<String> served = overdue.isEmpty() ? Set.of() : new HashSet<>();
@@ -205,7 +206,7 @@ final class PriorityDispatcher {
       if (job != null && job.readyTasks() > 0) {
         waited |= call.free == 0; // backfilling at most
         visitedReady = true;
-        placer.place(call, job, affinity.get(job.id()));
+        placer.place(call, job, affinity.allowed(job.id(), nowMs));
       } else if (job != null && holdGraceMs >= 0) {
         hold(call, job, nowMs, stale, key);
       } else {
@@ -242,7 +243,7 @@ final class PriorityDispatcher {
       return;
     }
     if (call.free > 0 && placer.hold(call, job, job.tasksPerRound(), Math.max(nowMs, readyMs),
-        affinity.get(job.id())) > 0) {
+        affinity.allowed(job.id(), nowMs)) > 0) {
       call.holdLapsesMs = Math.min(call.holdLapsesMs, readyMs + holdGraceMs);
     }
   }
@@ -254,8 +255,8 @@ final class PriorityDispatcher {
    * jobs that cannot use the type never keeps a GPU warm by default.
    */
   Optional<String> firstInLine(ClusterView cluster, GpuType type, List<JobView> overdue,
-      int maxScan) {
-    List<String> line = line(cluster, type, overdue, maxScan, 1);
+      int maxScan, long nowMs) {
+    List<String> line = line(cluster, type, overdue, maxScan, 1, nowMs);
     return line.isEmpty() ? Optional.empty() : Optional.of(line.get(0));
   }
 
@@ -266,7 +267,7 @@ final class PriorityDispatcher {
    * scan gave up after {@code maxScan} ready jobs that cannot use the type.
    */
   List<String> line(ClusterView cluster, GpuType type, List<JobView> overdue, int maxScan,
-      int n) {
+      int n, long nowMs) {
     List<String> out = new ArrayList<>(n);
     for (JobView job : overdue) {
       if (job.readyTasks() > 0 && job.times(type) != null) {
@@ -282,7 +283,7 @@ final class PriorityDispatcher {
       if (job == null || job.readyTasks() == 0 || out.contains(job.id())) {
         continue; // a job between rounds has no task to put on a warm GPU or a standby yet
       }
-      Set<GpuType> allowed = affinity.get(job.id());
+      Set<GpuType> allowed = affinity.allowed(job.id(), nowMs);
       if (job.times(type) != null && (allowed == null || allowed.contains(type))) {
         out.add(job.id());
         if (out.size() == n) {
