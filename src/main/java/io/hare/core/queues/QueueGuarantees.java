@@ -24,7 +24,11 @@ import java.util.function.Predicate;
  *       free GPUs with only such queues' jobs ready, and each of those queues takes at most what
  *       it lacks, in the order the policy answers (its own order within the queue).
  *   <li>Then the GPUs left go to the policy's global order among the queues below their maximum
- *       ({@link QueueShare#maximumGpus}); a queue at its maximum is not offered any.
+ *       ({@link QueueShare#maximumGpus}); a queue at its maximum is not offered any. Where a
+ *       queue of the first step still lacks GPUs (the policy kept some free GPUs from its jobs:
+ *       held for its job whose sync is about to end, or kept for a faster type), the others
+ *       may not take the free GPUs its waiting jobs can run on that it lacks: those stay free
+ *       for its next offer, so a guarantee is not lent out again the moment it comes back.
  * </ol>
  * So an idle guarantee is lent to whoever the policy ranks first, and comes back at task
  * boundaries: a task is never killed, but every GPU that frees goes first to a queue below its
@@ -92,13 +96,15 @@ public final class QueueGuarantees {
     if (ready == 0) {
       left.clear(); // nothing to offer: only who yields is worked out
     }
+    Map<String, Integer> stillLacking = new HashMap<>(lacking);
     if (!lacking.isEmpty() && !left.isEmpty()) {
-      fill(policy, view, jobs, nowMs, new HashMap<>(lacking), use, taken, left, out);
+      fill(policy, view, jobs, nowMs, stillLacking, use, taken, left, Kept.NONE, out);
     }
     if (!left.isEmpty()) {
       Map<String, Integer> room = new HashMap<>();
       use.forEach((q, u) -> room.put(q, qs.get(q).maximumGpus(fleet) - u[0]));
-      fill(policy, view, jobs, nowMs, room, use, taken, left, out);
+      fill(policy, view, jobs, nowMs, room, use, taken, left,
+          kept(jobs, stillLacking, taken, left), out);
     }
     Map<String, Integer> given = new HashMap<>();
     for (QueuedJob j : jobs) {
@@ -127,13 +133,13 @@ public final class QueueGuarantees {
    */
   private void fill(SchedulingPolicy policy, ClusterView view,
       Collection<? extends QueuedJob> jobs, long nowMs, Map<String, Integer> room,
-      Map<String, int[]> use, Map<String, Integer> taken, List<GpuView> left,
+      Map<String, int[]> use, Map<String, Integer> taken, List<GpuView> left, Kept kept,
       List<Assignment> out) {
     while (!left.isEmpty()) {
       int before = out.size();
       take(offer(policy, view, jobs, left, nowMs,
           j -> room.getOrDefault(queues.queueOf(j.queue()), 0) > 0, taken), view, room, use,
-          taken, left, out);
+          taken, left, kept, out);
       if (out.size() == before || room.values().stream().noneMatch(r -> r > 0)) {
         return;
       }
@@ -170,7 +176,7 @@ public final class QueueGuarantees {
 
   /** Keeps the answers each queue has room for, in the policy's order. */
   private void take(List<Assignment> answer, ClusterView view, Map<String, Integer> room,
-      Map<String, int[]> use, Map<String, Integer> taken, List<GpuView> left,
+      Map<String, int[]> use, Map<String, Integer> taken, List<GpuView> left, Kept kept,
       List<Assignment> out) {
     for (Assignment a : answer) {
       if (!(view.job(a.jobId()) instanceof QueuedJob j)) {
@@ -178,14 +184,89 @@ public final class QueueGuarantees {
         continue;
       }
       String q = queues.queueOf(j.queue());
-      if (room.getOrDefault(q, 0) <= 0 || !left.removeIf(g -> g.id().equals(a.gpuId()))) {
-        continue; // over the queue's share (or a GPU not offered: the check would refuse it)
+      GpuView gpu = null;
+      for (GpuView g : left) {
+        if (g.id().equals(a.gpuId())) {
+          gpu = g;
+          break;
+        }
       }
+      if (room.getOrDefault(q, 0) <= 0 || gpu == null || !kept.allows(q, gpu)) {
+        continue; // over the queue's share, kept for a queue still below its guarantee (or a
+                  // GPU not offered: the host's check would refuse it)
+      }
+      left.remove(gpu);
       room.merge(q, -1, Integer::sum);
       use.get(q)[0]++;
       taken.merge(j.id(), 1, Integer::sum);
       out.add(a);
     }
+  }
+
+  /**
+   * The free GPUs that queues still below their guarantee after the first step keep from the
+   * others in the second: per such queue, as many as it lacks of those its waiting jobs can run
+   * on. A GPU none of them can use is never kept; such queues themselves take in the global
+   * order like the others.
+   */
+  private static final class Kept {
+
+    static final Kept NONE = new Kept();
+
+    /** Lacking queue -> GPUs it still keeps; the types its waiting jobs can run on. */
+    private final Map<String, Integer> keeps = new HashMap<>();
+    private final Map<String, Set<GpuType>> usable = new HashMap<>();
+    /** Per lacking queue, the free GPUs it could use that are still left. */
+    private final Map<String, Integer> usableLeft = new HashMap<>();
+
+    /** Whether {@code queue} may take {@code gpu}; if so, counts it as taken. */
+    boolean allows(String queue, GpuView gpu) {
+      if (!keeps.containsKey(queue)) {
+        for (Map.Entry<String, Integer> e : keeps.entrySet()) {
+          if (usable.get(e.getKey()).contains(gpu.type())
+              && usableLeft.get(e.getKey()) <= e.getValue()) {
+            return false; // that queue would be left fewer GPUs it can use than it lacks
+          }
+        }
+      } else {
+        keeps.merge(queue, -1, Integer::sum);
+      }
+      for (String q : keeps.keySet()) {
+        if (usable.get(q).contains(gpu.type())) {
+          usableLeft.merge(q, -1, Integer::sum);
+        }
+      }
+      return true;
+    }
+  }
+
+  private Kept kept(Collection<? extends QueuedJob> jobs, Map<String, Integer> stillLacking,
+      Map<String, Integer> taken, List<GpuView> left) {
+    Kept k = new Kept();
+    for (QueuedJob j : jobs) {
+      String q = queues.queueOf(j.queue());
+      if (stillLacking.getOrDefault(q, 0) <= 0
+          || j.readyTasks() <= taken.getOrDefault(j.id(), 0)) {
+        continue;
+      }
+      k.keeps.put(q, stillLacking.get(q));
+      Set<GpuType> types = k.usable.computeIfAbsent(q, x -> new HashSet<>());
+      for (GpuView g : left) {
+        if (j.times(g.type()) != null) {
+          types.add(g.type());
+        }
+      }
+    }
+    for (String q : k.keeps.keySet()) {
+      int n = 0;
+      for (GpuView g : left) {
+        if (k.usable.get(q).contains(g.type())) {
+          n++;
+        }
+      }
+      k.usableLeft.put(q, n);
+    }
+    return k;
   }
 
   private static int fleet(ClusterView view) {
