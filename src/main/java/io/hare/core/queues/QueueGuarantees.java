@@ -25,10 +25,12 @@ import java.util.function.Predicate;
  *       it lacks, in the order the policy answers (its own order within the queue).
  *   <li>Then the GPUs left go to the policy's global order among the queues below their maximum
  *       ({@link QueueShare#maximumGpus}); a queue at its maximum is not offered any. Where a
- *       queue of the first step still lacks GPUs (the policy kept some free GPUs from its jobs:
- *       held for its job whose sync is about to end, or kept for a faster type), the others
- *       may not take the free GPUs its waiting jobs can run on that it lacks: those stay free
- *       for its next offer, so a guarantee is not lent out again the moment it comes back.
+ *       queue of the first step still lacks GPUs (the policy kept free GPUs from its jobs: held
+ *       for its job whose sync is about to end, or declined for a faster type), the others may
+ *       not take, of the free GPUs its waiting jobs can run on, the ones it lacks: those stay
+ *       free for its next offer, so a guarantee is not lent out again the moment it comes back.
+ *       A guarantee counts GPUs of any type, so a slower GPU the queue declined is kept too;
+ *       what that costs the others is measured in docs/queues.md.
  * </ol>
  * So an idle guarantee is lent to whoever the policy ranks first, and comes back at task
  * boundaries: a task is never killed, but every GPU that frees goes first to a queue below its
@@ -104,7 +106,7 @@ public final class QueueGuarantees {
       Map<String, Integer> room = new HashMap<>();
       use.forEach((q, u) -> room.put(q, qs.get(q).maximumGpus(fleet) - u[0]));
       fill(policy, view, jobs, nowMs, room, use, taken, left,
-          kept(jobs, stillLacking, taken, left), out);
+          kept(view, jobs, stillLacking, taken, left), out);
     }
     Map<String, Integer> given = new HashMap<>();
     for (QueuedJob j : jobs) {
@@ -240,7 +242,8 @@ public final class QueueGuarantees {
     }
   }
 
-  private Kept kept(Collection<? extends QueuedJob> jobs, Map<String, Integer> stillLacking,
+  private Kept kept(ClusterView view, Collection<? extends QueuedJob> jobs,
+      Map<String, Integer> stillLacking,
       Map<String, Integer> taken, List<GpuView> left) {
     Kept k = new Kept();
     for (QueuedJob j : jobs) {
@@ -251,9 +254,9 @@ public final class QueueGuarantees {
       }
       k.keeps.put(q, stillLacking.get(q));
       Set<GpuType> types = k.usable.computeIfAbsent(q, x -> new HashSet<>());
-      for (GpuView g : left) {
-        if (j.times(g.type()) != null) {
-          types.add(g.type());
+      for (GpuType t : view.gpuTypes()) {
+        if (j.times(t) != null) {
+          types.add(t);
         }
       }
     }

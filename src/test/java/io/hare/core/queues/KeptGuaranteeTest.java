@@ -45,21 +45,26 @@ public class KeptGuaranteeTest {
     }
   }
 
-  /** A job of {@code queue} with {@code ready} tasks waiting, runnable on {@code types}. */
+  /**
+   * A job of {@code queue} with {@code ready} tasks waiting, runnable on {@code types}, fastest
+   * on the first of them (ties: none).
+   */
   private static final class Job implements QueuedJob {
     private final String id;
     private final String queue;
     private final int ready;
     private final int running;
-    private final Set<GpuType> types;
+    private final List<GpuType> types;
+    private final GpuType fastest;
     private int hidden;
 
-    Job(String id, String queue, int ready, int running, Set<GpuType> types) {
+    Job(String id, String queue, int ready, int running, List<GpuType> types) {
       this.id = id;
       this.queue = queue;
       this.ready = ready;
       this.running = running;
       this.types = types;
+      this.fastest = types.get(0);
     }
 
     @Override
@@ -124,7 +129,8 @@ public class KeptGuaranteeTest {
 
     @Override
     public TaskTimes times(GpuType type) {
-      return types.contains(type) ? new TaskTimes(1000, 0) : null;
+      return !types.contains(type) ? null
+          : new TaskTimes(type.equals(fastest) ? 1000 : 3000, 0);
     }
   }
 
@@ -208,8 +214,8 @@ public class KeptGuaranteeTest {
   @Test(timeout = 60_000)
   public void whatAQueueBelowItsGuaranteeLacksIsNotGivenToAQueueAtItsOwn() {
     // a runs 1 of its 2 and waits; b runs its 2 and waits for more; two V100s free
-    Job a = new Job("a1", "a", 2, 1, Set.of(V100, K80));
-    Job b = new Job("b1", "b", 4, 2, Set.of(V100, K80));
+    Job a = new Job("a1", "a", 2, 1, List.of(V100, K80));
+    Job b = new Job("b1", "b", 4, 2, List.of(V100, K80));
     List<Gpu> free = List.of(new Gpu("g1", V100), new Gpu("g2", V100));
     assertEquals("a lacks one: b gets one of the two, not both",
         List.of(new Assignment("g1", "b1")),
@@ -221,8 +227,8 @@ public class KeptGuaranteeTest {
 
   @Test(timeout = 60_000)
   public void aGpuTheWaitingQueueCannotUseIsNotKeptForIt() {
-    Job a = new Job("a1", "a", 2, 0, Set.of(V100)); // lacks 2, runs on V100s only
-    Job b = new Job("b1", "b", 4, 2, Set.of(V100, K80));
+    Job a = new Job("a1", "a", 2, 0, List.of(V100)); // lacks 2, runs on V100s only
+    Job b = new Job("b1", "b", 4, 2, List.of(V100, K80));
     List<Gpu> free = List.of(new Gpu("k1", K80), new Gpu("g1", V100), new Gpu("k2", K80));
     assertEquals("the K80s go to b; the V100, one of the two a lacks, stays free",
         List.of(new Assignment("k1", "b1"), new Assignment("k2", "b1")),
@@ -230,9 +236,19 @@ public class KeptGuaranteeTest {
   }
 
   @Test(timeout = 60_000)
+  public void aGuaranteeCountsGpusOfAnyTypeTheQueueCanRunOn() {
+    Job a = new Job("a1", "a", 2, 0, List.of(V100, K80)); // lacks 2, 3x slower on a K80
+    Job b = new Job("b1", "b", 4, 2, List.of(V100, K80));
+    List<Gpu> free = List.of(new Gpu("k1", K80), new Gpu("g1", V100), new Gpu("k2", K80));
+    assertEquals("b gets one of the three; a keeps two, even a K80 it turned down",
+        List.of(new Assignment("k1", "b1")),
+        assign(new Policy(List.of("b1", "a1"), Set.of("a1")), List.of(a, b), free));
+  }
+
+  @Test(timeout = 60_000)
   public void aQueueWithNothingWaitingKeepsNothing() {
-    Job a = new Job("a1", "a", 0, 0, Set.of(V100, K80)); // below its guarantee, no demand
-    Job b = new Job("b1", "b", 4, 2, Set.of(V100, K80));
+    Job a = new Job("a1", "a", 0, 0, List.of(V100, K80)); // below its guarantee, no demand
+    Job b = new Job("b1", "b", 4, 2, List.of(V100, K80));
     List<Gpu> free = List.of(new Gpu("g1", V100), new Gpu("g2", V100));
     assertEquals(List.of(new Assignment("g1", "b1"), new Assignment("g2", "b1")),
         assign(new Policy(List.of("b1", "a1"), Set.of()), List.of(a, b), free));
