@@ -1,6 +1,7 @@
 package io.hare.yarn.app;
 
 import java.io.IOException;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.yarn.api.protocolrecords.AllocateResponse;
 import org.apache.hadoop.yarn.api.records.FinalApplicationStatus;
 import org.apache.hadoop.yarn.client.api.AMRMClient.ContainerRequest;
@@ -17,6 +18,9 @@ import org.apache.hadoop.yarn.exceptions.YarnException;
  * client, which waits the real interval before each allocate call but the first, or less once
  * {@link #hurry} is called or the interval is shortened.
  *
+ * <p>An allocate call the ResourceManager fails while it goes down for a restart is tried again
+ * ({@link RmRetries}) rather than ending the ApplicationMaster.
+ *
  * <p>Thread-safe: the async client's heartbeat thread calls {@link #allocate}; any thread may
  * hurry or change the interval.
  */
@@ -26,6 +30,7 @@ final class HurriableAmrmClient extends AMRMClientImpl<ContainerRequest> {
   private volatile long intervalMs;
   private boolean hurried;
   private boolean sentOne;
+  private volatile RmRetries retries = RmRetries.from(new Configuration(false));
 
   HurriableAmrmClient(long intervalMs) {
     this.intervalMs = intervalMs;
@@ -68,9 +73,15 @@ final class HurriableAmrmClient extends AMRMClientImpl<ContainerRequest> {
   }
 
   @Override
+  protected void serviceInit(Configuration conf) throws Exception {
+    retries = RmRetries.from(conf);
+    super.serviceInit(conf);
+  }
+
+  @Override
   public AllocateResponse allocate(float progressIndicator) throws YarnException, IOException {
     awaitTurn();
-    return super.allocate(progressIndicator);
+    return retries.call("the allocate call", () -> super.allocate(progressIndicator));
   }
 
   /** Waits for this heartbeat's turn: none for the first, else the interval or a hurry. */
