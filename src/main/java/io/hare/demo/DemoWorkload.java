@@ -51,16 +51,24 @@ public final class DemoWorkload {
 
   /** The first {@code n} jobs, one every {@code gapMs}. */
   public static List<DemoJob> jobs(int n, long gapMs) {
+    return cycle(TEMPLATE, n, gapMs);
+  }
+
+  /**
+   * The first {@code n} jobs of {@code template} repeated, one every {@code gapMs}: a repeat
+   * gets its name numbered and seeds of its own, and keeps its template's queue.
+   */
+  static List<DemoJob> cycle(List<DemoJob> template, int n, long gapMs) {
     if (n < 1) {
       throw new IllegalArgumentException("a workload needs >= 1 job, got " + n);
     }
     List<DemoJob> out = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
-      DemoJob t = TEMPLATE.get(i % TEMPLATE.size());
-      int cycle = i / TEMPLATE.size();
+      DemoJob t = template.get(i % template.size());
+      int cycle = i / template.size();
       String name = cycle == 0 ? t.name() : t.name() + "-" + (cycle + 1);
       out.add(new DemoJob(name, t.model(), t.weight(), t.rounds(), t.tasksPerRound(),
-          i * gapMs, t.seed() + cycle * TEMPLATE.size()));
+          i * gapMs, t.seed() + cycle * template.size(), t.queue()));
     }
     return out;
   }

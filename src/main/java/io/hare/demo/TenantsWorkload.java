@@ -1,7 +1,6 @@
 package io.hare.demo;
 
 import io.hare.core.SchedulerKeys;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -55,18 +54,7 @@ public final class TenantsWorkload {
 
   /** The first {@code n} jobs, one every {@code gapMs}, alternating between the queues. */
   public static List<DemoJob> jobs(int n, long gapMs) {
-    if (n < 1) {
-      throw new IllegalArgumentException("a workload needs >= 1 job, got " + n);
-    }
-    List<DemoJob> out = new ArrayList<>(n);
-    for (int i = 0; i < n; i++) {
-      DemoJob t = TEMPLATE.get(i % TEMPLATE.size());
-      int cycle = i / TEMPLATE.size();
-      String name = cycle == 0 ? t.name() : t.name() + "-" + (cycle + 1);
-      out.add(new DemoJob(name, t.model(), t.weight(), t.rounds(), t.tasksPerRound(),
-          i * gapMs, t.seed() + cycle * TEMPLATE.size(), t.queue()));
-    }
-    return out;
+    return DemoWorkload.cycle(TEMPLATE, n, gapMs);
   }
 
   /**
