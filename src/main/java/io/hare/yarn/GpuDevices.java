@@ -61,21 +61,7 @@ public final class GpuDevices {
    * empty if none. Its worker may get ready on it (a CUDA context, its model) before its task.
    */
   public static OptionalInt expected(Collection<String> tags) {
-    if (tags != null) {
-      for (String t : tags) {
-        if (t.startsWith(STANDBY_TAG)) {
-          try {
-            int i = Integer.parseInt(t.substring(STANDBY_TAG.length()));
-            if (i >= 0) {
-              return OptionalInt.of(i);
-            }
-          } catch (NumberFormatException e) {
-            // not a tag of ours after all: no hint
-          }
-        }
-      }
-    }
-    return OptionalInt.empty();
+    return index(tags, STANDBY_TAG);
   }
 
   /** {@code tags} (null: none) without any device tag, plus the tag of {@code index}. */
@@ -100,16 +86,21 @@ public final class GpuDevices {
 
   /** The device index among a container's allocation tags (null: none); empty if none. */
   public static OptionalInt of(Collection<String> tags) {
+    return index(tags, TAG);
+  }
+
+  /** The index of the first tag {@code prefix}N among {@code tags} (null: none); empty if none. */
+  private static OptionalInt index(Collection<String> tags, String prefix) {
     if (tags != null) {
       for (String t : tags) {
-        if (t.startsWith(TAG)) {
+        if (t.startsWith(prefix)) {
           try {
-            int i = Integer.parseInt(t.substring(TAG.length()));
+            int i = Integer.parseInt(t.substring(prefix.length()));
             if (i >= 0) {
               return OptionalInt.of(i);
             }
           } catch (NumberFormatException e) {
-            // not a tag of ours after all: no device
+            // not a tag of ours after all: none
           }
         }
       }
