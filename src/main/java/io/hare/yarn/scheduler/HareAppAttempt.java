@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.function.Supplier;
 import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
 import org.apache.hadoop.yarn.api.records.ApplicationResourceUsageReport;
@@ -22,6 +23,7 @@ import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
 import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainerEvent;
 import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainerEventType;
 import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainerImpl;
+import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainerState;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ActiveUsersManager;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.Queue;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.NodeType;
@@ -29,6 +31,7 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.ContainerR
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.PendingAsk;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerNode;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerApp;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.constraint.AllocationTagsManager;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.fifo.FifoAppAttempt;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.fifo.FifoAppAttemptBase;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.fifo.FifoScheduler;
@@ -157,8 +160,7 @@ final class HareAppAttempt extends FifoAppAttemptBase {
     attemptResourceUsage.incUsed(node.getPartition(), delta);
     node.deductUnallocatedResource(delta);
     c.setAllocationRequestId(key.getAllocationRequestId());
-    // the AM's view only: YARN's tag bookkeeping keeps the tags the container was made with
-    c.setAllocationTags(device.isPresent()
+    retag(rc, device.isPresent()
         ? GpuDevices.withDevice(c.getAllocationTags(), device.getAsInt())
         : GpuDevices.withoutDevice(c.getAllocationTags()));
     reissue(rc);
@@ -188,10 +190,30 @@ final class HareAppAttempt extends FifoAppAttemptBase {
     attemptResourceUsage.decUsed(node.getPartition(), delta);
     // SchedulerNode's own "add back" is private: deducting the negative difference is the same
     node.deductUnallocatedResource(Resources.subtract(small, before));
-    c.setAllocationTags(GpuDevices.withoutDevice(c.getAllocationTags())); // no GPU, no device
+    retag(rc, GpuDevices.withoutDevice(c.getAllocationTags())); // no GPU, no device
     reissue(rc);
     parked.add(c);
     return true;
+  }
+
+  /**
+   * Gives {@code rc} the allocation tags {@code tags} everywhere YARN keeps them: the container
+   * record (the AM's view, and what the node's release takes off the tags manager), the
+   * RMContainer (what its start adds there, and the token) and, for a container already started,
+   * the tags manager itself. Changing the record alone leaves the manager counting tags that
+   * the release then fails to find (a WARN per tag) and never takes off the ones it counts.
+   */
+  private void retag(RMContainer rc, Set<String> tags) {
+    Container c = rc.getContainer();
+    AllocationTagsManager manager = rmContext.getAllocationTagsManager();
+    if (manager != null && rc.getState() == RMContainerState.RUNNING) {
+      manager.removeContainer(c.getNodeId(), c.getId(), rc.getAllocationTags());
+      manager.addContainer(c.getNodeId(), c.getId(), tags);
+    }
+    if (rc instanceof RMContainerImpl impl) {
+      impl.setAllocationTags(tags);
+    }
+    c.setAllocationTags(tags);
   }
 
   /** A new container token for {@code rc}'s changed container, one version up. */
