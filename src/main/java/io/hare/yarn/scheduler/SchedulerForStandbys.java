@@ -67,15 +67,24 @@ final class SchedulerForStandbys implements StandbyHost {
     return tasks.expectedEndMs(gpu);
   }
 
+  /**
+   * The policy's line, with the jobs of queues that yield ({@link QueueGate#yields}: above their
+   * guarantee while another queue waits for its own) behind the others: a GPU that frees goes
+   * first to a queue below its guarantee, so a standby made ahead for a yielding queue's job would
+   * wait while the other queue's job starts in a new container.
+   */
   @Override
   public List<YarnJob> line(GpuType type) {
     List<YarnJob> line = new ArrayList<>();
+    List<YarnJob> yielding = new ArrayList<>();
+    QueueGate gate = host.queueGate();
     for (String id : host.line(type)) {
       YarnJob j = host.activeJob(id);
       if (j != null) {
-        line.add(j);
+        (gate.yields(j.queue()) ? yielding : line).add(j);
       }
     }
+    line.addAll(yielding);
     return line;
   }
 

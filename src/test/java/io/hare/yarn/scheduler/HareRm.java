@@ -161,6 +161,14 @@ final class HareRm implements AutoCloseable {
     return submit(all.toArray(new String[0]));
   }
 
+  /** A Hare AM's application in {@code queue}. */
+  RMApp submitHareTo(String queue, String... tags) throws Exception {
+    Set<String> all = new HashSet<>(Set.of(tags));
+    all.add(HARE_AM);
+    return MockRMAppSubmitter.submit(rm, MockRMAppSubmissionData.Builder
+        .createWithMemory(1024, rm).withQueue(queue).withApplicationTags(all).build());
+  }
+
   RMApp submit(String... tags) throws Exception {
     return MockRMAppSubmitter.submit(rm, MockRMAppSubmissionData.Builder
         .createWithMemory(1024, rm).withApplicationTags(Set.of(tags)).build());
