@@ -3,6 +3,7 @@ package io.hare.cli;
 import io.hare.core.BadInputException;
 import io.hare.core.ConfigException;
 import io.hare.core.SchedulerKeys;
+import io.hare.core.queues.QueueShares;
 import io.hare.demo.DemoJob;
 import io.hare.demo.DemoModel;
 import io.hare.demo.DemoPictures;
@@ -203,17 +204,17 @@ public final class DemoCommand implements Callable<Integer> {
         new com.fasterxml.jackson.databind.ObjectMapper().writeValue(new File(runDir, "run.json"),
             r);
         HareSettings scheduler = HareSettings.read(run.schedulerConf(p, runDir));
-        // a retried or recovered task is one the simulator does not know, and the replay and
-        // the prediction run the policy over one queue
-        boolean simulate = faults.isEmpty() && !tenants;
-        replays.add(simulate ? Replay.of(r, scheduler) : new Replay.Outcome(List.of(),
-            tenants ? "the replay has no queues" : "faults were injected"));
+        // a retried or recovered task is one the simulator does not know; the replay runs the
+        // policy over one queue
+        boolean simulate = faults.isEmpty();
+        replays.add(simulate && !tenants ? Replay.of(r, scheduler) : new Replay.Outcome(
+            List.of(), tenants ? "the replay has no queues" : "faults were injected"));
         // what the same policy core predicts without YARN; not with faults, which add jobs and
         // retries the simulator does not model
         ContendedShares.Figures queues = tenants
             ? ContendedShares.of(r, TenantsWorkload.shares(rm)) : null;
         notes.put(p, new DemoReport.Notes(simulate ? predicted(workload, cluster,
-            run.schedulerProfiles(), scheduler, startupMs) : null,
+            run.schedulerProfiles(), scheduler, startupMs, QueueKeys.read(rm)) : null,
             LoadCheck.warning(r, taskMs).orElse(null), queues));
       }
     } finally {
@@ -231,9 +232,9 @@ public final class DemoCommand implements Callable<Integer> {
    * policy and settings, with the profile the scheduler was given; null if a job never finished.
    */
   private Double predicted(List<DemoJob> workload, List<EmbeddedCluster.Node> cluster,
-      DemoProfiles profiles, HareSettings scheduler, long startupMs) {
+      DemoProfiles profiles, HareSettings scheduler, long startupMs, QueueShares queues) {
     SimResult s = DemoPrediction.simulate(workload, cluster, profiles.table(taskMs),
-        scheduler.newPolicy(), startupMs);
+        scheduler.newPolicy(), startupMs, queues);
     return s.unfinishedJobs() == 0 ? s.totalWeightedJctS() : null;
   }
 

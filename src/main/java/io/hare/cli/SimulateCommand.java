@@ -262,15 +262,8 @@ public final class SimulateCommand implements Callable<Integer> {
     if (queuesFile != null) {
       keys.putAll(QueuesFile.read(queuesFile));
     }
-    settings.forEach((k, v) -> {
-      if (k.equals(SchedulerKeys.QUEUES) || k.startsWith(SchedulerKeys.QUEUE_PREFIX)) {
-        keys.put(k, v);
-      }
-    });
-    PolicyConfig t = new PolicyConfig(keys, 0);
-    QueueShares q = QueueShares.read(t);
-    t.check();
-    return q;
+    keys.putAll(settings);
+    return QueueKeys.read(keys);
   }
 
   private ClusterSpec parseCluster() throws BadInputException {

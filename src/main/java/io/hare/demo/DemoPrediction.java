@@ -6,6 +6,7 @@ import io.hare.core.JobSpec;
 import io.hare.core.TaskTimes;
 import io.hare.core.policy.SchedulingPolicy;
 import io.hare.core.profile.TaskTimeModel;
+import io.hare.core.queues.QueueShares;
 import io.hare.embedded.EmbeddedCluster;
 import io.hare.sim.SimOptions;
 import io.hare.sim.SimResult;
@@ -53,8 +54,18 @@ public final class DemoPrediction {
    */
   public static SimResult simulate(List<DemoJob> jobs, List<EmbeddedCluster.Node> nodes,
       TaskTimeModel times, SchedulingPolicy policy, long startupMs) {
+    return simulate(jobs, nodes, times, policy, startupMs, QueueShares.single());
+  }
+
+  /**
+   * As above, with the scheduler's {@code queues}: each job in its own queue, the simulator
+   * keeping the queues' guarantees and maxima as the ResourceManager does.
+   */
+  public static SimResult simulate(List<DemoJob> jobs, List<EmbeddedCluster.Node> nodes,
+      TaskTimeModel times, SchedulingPolicy policy, long startupMs, QueueShares queues) {
     List<JobSpec> specs = jobs.stream().map(j -> new JobSpec(j.name(), j.submitAtMs(),
-        j.weight(), j.model().name(), j.tasksPerRound(), j.rounds())).toList();
+        j.weight(), j.model().name(), j.tasksPerRound(), j.rounds(),
+        queues.several() ? j.queue() : JobSpec.DEFAULT_QUEUE)).toList();
     TaskDurations durations = new TaskDurations() {
       @Override
       public TaskTimes of(JobSpec job, int round, int index, GpuType type) {
@@ -66,8 +77,8 @@ public final class DemoPrediction {
         return startupMs;
       }
     };
-    return new Simulator(cluster(nodes), specs, times, durations, SimOptions.defaults())
-        .run(policy);
+    return new Simulator(cluster(nodes), specs, times, durations,
+        SimOptions.defaults().withQueues(queues)).run(policy);
   }
 
   /**

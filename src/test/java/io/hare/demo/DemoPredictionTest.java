@@ -7,7 +7,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hare.core.ConfigException;
 import io.hare.core.SchedulerKeys;
+import io.hare.core.policy.PolicyConfig;
 import io.hare.core.policy.SchedulingPolicy;
+import io.hare.core.queues.QueueShares;
 import io.hare.embedded.EmbeddedCluster;
 import io.hare.sim.SimResult;
 import io.hare.yarn.scheduler.HareSettings;
@@ -66,6 +68,24 @@ public class DemoPredictionTest {
         policy("hare"), 4000);
     // 4 s to start, then 2 rounds of a 1000 ms task (no process start-up) and a 300 ms sync
     assertEquals(2 * (4000 + 2 * (1000 + 300)) / 1000.0, r.totalWeightedJctS(), 1e-9);
+  }
+
+  @Test(timeout = 60_000)
+  public void withQueuesEachQueueKeepsItsGuaranteeAsTheSchedulerDoes() throws Exception {
+    // two V100s, 1 s tasks; b's job (weight 8) ranks first, a's waits for a's guarantee
+    DemoProfiles profiles = new DemoProfiles(0, 1, 0);
+    List<EmbeddedCluster.Node> v100 = List.of(new EmbeddedCluster.Node("v100", 2));
+    List<DemoJob> jobs = List.of(new DemoJob("a1", DemoModel.RESNET50, 1, 1, 2, 0, 1, "a"),
+        new DemoJob("b1", DemoModel.RESNET50, 8, 1, 2, 0, 2, "b"));
+    SimResult one = DemoPrediction.simulate(jobs, v100, profiles.table(1000), policy("hare"), 0);
+    assertEquals("one queue: b1 takes both GPUs (1 s), then a1 (2 s)", 8 * 1 + 2,
+        one.totalWeightedJctS(), 1e-9);
+    QueueShares halves = QueueShares.read(new PolicyConfig(Map.of(SchedulerKeys.QUEUES, "a,b",
+        SchedulerKeys.QUEUE_PREFIX + "a.guaranteed-gpu-share", "0.5",
+        SchedulerKeys.QUEUE_PREFIX + "b.guaranteed-gpu-share", "0.5"), 0));
+    SimResult two = DemoPrediction.simulate(jobs, v100, profiles.table(1000), policy("hare"), 0,
+        halves);
+    assertEquals("a GPU each: both end at 2 s", 8 * 2 + 2, two.totalWeightedJctS(), 1e-9);
   }
 
   @Test(timeout = 60_000)
