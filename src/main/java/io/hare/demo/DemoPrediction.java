@@ -31,7 +31,8 @@ import java.util.Map;
  * A job's start-up (its ApplicationMaster's start and first container's launch) is what the
  * demo measured on its warm-up job, the same for every job; later container launches are left
  * out, because the profile leaves them out. So the prediction is what the policy would do with
- * the demo's GPUs if YARN cost nothing beyond starting each job.
+ * the demo's GPUs if YARN cost nothing beyond starting each job. With queues (the tenants demo)
+ * the simulator keeps their guarantees and maxima around the policy, as the scheduler does.
  */
 public final class DemoPrediction {
 
