@@ -8,6 +8,8 @@ import io.hare.core.ClusterSpec;
 import io.hare.core.ConfigException;
 import io.hare.core.JobSpec;
 import io.hare.core.SchedulerKeys;
+import io.hare.core.policy.hare.HarePolicy;
+import io.hare.core.policy.hlas.HlasPolicy;
 import io.hare.core.profile.ProfileTable;
 import io.hare.sim.JobOutcome;
 import io.hare.sim.SimOptions;
