@@ -73,7 +73,7 @@ public record HareSettings(String policyName, PolicyConfig policyConfig, String 
     conf.getPropsWithPrefix(SchedulerKeys.PREFIX)
         .forEach((k, v) -> values.put(SchedulerKeys.PREFIX + k, v));
     PolicyConfig t = new PolicyConfig(values, 0); // typed getters collect problems
-    problems.addAll(new KnownKeys(SchedulerKeys.class, SchedulerKeys.PREFIX)
+    problems.addAll(new KnownKeys(Policies.keyClasses(), SchedulerKeys.PREFIX)
         .unknown(values.keySet()));
 
     long seed = t.getLong(SchedulerKeys.SEED, SchedulerKeys.DEFAULT_SEED, Long.MIN_VALUE,

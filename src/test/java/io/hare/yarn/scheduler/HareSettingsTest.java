@@ -6,6 +6,7 @@ import static org.junit.Assert.fail;
 
 import io.hare.core.ConfigException;
 import io.hare.core.SchedulerKeys;
+import io.hare.core.policy.hare.HareKeys;
 import io.hare.testing.BadSchedulerConf;
 import java.io.File;
 import java.nio.file.Files;
@@ -37,7 +38,7 @@ public class HareSettingsTest {
     conf.set(SchedulerKeys.PROFILES_FILE, badCsv.getAbsolutePath());
     conf.set(SchedulerKeys.PROFILES_DEFAULT_COMPUTE_MS, "soon");
     conf.set(SchedulerKeys.REPLAN_INTERVAL_MS, "-1");
-    conf.set(SchedulerKeys.HARE_ORDERING, "random"); // a key of the hare policy itself
+    conf.set(HareKeys.ORDERING, "random"); // a key of the hare policy itself
     try {
       HareSettings.read(conf);
       fail("accepted");
@@ -48,7 +49,7 @@ public class HareSettingsTest {
           "got '0'", SchedulerKeys.GPU_TYPE_ATTRIBUTE, "gpu.model", SchedulerKeys.GPU_TYPE_DEFAULT,
           "tesla v100!", SchedulerKeys.PROFILES_FILE, "bad-profiles.csv",
           SchedulerKeys.PROFILES_DEFAULT_COMPUTE_MS, "soon", SchedulerKeys.REPLAN_INTERVAL_MS,
-          "'-1'", SchedulerKeys.HARE_ORDERING, "random"}) {
+          "'-1'", HareKeys.ORDERING, "random"}) {
         assertTrue("message should name " + bad + ":\n" + m, m.contains(bad));
       }
     }

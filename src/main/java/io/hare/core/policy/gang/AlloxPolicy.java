@@ -1,7 +1,6 @@
 package io.hare.core.policy.gang;
 
 import io.hare.core.GpuType;
-import io.hare.core.SchedulerKeys;
 import io.hare.core.policy.ClusterView;
 import io.hare.core.policy.JobView;
 import io.hare.core.policy.PolicyConfig;
@@ -48,12 +47,12 @@ public final class AlloxPolicy extends ArrivalOrderGang {
   private final double alpha;
 
   public AlloxPolicy(PolicyConfig config) {
-    double a = config.getDouble(SchedulerKeys.ALLOX_ALPHA, SchedulerKeys.DEFAULT_ALLOX_ALPHA, 0,
+    double a = config.getDouble(GangKeys.ALLOX_ALPHA, GangKeys.DEFAULT_ALLOX_ALPHA, 0,
         1.0);
     if (a == 0) { // a range check with Double.MIN_VALUE as its bound would print 4.9E-324
-      config.addProblem(SchedulerKeys.ALLOX_ALPHA + ": must be a number in (0, 1], got '"
-          + config.values().get(SchedulerKeys.ALLOX_ALPHA) + "'");
-      a = SchedulerKeys.DEFAULT_ALLOX_ALPHA;
+      config.addProblem(GangKeys.ALLOX_ALPHA + ": must be a number in (0, 1], got '"
+          + config.values().get(GangKeys.ALLOX_ALPHA) + "'");
+      a = GangKeys.DEFAULT_ALLOX_ALPHA;
     }
     this.alpha = a;
     AlloxMatching.loadNatives();

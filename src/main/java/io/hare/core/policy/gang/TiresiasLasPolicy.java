@@ -1,6 +1,5 @@
 package io.hare.core.policy.gang;
 
-import io.hare.core.SchedulerKeys;
 import io.hare.core.policy.ClusterView;
 import io.hare.core.policy.JobView;
 import io.hare.core.policy.PolicyConfig;
@@ -49,8 +48,8 @@ public final class TiresiasLasPolicy extends BoundaryGang<TiresiasLedger.Key> {
 
   public TiresiasLasPolicy(PolicyConfig config) {
     super(TiresiasLedger.ORDER);
-    double knob = config.getDouble(SchedulerKeys.TIRESIAS_PROMOTE_KNOB,
-        SchedulerKeys.DEFAULT_TIRESIAS_PROMOTE_KNOB, 0, 1e9);
+    double knob = config.getDouble(GangKeys.TIRESIAS_PROMOTE_KNOB,
+        GangKeys.DEFAULT_TIRESIAS_PROMOTE_KNOB, 0, 1e9);
     this.ledger = new TiresiasLedger(TiresiasSettings.thresholdsGpuMs(config), knob);
     // java.util.Random's first draws barely differ between neighbouring seeds: mix the seed.
     this.random = new Random(new SplittableRandom(config.seed()).nextLong());

@@ -1,6 +1,5 @@
 package io.hare.core.policy.gang;
 
-import io.hare.core.SchedulerKeys;
 import io.hare.core.policy.PolicyConfig;
 
 /** Parses tiresias-las settings that {@link PolicyConfig}'s typed getters do not cover. */
@@ -14,13 +13,13 @@ final class TiresiasSettings {
    * FIFO queue. A bad list is recorded as a problem and the defaults are used.
    */
   static double[] thresholdsGpuMs(PolicyConfig config) {
-    String key = SchedulerKeys.TIRESIAS_QUEUE_THRESHOLDS_GPU_S;
-    String text = config.getString(key, SchedulerKeys.DEFAULT_TIRESIAS_QUEUE_THRESHOLDS_GPU_S);
+    String key = GangKeys.TIRESIAS_QUEUE_THRESHOLDS_GPU_S;
+    String text = config.getString(key, GangKeys.DEFAULT_TIRESIAS_QUEUE_THRESHOLDS_GPU_S);
     double[] parsed = parse(text);
     if (parsed == null) {
       config.addProblem(key + ": must be positive, strictly increasing GPU-seconds separated by "
           + "commas (e.g. 3250,7200), got '" + text + "'");
-      parsed = parse(SchedulerKeys.DEFAULT_TIRESIAS_QUEUE_THRESHOLDS_GPU_S);
+      parsed = parse(GangKeys.DEFAULT_TIRESIAS_QUEUE_THRESHOLDS_GPU_S);
     }
     return parsed;
   }

@@ -1,7 +1,6 @@
 package io.hare.core.policy.hare;
 
 import io.hare.core.GpuType;
-import io.hare.core.SchedulerKeys;
 import io.hare.core.plan.FluidRelaxation;
 import io.hare.core.plan.Forecast;
 import io.hare.core.plan.FluidSolution;
@@ -80,9 +79,9 @@ public final class HarePolicy implements SchedulingPolicy {
   private record Variant(String name, String ordering, String gpuChoice, String dispatch,
       double affinityMinShare, long maxWaitMs) {}
 
-  private static final Variant OURS = new Variant(NAME, SchedulerKeys.DEFAULT_HARE_ORDERING,
-      SchedulerKeys.DEFAULT_HARE_GPU_CHOICE, SchedulerKeys.DEFAULT_HARE_DISPATCH,
-      SchedulerKeys.DEFAULT_HARE_AFFINITY_MIN_SHARE, SchedulerKeys.DEFAULT_HARE_MAX_WAIT_MS);
+  private static final Variant OURS = new Variant(NAME, HareKeys.DEFAULT_ORDERING,
+      HareKeys.DEFAULT_GPU_CHOICE, HareKeys.DEFAULT_DISPATCH,
+      HareKeys.DEFAULT_AFFINITY_MIN_SHARE, HareKeys.DEFAULT_MAX_WAIT_MS);
   // as published: no starvation guard (the paper's executors follow a fixed plan)
   private static final Variant PAPER = new Variant(PAPER_NAME, "relaxation", "earliest-free",
       "plan", 0, 0);
@@ -135,47 +134,47 @@ public final class HarePolicy implements SchedulingPolicy {
 
   private HarePolicy(Variant v, PolicyConfig c) {
     this.name = v.name();
-    this.relaxationOrder = c.getChoice(SchedulerKeys.HARE_ORDERING, v.ordering(), "relaxation",
+    this.relaxationOrder = c.getChoice(HareKeys.ORDERING, v.ordering(), "relaxation",
         "smith").equals("relaxation");
-    GpuChoice choice = c.getChoice(SchedulerKeys.HARE_GPU_CHOICE, v.gpuChoice(),
+    GpuChoice choice = c.getChoice(HareKeys.GPU_CHOICE, v.gpuChoice(),
         "earliest-finish", "earliest-free").equals("earliest-free")
         ? GpuChoice.EARLIEST_FREE : GpuChoice.EARLIEST_FINISH;
-    boolean followPlan = c.getChoice(SchedulerKeys.HARE_DISPATCH, v.dispatch(), "priority",
+    boolean followPlan = c.getChoice(HareKeys.DISPATCH, v.dispatch(), "priority",
         "plan").equals("plan");
-    this.affinityMinShare = c.getDouble(SchedulerKeys.HARE_AFFINITY_MIN_SHARE,
+    this.affinityMinShare = c.getDouble(HareKeys.AFFINITY_MIN_SHARE,
         v.affinityMinShare(), 0, 1);
-    this.affinityStaleTasks = c.getDouble(SchedulerKeys.HARE_AFFINITY_STALE_TASKS,
-        SchedulerKeys.DEFAULT_HARE_AFFINITY_STALE_TASKS, 0, MAX_AFFINITY_STALE_TASKS);
+    this.affinityStaleTasks = c.getDouble(HareKeys.AFFINITY_STALE_TASKS,
+        HareKeys.DEFAULT_AFFINITY_STALE_TASKS, 0, MAX_AFFINITY_STALE_TASKS);
     this.lpOptions = new FluidRelaxation.Options(
-        c.getInt(SchedulerKeys.HARE_LP_INTERVALS, SchedulerKeys.DEFAULT_HARE_LP_INTERVALS, 2,
+        c.getInt(HareKeys.LP_INTERVALS, HareKeys.DEFAULT_LP_INTERVALS, 2,
             10_000),
-        c.getLong(SchedulerKeys.HARE_LP_TIME_LIMIT_MS,
-            SchedulerKeys.DEFAULT_HARE_LP_TIME_LIMIT_MS, 0, Long.MAX_VALUE));
-    this.lpMaxJobs = c.getInt(SchedulerKeys.HARE_LP_MAX_JOBS,
-        SchedulerKeys.DEFAULT_HARE_LP_MAX_JOBS, 0, Integer.MAX_VALUE);
-    this.minIntervalMs = c.getLong(SchedulerKeys.HARE_REPLAN_MIN_INTERVAL_MS,
-        SchedulerKeys.DEFAULT_HARE_REPLAN_MIN_INTERVAL_MS, 0, Long.MAX_VALUE);
-    int maxTasks = c.getInt(SchedulerKeys.HARE_PLAN_MAX_TASKS,
-        SchedulerKeys.DEFAULT_HARE_PLAN_MAX_TASKS, 1, Integer.MAX_VALUE);
-    long switchMs = c.getLong(SchedulerKeys.HARE_SWITCH_MS, SchedulerKeys.DEFAULT_HARE_SWITCH_MS,
+        c.getLong(HareKeys.LP_TIME_LIMIT_MS,
+            HareKeys.DEFAULT_LP_TIME_LIMIT_MS, 0, Long.MAX_VALUE));
+    this.lpMaxJobs = c.getInt(HareKeys.LP_MAX_JOBS,
+        HareKeys.DEFAULT_LP_MAX_JOBS, 0, Integer.MAX_VALUE);
+    this.minIntervalMs = c.getLong(HareKeys.REPLAN_MIN_INTERVAL_MS,
+        HareKeys.DEFAULT_REPLAN_MIN_INTERVAL_MS, 0, Long.MAX_VALUE);
+    int maxTasks = c.getInt(HareKeys.PLAN_MAX_TASKS,
+        HareKeys.DEFAULT_PLAN_MAX_TASKS, 1, Integer.MAX_VALUE);
+    long switchMs = c.getLong(HareKeys.SWITCH_MS, HareKeys.DEFAULT_SWITCH_MS,
         0, Long.MAX_VALUE);
-    boolean holds = c.getBoolean(SchedulerKeys.HARE_SYNC_HOLD_ENABLED,
-        SchedulerKeys.DEFAULT_HARE_SYNC_HOLD_ENABLED);
-    long grace = c.getLong(SchedulerKeys.HARE_SYNC_HOLD_GRACE_MS,
-        SchedulerKeys.DEFAULT_HARE_SYNC_HOLD_GRACE_MS, 0, MAX_HOLD_GRACE_MS);
-    double holdShare = c.getDouble(SchedulerKeys.HARE_SYNC_HOLD_MAX_SHARE,
-        SchedulerKeys.DEFAULT_HARE_SYNC_HOLD_MAX_SHARE, 0, MAX_HOLD_SHARE);
+    boolean holds = c.getBoolean(HareKeys.SYNC_HOLD_ENABLED,
+        HareKeys.DEFAULT_SYNC_HOLD_ENABLED);
+    long grace = c.getLong(HareKeys.SYNC_HOLD_GRACE_MS,
+        HareKeys.DEFAULT_SYNC_HOLD_GRACE_MS, 0, MAX_HOLD_GRACE_MS);
+    double holdShare = c.getDouble(HareKeys.SYNC_HOLD_MAX_SHARE,
+        HareKeys.DEFAULT_SYNC_HOLD_MAX_SHARE, 0, MAX_HOLD_SHARE);
     this.dispatcher = followPlan ? null
         : new PriorityDispatcher(ranks, tracker, holds ? grace : -1, holdShare);
-    long maxWait = c.getLong(SchedulerKeys.HARE_MAX_WAIT_MS, followPlan ? 0 : v.maxWaitMs(), 0,
+    long maxWait = c.getLong(HareKeys.MAX_WAIT_MS, followPlan ? 0 : v.maxWaitMs(), 0,
         MAX_WAIT_LIMIT_MS);
     if (followPlan && maxWait > 0) {
-      c.addProblem(SchedulerKeys.HARE_MAX_WAIT_MS + ": the starvation guard works with "
-          + SchedulerKeys.HARE_DISPATCH + "=priority only (GPUs that follow a plan take no "
+      c.addProblem(HareKeys.MAX_WAIT_MS + ": the starvation guard works with "
+          + HareKeys.DISPATCH + "=priority only (GPUs that follow a plan take no "
           + "other job), got " + maxWait + " with dispatch=plan; set it to 0 or use priority");
     }
-    double waitShare = c.getDouble(SchedulerKeys.HARE_MAX_WAIT_SIZE_SHARE,
-        SchedulerKeys.DEFAULT_HARE_MAX_WAIT_SIZE_SHARE, 0, MAX_WAIT_SIZE_SHARE);
+    double waitShare = c.getDouble(HareKeys.MAX_WAIT_SIZE_SHARE,
+        HareKeys.DEFAULT_MAX_WAIT_SIZE_SHARE, 0, MAX_WAIT_SIZE_SHARE);
     this.aging = new WaitAging(followPlan ? 0 : maxWait, waitShare);
     if (relaxationOrder || (!followPlan && affinityMinShare > 0)) {
       OrTools.load(); // about a second, once per JVM: at start-up, not in the first re-plan

@@ -1,6 +1,5 @@
 package io.hare.core.policy.hlas;
 
-import io.hare.core.SchedulerKeys;
 import io.hare.core.TaskTimes;
 import io.hare.core.policy.Assignment;
 import io.hare.core.policy.ClusterView;
@@ -76,13 +75,13 @@ public final class HlasPolicy implements SchedulingPolicy {
   private long offers;
 
   public HlasPolicy(PolicyConfig config) {
-    agingRate = config.getDouble(SchedulerKeys.HLAS_AGING_RATE,
-        SchedulerKeys.DEFAULT_HLAS_AGING_RATE, 0.0, 1e6);
+    agingRate = config.getDouble(HlasKeys.AGING_RATE,
+        HlasKeys.DEFAULT_AGING_RATE, 0.0, 1e6);
     matcher = new TypeMatcher(
-        config.getBoolean(SchedulerKeys.HLAS_SLOW_TYPE_WAIT_ENABLED,
-            SchedulerKeys.DEFAULT_HLAS_SLOW_TYPE_WAIT_ENABLED),
-        config.getDouble(SchedulerKeys.HLAS_SLOW_TYPE_WAIT_MARGIN,
-            SchedulerKeys.DEFAULT_HLAS_SLOW_TYPE_WAIT_MARGIN, 0.0, 100.0));
+        config.getBoolean(HlasKeys.SLOW_TYPE_WAIT_ENABLED,
+            HlasKeys.DEFAULT_SLOW_TYPE_WAIT_ENABLED),
+        config.getDouble(HlasKeys.SLOW_TYPE_WAIT_MARGIN,
+            HlasKeys.DEFAULT_SLOW_TYPE_WAIT_MARGIN, 0.0, 100.0));
   }
 
   @Override

@@ -9,7 +9,6 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 import io.hare.core.ConfigException;
-import io.hare.core.SchedulerKeys;
 import io.hare.core.policy.Policies;
 import io.hare.core.policy.PolicyConfig;
 import io.hare.core.profile.ProfileTable;
@@ -92,11 +91,11 @@ public class AlloxPolicyTest {
   @Test(timeout = 60_000)
   public void rejectsAlphaOutsideZeroToOne() {
     try {
-      Policies.create(AlloxPolicy.NAME, new PolicyConfig(Map.of(SchedulerKeys.ALLOX_ALPHA, "0"),
+      Policies.create(AlloxPolicy.NAME, new PolicyConfig(Map.of(GangKeys.ALLOX_ALPHA, "0"),
           0));
       throw new AssertionError("alpha 0 accepted");
     } catch (ConfigException e) {
-      assertTrue(e.getMessage(), e.getMessage().contains(SchedulerKeys.ALLOX_ALPHA));
+      assertTrue(e.getMessage(), e.getMessage().contains(GangKeys.ALLOX_ALPHA));
     }
   }
 }

@@ -8,7 +8,6 @@ import static org.junit.Assert.assertTrue;
 
 import io.hare.core.ConfigException;
 import io.hare.core.JobSpec;
-import io.hare.core.SchedulerKeys;
 import io.hare.core.policy.Policies;
 import io.hare.core.policy.PolicyConfig;
 import io.hare.core.profile.ProfileTable;
@@ -27,8 +26,8 @@ public class TiresiasLasPolicyTest {
 
   /** Two queues split at 0.2 GPU-seconds (200 GPU-ms: two rounds of a 1-GPU job). */
   private static Map<String, String> conf(String knob) {
-    return Map.of(SchedulerKeys.TIRESIAS_QUEUE_THRESHOLDS_GPU_S, "0.2",
-        SchedulerKeys.TIRESIAS_PROMOTE_KNOB, knob);
+    return Map.of(GangKeys.TIRESIAS_QUEUE_THRESHOLDS_GPU_S, "0.2",
+        GangKeys.TIRESIAS_PROMOTE_KNOB, knob);
   }
 
   /**
@@ -86,7 +85,7 @@ public class TiresiasLasPolicyTest {
   public void rejectsThresholdsThatDoNotIncrease() {
     try {
       Policies.create(TiresiasLasPolicy.NAME, new PolicyConfig(
-          Map.of(SchedulerKeys.TIRESIAS_QUEUE_THRESHOLDS_GPU_S, "7200,3250"), 0));
+          Map.of(GangKeys.TIRESIAS_QUEUE_THRESHOLDS_GPU_S, "7200,3250"), 0));
       throw new AssertionError("decreasing thresholds accepted");
     } catch (ConfigException e) {
       assertTrue(e.getMessage(), e.getMessage().contains("queue-thresholds-gpu-s"));

@@ -5,7 +5,6 @@ import static org.junit.Assert.assertTrue;
 
 import io.hare.core.ClusterSpec;
 import io.hare.core.JobSpec;
-import io.hare.core.SchedulerKeys;
 import io.hare.core.plan.ExactSchedule;
 import io.hare.core.plan.ExactSolver;
 import io.hare.core.plan.PlannedTask;
@@ -77,7 +76,7 @@ public class HarePolicyTest {
     // g: 10 x 220 ms on the k80; c: 10 x 100 ms on the v100, in parallel
     assertEquals(3 * 2.2 + 1 * 1.0, withAffinity.totalWeightedJctS(), 1e-9);
 
-    SimResult greedy = run(hare(Map.of(SchedulerKeys.HARE_AFFINITY_MIN_SHARE, "0")), c, jobs,
+    SimResult greedy = run(hare(Map.of(HareKeys.AFFINITY_MIN_SHARE, "0")), c, jobs,
         AFFINITY);
     assertTrue(typesOf(greedy, "g").contains("v100"));
     assertTrue(greedy.totalWeightedJctS() > withAffinity.totalWeightedJctS());

@@ -7,7 +7,6 @@ import static org.junit.Assert.fail;
 import io.hare.core.ClusterSpec;
 import io.hare.core.ConfigException;
 import io.hare.core.JobSpec;
-import io.hare.core.SchedulerKeys;
 import io.hare.core.policy.Policies;
 import io.hare.core.policy.PolicyConfig;
 import io.hare.core.policy.SchedulingPolicy;
@@ -70,7 +69,7 @@ public class SyncHoldTest {
     assertEquals(5 * 4.5 + 13.0, held.totalWeightedJctS(), 1e-9);
 
     // without holds the GPU goes to light's 3 s task at every one of heavy's syncs
-    SimResult greedy = run(Map.of(SchedulerKeys.HARE_SYNC_HOLD_ENABLED, "false"), jobs);
+    SimResult greedy = run(Map.of(HareKeys.SYNC_HOLD_ENABLED, "false"), jobs);
     assertEquals(List.of(0L, 4000L, 8000L), starts(greedy, "heavy"));
     assertEquals(5 * 9.5 + 12.0, greedy.totalWeightedJctS(), 1e-9);
   }
@@ -106,7 +105,7 @@ public class SyncHoldTest {
     assertEquals(5 * 8.5 + 4.5, r.totalWeightedJctS(), 1e-9);
     // held whatever the sync's length, the GPU idles 1-4 s: heavy ends 0.5 s sooner, light 4 s
     // later, 1.5 s weighted worse
-    SimResult held = run(Map.of(SchedulerKeys.HARE_SYNC_HOLD_MAX_SHARE, "1000000"), jobs);
+    SimResult held = run(Map.of(HareKeys.SYNC_HOLD_MAX_SHARE, "1000000"), jobs);
     assertEquals(List.of(0L, 4000L), starts(held, "heavy"));
     assertEquals(List.of(5000L), starts(held, "light"));
     assertEquals(5 * 8.0 + 8.5, held.totalWeightedJctS(), 1e-9);
@@ -116,10 +115,10 @@ public class SyncHoldTest {
   public void aBadHoldShareIsNamed() throws Exception {
     try {
       Policies.create(HarePolicy.NAME, new PolicyConfig(
-          Map.of(SchedulerKeys.HARE_SYNC_HOLD_MAX_SHARE, "-0.5"), 1));
+          Map.of(HareKeys.SYNC_HOLD_MAX_SHARE, "-0.5"), 1));
       fail("a negative share accepted");
     } catch (ConfigException e) {
-      assertTrue(e.getMessage(), e.getMessage().contains(SchedulerKeys.HARE_SYNC_HOLD_MAX_SHARE));
+      assertTrue(e.getMessage(), e.getMessage().contains(HareKeys.SYNC_HOLD_MAX_SHARE));
       assertTrue(e.getMessage(), e.getMessage().contains("-0.5"));
     }
   }

@@ -7,7 +7,6 @@ import static org.junit.Assert.fail;
 
 import io.hare.core.ConfigException;
 import io.hare.core.GpuType;
-import io.hare.core.SchedulerKeys;
 import io.hare.core.policy.Assignment;
 import io.hare.core.policy.ClusterView;
 import io.hare.core.policy.FreeGpuIndex;
@@ -87,14 +86,14 @@ public class TypeAffinityTest {
     b.ready = 1;
     List<GpuView> gpus = List.of(new Gpu("v0", V100, true), new Gpu("k0", K80, false));
     List<GpuView> free = List.of(gpus.get(1));
-    HarePolicy p = new HarePolicy(new PolicyConfig(Map.of(SchedulerKeys.HARE_LP_MAX_JOBS, "1",
-        SchedulerKeys.HARE_AFFINITY_STALE_TASKS, "10"), 1));
+    HarePolicy p = new HarePolicy(new PolicyConfig(Map.of(HareKeys.LP_MAX_JOBS, "1",
+        HareKeys.AFFINITY_STALE_TASKS, "10"), 1));
     assertEquals(List.of(), leftOut(p, a, b, gpus, 999));
     assertEquals(OptionalLong.of(1_000), p.wakeUpAtMs());
     assertEquals(List.of(new Assignment("k0", "a")),
         p.assign(new Cluster(List.of(a, b), gpus), free, 1_000));
     // by default the ban lasts until a is in an LP again
-    HarePolicy keeps = new HarePolicy(new PolicyConfig(Map.of(SchedulerKeys.HARE_LP_MAX_JOBS,
+    HarePolicy keeps = new HarePolicy(new PolicyConfig(Map.of(HareKeys.LP_MAX_JOBS,
         "1"), 1));
     assertEquals(List.of(), leftOut(keeps, a, b, gpus, 999));
     assertEquals(List.of(), keeps.assign(new Cluster(List.of(a, b), gpus), free, 1_000_000));
@@ -122,10 +121,10 @@ public class TypeAffinityTest {
   public void aBadStaleTasksValueIsNamed() {
     try {
       Policies.create(HarePolicy.NAME, new PolicyConfig(
-          Map.of(SchedulerKeys.HARE_AFFINITY_STALE_TASKS, "-1"), 1));
+          Map.of(HareKeys.AFFINITY_STALE_TASKS, "-1"), 1));
       fail("a negative value accepted");
     } catch (ConfigException e) {
-      assertTrue(e.getMessage(), e.getMessage().contains(SchedulerKeys.HARE_AFFINITY_STALE_TASKS));
+      assertTrue(e.getMessage(), e.getMessage().contains(HareKeys.AFFINITY_STALE_TASKS));
       assertTrue(e.getMessage(), e.getMessage().contains("-1"));
     }
   }

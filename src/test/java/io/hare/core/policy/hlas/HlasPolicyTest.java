@@ -9,7 +9,6 @@ import io.hare.core.ClusterSpec;
 import io.hare.core.ConfigException;
 import io.hare.core.JobSpec;
 import io.hare.core.GpuType;
-import io.hare.core.SchedulerKeys;
 import io.hare.core.policy.Assignment;
 import io.hare.core.policy.ClusterView;
 import io.hare.core.policy.GpuView;
@@ -94,7 +93,7 @@ public class HlasPolicyTest {
     assertTrue(tasksOf(patient, "j").stream().allMatch(t -> t.gpuId().equals("v100-0")));
     assertEquals(220, patient.jobs().get(0).completionMs());
 
-    SimResult eager = run(Map.of(SchedulerKeys.HLAS_SLOW_TYPE_WAIT_ENABLED, "false"),
+    SimResult eager = run(Map.of(HlasKeys.SLOW_TYPE_WAIT_ENABLED, "false"),
         "v100=1,k80=1", jobs);
     assertEquals(740, eager.jobs().get(0).completionMs());
   }
@@ -134,7 +133,7 @@ public class HlasPolicyTest {
   public void pureLeastAttainedServiceStarvesTheOldJob() throws Exception {
     // Without aging every new job (no service) beats "old" (service > 0) and the stream keeps
     // the GPU busy: s_i runs 100(i+1) to 100(i+2), so old's second round starts at 20,100.
-    SimResult r = run(Map.of(SchedulerKeys.HLAS_AGING_RATE, "0"), "v100=1", oldJobUnderAStream());
+    SimResult r = run(Map.of(HlasKeys.AGING_RATE, "0"), "v100=1", oldJobUnderAStream());
     assertEquals(20_100, task(r, "old", 1, 0).startMs());
   }
 
@@ -143,7 +142,7 @@ public class HlasPolicyTest {
     // Rate 0.1: after r rounds old's key is 100r, s_i's is 0.1 x (50 + 100i) = 5 + 10i, so only
     // s_0 .. s_(10r-1) may go before old's round r. Hand-run: round r starts at 1100r while the
     // stream lasts (the 10 short jobs before it, each 100 ms, plus old's own r earlier rounds).
-    SimResult r = run(Map.of(SchedulerKeys.HLAS_AGING_RATE, "0.1"), "v100=1",
+    SimResult r = run(Map.of(HlasKeys.AGING_RATE, "0.1"), "v100=1",
         oldJobUnderAStream());
     for (int round = 1; round <= 18; round++) {
       assertEquals("round " + round, 1100L * round, task(r, "old", round, 0).startMs());
@@ -155,13 +154,13 @@ public class HlasPolicyTest {
   public void rejectsBadSettingsAllAtOnce() {
     try {
       Policies.create(HlasPolicy.NAME, new PolicyConfig(Map.of(
-          SchedulerKeys.HLAS_AGING_RATE, "-1",
-          SchedulerKeys.HLAS_SLOW_TYPE_WAIT_ENABLED, "yes",
-          SchedulerKeys.HLAS_SLOW_TYPE_WAIT_MARGIN, "x"), 0));
+          HlasKeys.AGING_RATE, "-1",
+          HlasKeys.SLOW_TYPE_WAIT_ENABLED, "yes",
+          HlasKeys.SLOW_TYPE_WAIT_MARGIN, "x"), 0));
       fail("expected a ConfigException");
     } catch (ConfigException e) {
       assertEquals(e.getMessage(), 3, e.problems().size());
-      assertTrue(e.getMessage().contains(SchedulerKeys.HLAS_AGING_RATE));
+      assertTrue(e.getMessage().contains(HlasKeys.AGING_RATE));
     }
   }
 
