@@ -1,6 +1,7 @@
 package io.hare.yarn.scheduler;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNotSame;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
@@ -11,6 +12,7 @@ import io.hare.testing.BadSchedulerConf;
 import java.io.File;
 import java.nio.file.Files;
 import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.test.GenericTestUtils;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.resourcemanager.MockRM;
@@ -25,6 +27,16 @@ public class HareSettingsTest {
     assertEquals("hare", s.newPolicy().name());
     assertEquals(10.0, s.weightMax(), 0);
     assertEquals("gpu-model", s.gpuTypeAttribute());
+  }
+
+  @Test(timeout = 300_000)
+  public void thePolicyBuiltToValidateIsHandedOverToRun() throws Exception {
+    Configuration conf = new YarnConfiguration();
+    conf.set(SchedulerKeys.POLICY, "hlas");
+    HareSettings.WithPolicy read = HareSettings.readWithPolicy(conf);
+    assertEquals("hlas", read.policy().name());
+    assertEquals("hlas", read.settings().policyName());
+    assertNotSame("newPolicy builds another", read.policy(), read.settings().newPolicy());
   }
 
   @Test(timeout = 300_000)
