@@ -10,7 +10,7 @@ import java.util.TreeSet;
 import org.apache.commons.text.similarity.LevenshteinDistance;
 
 /**
- * The keys a constants class ({@link SchedulerKeys}, and the like) declares, so that a misspelt
+ * The keys constants classes ({@link SchedulerKeys}, and the like) declare, so that a misspelt
  * key is refused with a suggestion instead of being silently ignored. A key constant is a public
  * static String field whose name does not start with {@code DEFAULT_}; one whose name ends with
  * {@code PREFIX} declares a family of keys ({@code weight.max.user.<user>}).
@@ -26,7 +26,22 @@ public final class KnownKeys {
    * @param root the common prefix of all its keys; only keys under it are checked
    */
   public KnownKeys(Class<?> constants, String root) {
+    this(List.of(constants), root);
+  }
+
+  /**
+   * @param constants the classes declaring the keys together (the host's and each policy
+   *     family's)
+   * @param root the common prefix of all their keys; only keys under it are checked
+   */
+  public KnownKeys(List<Class<?>> constants, String root) {
     this.root = root;
+    for (Class<?> c : constants) {
+      read(c);
+    }
+  }
+
+  private void read(Class<?> constants) {
     for (Field f : constants.getFields()) {
       if (!Modifier.isStatic(f.getModifiers()) || f.getType() != String.class
           || f.getName().startsWith("DEFAULT_")) {

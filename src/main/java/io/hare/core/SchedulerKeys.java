@@ -5,6 +5,11 @@ package io.hare.core;
  * plugin reads them from yarn-site.xml; the simulator reads the same keys (as {@code -D}
  * options), so one policy configuration drives both. Each key is documented in
  * {@code hare-default.xml}; {@code SchedulerKeysTest} keeps the two in sync.
+ *
+ * <p>A policy family's own keys ({@code hare.*}, {@code hlas.*}, {@code tiresias.*},
+ * {@code allox.*}) are beside the family, in the keys classes that
+ * {@link io.hare.core.policy.Policies#keyClasses()} lists; this class has the keys of the host
+ * and those every policy reads.
  */
 public final class SchedulerKeys {
 
@@ -19,140 +24,6 @@ public final class SchedulerKeys {
   /** Seed for the policy's tie breaking. */
   public static final String SEED = PREFIX + "seed";
   public static final long DEFAULT_SEED = 0L;
-
-  // --- hare (Algorithm 1 and our extensions) ---
-
-  /** How rounds are ordered: Smith's rule on remaining GPU work, or relaxation midpoints (paper). */
-  public static final String HARE_ORDERING = PREFIX + "hare.ordering";
-  public static final String DEFAULT_HARE_ORDERING = "smith";
-
-  /** How list scheduling picks a GPU: earliest-finish (ours) or earliest-free (the paper's). */
-  public static final String HARE_GPU_CHOICE = PREFIX + "hare.gpu-choice";
-  public static final String DEFAULT_HARE_GPU_CHOICE = "earliest-finish";
-
-  /**
-   * How GPUs get tasks between re-plans: priority (work-conserving dispatch by the order, ours)
-   * or plan (each GPU follows its list-scheduled sequence, as the paper's executors do).
-   */
-  public static final String HARE_DISPATCH = PREFIX + "hare.dispatch";
-  public static final String DEFAULT_HARE_DISPATCH = "priority";
-
-  /** Least share of a job's relaxed work on a GPU type for the job to use that type; 0: any. */
-  public static final String HARE_AFFINITY_MIN_SHARE = PREFIX + "hare.affinity-min-share";
-  public static final double DEFAULT_HARE_AFFINITY_MIN_SHARE = 0.05;
-
-  /**
-   * How many of its own task times a job's type affinity outlives the relaxation that set it,
-   * once a re-plan leaves the job out of the LP (lp-max-jobs); then it may use every type.
-   */
-  public static final String HARE_AFFINITY_STALE_TASKS = PREFIX + "hare.affinity-stale-tasks";
-  public static final double DEFAULT_HARE_AFFINITY_STALE_TASKS = 1e6;
-
-  /** Time intervals of the relaxation LP solved at each re-plan. */
-  public static final String HARE_LP_INTERVALS = PREFIX + "hare.lp-intervals";
-  public static final int DEFAULT_HARE_LP_INTERVALS = 12;
-
-  /**
-   * Most jobs in one re-plan's LP, the first ones in Smith order (0: all). The others are far
-   * from running; they keep the type affinity of their last LP, if any.
-   */
-  public static final String HARE_LP_MAX_JOBS = PREFIX + "hare.lp-max-jobs";
-  public static final int DEFAULT_HARE_LP_MAX_JOBS = 50;
-
-  /** Solver time limit per re-plan; on timeout the stand-in order is used for that plan. */
-  public static final String HARE_LP_TIME_LIMIT_MS = PREFIX + "hare.lp-time-limit-ms";
-  public static final long DEFAULT_HARE_LP_TIME_LIMIT_MS = 5000L;
-
-  /** Least time between two re-plans; arrivals in between are queued by the stand-in order. */
-  public static final String HARE_REPLAN_MIN_INTERVAL_MS = PREFIX + "hare.replan-min-interval-ms";
-  public static final long DEFAULT_HARE_REPLAN_MIN_INTERVAL_MS = 0L;
-
-  /** Most tasks one plan lays out; later tasks follow the order without a fixed GPU. */
-  public static final String HARE_PLAN_MAX_TASKS = PREFIX + "hare.plan-max-tasks";
-  public static final int DEFAULT_HARE_PLAN_MAX_TASKS = 200000;
-
-  /** Expected cost of a GPU switching to another job's task, charged by the planner. */
-  public static final String HARE_SWITCH_MS = PREFIX + "hare.switch-ms";
-  public static final long DEFAULT_HARE_SWITCH_MS = 0L;
-
-  /**
-   * Starvation guard of the hare policy (dispatch=priority): a job with ready tasks that has
-   * started none for this long goes before the Smith order, on any GPU type it can run on, until
-   * one starts. Bound: a task start at most this plus one task time after the job got ready or
-   * its last task started. 0: off (pure Smith order, which can starve long light jobs).
-   */
-  public static final String HARE_MAX_WAIT_MS = PREFIX + "hare.max-wait-ms";
-  public static final long DEFAULT_HARE_MAX_WAIT_MS = 1_800_000L;
-
-  /**
-   * When &gt; 0, the starvation guard's wait for a job of known size is this share of its
-   * critical path (rounds x fastest compute + sync) instead of max-wait-ms; 0: max-wait-ms for
-   * every job.
-   */
-  public static final String HARE_MAX_WAIT_SIZE_SHARE = PREFIX + "hare.max-wait-size-share";
-  public static final double DEFAULT_HARE_MAX_WAIT_SIZE_SHARE = 0;
-
-  /**
-   * Holds across a sync (dispatch=priority): a free GPU that a job between rounds would take for
-   * its next round is held for it until its sync is expected to end, open only to tasks that end
-   * by then (backfilling).
-   */
-  public static final String HARE_SYNC_HOLD_ENABLED = PREFIX + "hare.sync-hold.enabled";
-  public static final boolean DEFAULT_HARE_SYNC_HOLD_ENABLED = true;
-
-  /** How long past a sync's expected end its hold lasts (a slow sync, a slow AM). */
-  public static final String HARE_SYNC_HOLD_GRACE_MS = PREFIX + "hare.sync-hold-grace-ms";
-  public static final long DEFAULT_HARE_SYNC_HOLD_GRACE_MS = 1000L;
-
-  /**
-   * Longest sync still to run for which a free GPU is held, as a share of the job's compute
-   * time on that GPU: a longer hold idles the GPU for longer than the delay it spares the job.
-   */
-  public static final String HARE_SYNC_HOLD_MAX_SHARE = PREFIX + "hare.sync-hold-max-share";
-  public static final double DEFAULT_HARE_SYNC_HOLD_MAX_SHARE = 0.5;
-
-  // --- hlas ---
-
-  /**
-   * HLAS aging: a job's priority key is its weighted attained service (GPU-ms on the cluster's
-   * average GPU per unit of weight) plus this rate times its arrival time (ms); lower goes first.
-   * 0 is pure least attained service; a job that arrives more than (service / rate) ms after
-   * another cannot pass it.
-   */
-  public static final String HLAS_AGING_RATE = PREFIX + "hlas.aging-rate";
-  public static final double DEFAULT_HLAS_AGING_RATE = 0.1;
-
-  /** Whether a task declines a slow GPU type when a faster one frees soon enough. */
-  public static final String HLAS_SLOW_TYPE_WAIT_ENABLED = PREFIX + "hlas.slow-type-wait.enabled";
-  public static final boolean DEFAULT_HLAS_SLOW_TYPE_WAIT_ENABLED = true;
-
-  /** A task declines a slow type only if waiting finishes it more than (1 + margin) x sooner. */
-  public static final String HLAS_SLOW_TYPE_WAIT_MARGIN = PREFIX + "hlas.slow-type-wait.margin";
-  public static final double DEFAULT_HLAS_SLOW_TYPE_WAIT_MARGIN = 1.0;
-
-  // --- baselines ---
-
-  /**
-   * tiresias-las: attained-service thresholds between its priority queues, in GPU-seconds,
-   * comma-separated and increasing; n thresholds make n+1 queues.
-   */
-  public static final String TIRESIAS_QUEUE_THRESHOLDS_GPU_S =
-      PREFIX + "tiresias.queue-thresholds-gpu-s";
-  public static final String DEFAULT_TIRESIAS_QUEUE_THRESHOLDS_GPU_S = "3250,7200";
-
-  /**
-   * tiresias-las: PromoteKnob, the starvation guard; a waiting job returns to the top queue after
-   * waiting this many times its executed time. 0 turns the guard off.
-   */
-  public static final String TIRESIAS_PROMOTE_KNOB = PREFIX + "tiresias.promote-knob";
-  public static final double DEFAULT_TIRESIAS_PROMOTE_KNOB = 8.0;
-
-  /**
-   * allox: share of the waiting jobs, oldest first, the matching considers (never fewer than the
-   * free GPUs), in (0, 1].
-   */
-  public static final String ALLOX_ALPHA = PREFIX + "allox.alpha";
-  public static final double DEFAULT_ALLOX_ALPHA = 0.3;
 
   // --- YARN scheduler (the ResourceManager plugin, io.hare.yarn.scheduler) ---
 

@@ -86,7 +86,7 @@ public class SimulateErrorsTest {
     assertErr(badInput("simulate", "--cluster", CLUSTER, "--workload", "paper",
         "--policies", "yarn-fifo,,"), "empty policy name");
     assertErr(badInput("simulate", "--cluster", CLUSTER, "--workload", "paper",
-        "--policies", "yarn-fifo,io.hare.core.policy.YarnFifoPolicy"),
+        "--policies", "yarn-fifo,io.hare.core.policy.blind.YarnFifoPolicy"),
         "is policy yarn-fifo, listed twice");
   }
 

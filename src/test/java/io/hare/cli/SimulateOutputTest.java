@@ -11,7 +11,7 @@ import io.hare.core.ClusterSpec;
 import io.hare.core.JobSpec;
 import io.hare.core.plan.RelaxationBound;
 import io.hare.core.policy.PolicyConfig;
-import io.hare.core.policy.YarnFifoPolicy;
+import io.hare.core.policy.blind.YarnFifoPolicy;
 import io.hare.core.profile.ProfileTable;
 import io.hare.sim.SimOptions;
 import io.hare.sim.SimResult;

@@ -11,8 +11,8 @@ import java.util.stream.Stream;
 import org.junit.Test;
 
 /**
- * The policy core stays free of Hadoop so the simulator and the RM share it, and the simulator
- * stays free of the YARN adapters.
+ * The policy core stays free of Hadoop so the simulator and the RM share it, its policy families
+ * stay apart, and the simulator stays free of the YARN adapters.
  */
 public class LayeringTest {
 
@@ -63,6 +63,31 @@ public class LayeringTest {
     }
     assertTrue("test jars used outside io.hare.embedded and io.hare.bench: " + bad,
         bad.isEmpty());
+  }
+
+  /**
+   * A policy family ({@code core/policy/hare}, {@code hlas}, {@code gang}, {@code blind}) uses
+   * the policy API and its own package, never another family: what two families share belongs
+   * in the API package, where every host and policy can see it changing.
+   */
+  @Test(timeout = 300_000)
+  public void policyFamiliesDoNotImportEachOther() throws IOException {
+    Path policy = MAIN.resolve("core/policy");
+    List<String> families;
+    try (Stream<Path> dirs = Files.list(policy)) {
+      families = dirs.filter(Files::isDirectory).map(d -> d.getFileName().toString()).sorted()
+          .collect(Collectors.toList());
+    }
+    assertTrue("no policy families under " + policy, families.size() >= 4);
+    List<String> bad = new java.util.ArrayList<>();
+    for (String family : families) {
+      for (String other : families) {
+        if (!other.equals(family)) {
+          bad.addAll(offenders(policy.resolve(family), "io.hare.core.policy." + other + "."));
+        }
+      }
+    }
+    assertTrue("a policy family imports another: " + bad, bad.isEmpty());
   }
 
   @Test(timeout = 300_000)

@@ -1,6 +1,9 @@
 package io.hare.testing;
 
 import io.hare.core.SchedulerKeys;
+import io.hare.core.policy.gang.GangKeys;
+import io.hare.core.policy.hare.HareKeys;
+import io.hare.core.policy.hlas.HlasKeys;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -83,29 +86,29 @@ public final class BadSchedulerConf {
         "got 1500");
     add(c, "liveness-grace-zero", SchedulerKeys.NODE_LIVENESS_GRACE_MS, "0", "got '0'",
         "integer in [1");
-    add(c, "replan-interval-beyond-long", SchedulerKeys.HARE_REPLAN_MIN_INTERVAL_MS,
+    add(c, "replan-interval-beyond-long", HareKeys.REPLAN_MIN_INTERVAL_MS,
         "9223372036854775808", "got '9223372036854775808'", "integer in [0");
     add(c, "mapping-file-bad-line", SchedulerKeys.GPU_TYPE_MAPPING_FILE, badMap.toString(),
         "bad-gpu-map.txt:2", "expected 2 fields 'HOST_OR_GLOB GPU_MODEL'");
     add(c, "submit-acl-three-fields", SchedulerKeys.QUEUE_DEFAULT_ACL_SUBMIT_APPLICATIONS,
         "alice bob carol", "'alice bob carol'", "'user1,user2 group1,group2'");
-    add(c, "hare-ordering-unknown", SchedulerKeys.HARE_ORDERING, "random", "got 'random'",
+    add(c, "hare-ordering-unknown", HareKeys.ORDERING, "random", "got 'random'",
         "one of relaxation, smith");
-    add(c, "hare-affinity-above-one", SchedulerKeys.HARE_AFFINITY_MIN_SHARE, "1.5", "got '1.5'",
+    add(c, "hare-affinity-above-one", HareKeys.AFFINITY_MIN_SHARE, "1.5", "got '1.5'",
         "[0.0, 1.0]");
-    add(c, "hare-lp-intervals-one", SchedulerKeys.HARE_LP_INTERVALS, "1", "got '1'",
+    add(c, "hare-lp-intervals-one", HareKeys.LP_INTERVALS, "1", "got '1'",
         "[2, 10000]");
-    add(c, "hare-max-wait-negative", SchedulerKeys.HARE_MAX_WAIT_MS, "-5", "got '-5'",
+    add(c, "hare-max-wait-negative", HareKeys.MAX_WAIT_MS, "-5", "got '-5'",
         "[0, 31536000000]");
     // keys of policies other than the running one: refused now, not at the restart that
     // switches to them
-    add(c, "hlas-aging-negative", SchedulerKeys.HLAS_AGING_RATE, "-0.1", "got '-0.1'",
+    add(c, "hlas-aging-negative", HlasKeys.AGING_RATE, "-0.1", "got '-0.1'",
         "[0.0, 1000000.0]");
-    add(c, "hlas-flag-not-boolean", SchedulerKeys.HLAS_SLOW_TYPE_WAIT_ENABLED, "yes",
+    add(c, "hlas-flag-not-boolean", HlasKeys.SLOW_TYPE_WAIT_ENABLED, "yes",
         "got 'yes'", "true or false");
-    add(c, "tiresias-thresholds-decreasing", SchedulerKeys.TIRESIAS_QUEUE_THRESHOLDS_GPU_S,
+    add(c, "tiresias-thresholds-decreasing", GangKeys.TIRESIAS_QUEUE_THRESHOLDS_GPU_S,
         "7200,3250", "7200,3250", "increasing");
-    add(c, "allox-alpha-zero", SchedulerKeys.ALLOX_ALPHA, "0", "got '0'", "in (0, 1]");
+    add(c, "allox-alpha-zero", GangKeys.ALLOX_ALPHA, "0", "got '0'", "in (0, 1]");
     add(c, "queues-name-with-dot", SchedulerKeys.QUEUES, "default,a.b", "queue name 'a.b'",
         "no dots");
     add(c, "queue-key-of-unknown-queue", P + "queue.x.user-limit", "2", "queue 'x' is not in",

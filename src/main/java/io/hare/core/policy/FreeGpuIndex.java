@@ -14,8 +14,10 @@ import java.util.Map;
  * exactly as many GPUs as the index (the host offered every free GPU, as the simulator does) and
  * still check each GPU they pick; otherwise they group the offer itself (a YARN heartbeat offers
  * one node's GPUs).
+ *
+ * <p>Public because two families use it (hare's dispatcher and hlas); not for hosts.
  */
-final class FreeGpuIndex {
+public final class FreeGpuIndex {
 
   private final Map<GpuType, List<GpuView>> byType = new HashMap<>();
   private final Map<String, Integer> position = new HashMap<>();
@@ -23,12 +25,12 @@ final class FreeGpuIndex {
   private long version;
   private int total;
 
-  boolean initialised() {
+  public boolean initialised() {
     return initialised;
   }
 
   /** Types the index has seen, free GPUs or not. */
-  java.util.Set<GpuType> types() {
+  public java.util.Set<GpuType> types() {
     return byType.keySet();
   }
 
@@ -37,7 +39,7 @@ final class FreeGpuIndex {
    * GPUs changed ({@link ClusterView#gpusVersion}): GPUs join and leave without task events, and
    * an offer of as many GPUs as a stale index holds is not the same GPUs.
    */
-  void ensureInitialised(ClusterView cluster) {
+  public void ensureInitialised(ClusterView cluster) {
     if (initialised && version == cluster.gpusVersion()) {
       return;
     }
@@ -54,7 +56,7 @@ final class FreeGpuIndex {
     }
   }
 
-  void add(GpuView gpu) {
+  public void add(GpuView gpu) {
     if (!initialised || position.containsKey(gpu.id())) {
       return;
     }
@@ -64,7 +66,7 @@ final class FreeGpuIndex {
     total++;
   }
 
-  void remove(GpuView gpu) {
+  public void remove(GpuView gpu) {
     Integer at = position.remove(gpu.id());
     if (at == null) {
       return;
@@ -78,12 +80,12 @@ final class FreeGpuIndex {
     total--;
   }
 
-  int total() {
+  public int total() {
     return total;
   }
 
   /** Free GPUs of a type, in no particular order; do not modify. */
-  List<GpuView> of(GpuType type) {
+  public List<GpuView> of(GpuType type) {
     return byType.getOrDefault(type, List.of());
   }
 }

@@ -3,6 +3,17 @@ package io.hare.core.policy;
 import io.hare.core.ConfigException;
 import io.hare.core.KeyHints;
 import io.hare.core.SchedulerKeys;
+import io.hare.core.policy.blind.SchedHomoPolicy;
+import io.hare.core.policy.blind.YarnFifoPolicy;
+import io.hare.core.policy.gang.AlloxPolicy;
+import io.hare.core.policy.gang.GangKeys;
+import io.hare.core.policy.gang.GavelFifoPolicy;
+import io.hare.core.policy.gang.SrtfPolicy;
+import io.hare.core.policy.gang.TiresiasLasPolicy;
+import io.hare.core.policy.hare.HareKeys;
+import io.hare.core.policy.hare.HarePolicy;
+import io.hare.core.policy.hlas.HlasKeys;
+import io.hare.core.policy.hlas.HlasPolicy;
 import java.lang.reflect.InvocationTargetException;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -44,7 +55,21 @@ public final class Policies {
   private static final Map<String, String> KEY_SPACES = Map.of("hare.", HarePolicy.NAME,
       "hlas.", HlasPolicy.NAME, "tiresias.", TiresiasLasPolicy.NAME, "allox.", AlloxPolicy.NAME);
 
+  /** Every class declaring {@code yarn.scheduler.hare.*} keys: the host's, then each family's. */
+  private static final List<Class<?>> KEY_CLASSES = List.of(SchedulerKeys.class, HareKeys.class,
+      HlasKeys.class, GangKeys.class);
+
   private Policies() {}
+
+  /**
+   * The classes that declare the {@code yarn.scheduler.hare.*} keys together: {@link
+   * SchedulerKeys} (the host's keys and those every policy reads) and the keys class of each
+   * built-in family that has keys. The unknown-key check and the test that keeps
+   * {@code hare-default.xml} in step read them all.
+   */
+  public static List<Class<?>> keyClasses() {
+    return KEY_CLASSES;
+  }
 
   /**
    * Problems with the keys of the built-in policies other than {@code chosen} that

@@ -151,7 +151,9 @@ public class HareScheduler extends FifoScheduler {
 
   @Override
   public void serviceInit(Configuration c) throws Exception {
-    HareSettings s = HareSettings.read(c); // throws every problem at once: the RM won't start
+    // throws every problem at once: the RM won't start
+    HareSettings.WithPolicy read = HareSettings.readWithPolicy(c);
+    HareSettings s = read.settings();
     synchronized (this) {
       settings = s;
       applications = new ConcurrentSkipListMap<>();
@@ -162,7 +164,7 @@ public class HareScheduler extends FifoScheduler {
       inventory = new GpuInventory();
       times = new TaskTimeSource(s.profiles(), s.defaultComputeMs(), s.priorWeight(),
           s.window());
-      SchedulingPolicy policy = s.newPolicy();
+      SchedulingPolicy policy = read.policy(); // built once, while its keys were validated
       replanExecutor = newReplanExecutor();
       hareMetrics = HareSchedulerMetrics.register();
       host = new PolicyHost(policy, inventory, times, s.replanIntervalMs(), replanExecutor,

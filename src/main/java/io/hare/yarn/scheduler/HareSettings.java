@@ -63,17 +63,36 @@ public record HareSettings(String policyName, PolicyConfig policyConfig, String 
   private static final Pattern ATTRIBUTE_NAME = Pattern.compile("[0-9a-zA-Z_-]+");
 
   /**
-   * Reads and validates the settings and builds the policy once to validate its keys.
+   * Settings together with the policy that {@link #readWithPolicy} built to validate its keys:
+   * the policy to run, so that starting the scheduler builds it once, not once to validate and
+   * again to run. A policy holds state, so it is handed over beside the settings, not kept in
+   * them (the settings outlive it: a refresh replaces them, never the policy).
+   */
+  public record WithPolicy(HareSettings settings, SchedulingPolicy policy) {}
+
+  /**
+   * Reads and validates the settings, building the policy once to validate its keys (and
+   * dropping it: a refresh only validates).
    *
    * @throws ConfigException listing every bad key and value
    */
   public static HareSettings read(Configuration conf) throws ConfigException {
+    return readWithPolicy(conf).settings();
+  }
+
+  /**
+   * As {@link #read}, and hands over the policy built to validate the keys, fresh, for the
+   * scheduler to run.
+   *
+   * @throws ConfigException listing every bad key and value
+   */
+  public static WithPolicy readWithPolicy(Configuration conf) throws ConfigException {
     List<String> problems = new ArrayList<>();
     Map<String, String> values = new HashMap<>();
     conf.getPropsWithPrefix(SchedulerKeys.PREFIX)
         .forEach((k, v) -> values.put(SchedulerKeys.PREFIX + k, v));
     PolicyConfig t = new PolicyConfig(values, 0); // typed getters collect problems
-    problems.addAll(new KnownKeys(SchedulerKeys.class, SchedulerKeys.PREFIX)
+    problems.addAll(new KnownKeys(Policies.keyClasses(), SchedulerKeys.PREFIX)
         .unknown(values.keySet()));
 
     long seed = t.getLong(SchedulerKeys.SEED, SchedulerKeys.DEFAULT_SEED, Long.MIN_VALUE,
@@ -120,8 +139,9 @@ public record HareSettings(String policyName, PolicyConfig policyConfig, String 
 
     String policyName = t.getString(SchedulerKeys.POLICY, SchedulerKeys.DEFAULT_POLICY);
     PolicyConfig pc = new PolicyConfig(values, seed);
+    SchedulingPolicy policy = null;
     try {
-      Policies.create(policyName, pc);
+      policy = Policies.create(policyName, pc);
     } catch (ConfigException e) {
       for (String p : e.problems()) {
         problems.add(p.startsWith("policy:") ? SchedulerKeys.POLICY + p.substring(6) : p);
@@ -133,9 +153,9 @@ public record HareSettings(String policyName, PolicyConfig policyConfig, String 
     if (!problems.isEmpty()) {
       throw new ConfigException(problems);
     }
-    return new HareSettings(policyName, new PolicyConfig(values, seed), attribute, defaultType,
-        isolated, weightMax, profiles, defaultCompute, priorWeight, window, replan, standby, lead,
-        admin, grace, reserveMb, reserveVcores);
+    return new WithPolicy(new HareSettings(policyName, new PolicyConfig(values, seed), attribute,
+        defaultType, isolated, weightMax, profiles, defaultCompute, priorWeight, window, replan,
+        standby, lead, admin, grace, reserveMb, reserveVcores), policy);
   }
 
   /** {@link SchedulerKeys#GPU_ISOLATION_DEFAULT} read: {@code auto} from the RM's own conf. */
@@ -176,7 +196,11 @@ public record HareSettings(String policyName, PolicyConfig policyConfig, String 
     return grace;
   }
 
-  /** A fresh policy of these settings (already validated by {@link #read}). */
+  /**
+   * Another fresh policy of these settings (already validated by {@link #read}), for a run
+   * beside the scheduler's own (a demo's prediction, a replay); the scheduler runs the one
+   * {@link #readWithPolicy} built.
+   */
   public SchedulingPolicy newPolicy() {
     try {
       return Policies.create(policyName, new PolicyConfig(policyConfig.values(),

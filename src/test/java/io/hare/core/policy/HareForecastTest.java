@@ -6,6 +6,8 @@ import static org.junit.Assert.assertTrue;
 import io.hare.core.ClusterSpec;
 import io.hare.core.JobSpec;
 import io.hare.core.plan.Forecast;
+import io.hare.core.policy.blind.YarnFifoPolicy;
+import io.hare.core.policy.hare.HarePolicy;
 import io.hare.core.profile.ProfileTable;
 import io.hare.sim.JobOutcome;
 import io.hare.sim.SimOptions;

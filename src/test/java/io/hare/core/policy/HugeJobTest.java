@@ -3,6 +3,8 @@ package io.hare.core.policy;
 import static org.junit.Assert.assertEquals;
 
 import io.hare.core.GpuType;
+import io.hare.core.policy.hare.HarePolicy;
+import io.hare.core.policy.hlas.HlasPolicy;
 import io.hare.core.profile.ProfileTable;
 import io.hare.core.profile.TaskTimeModel;
 import io.hare.testing.FakeJob;

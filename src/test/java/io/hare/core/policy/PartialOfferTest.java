@@ -4,6 +4,7 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 import io.hare.core.GpuType;
+import io.hare.core.policy.gang.GangLeasesTest;
 import io.hare.core.profile.ProfileTable;
 import io.hare.testing.FakeJob;
 import io.hare.core.profile.TaskTimeModel;

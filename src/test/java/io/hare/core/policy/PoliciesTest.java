@@ -6,6 +6,14 @@ import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
 import io.hare.core.ConfigException;
+import io.hare.core.policy.blind.SchedHomoPolicy;
+import io.hare.core.policy.blind.YarnFifoPolicy;
+import io.hare.core.policy.gang.AlloxPolicy;
+import io.hare.core.policy.gang.GavelFifoPolicy;
+import io.hare.core.policy.gang.SrtfPolicy;
+import io.hare.core.policy.gang.TiresiasLasPolicy;
+import io.hare.core.policy.hare.HarePolicy;
+import io.hare.core.policy.hlas.HlasPolicy;
 import java.util.List;
 import java.util.Map;
 import org.junit.Test;

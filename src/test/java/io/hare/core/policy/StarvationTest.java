@@ -7,7 +7,10 @@ import static org.junit.Assert.fail;
 import io.hare.core.ClusterSpec;
 import io.hare.core.ConfigException;
 import io.hare.core.JobSpec;
-import io.hare.core.SchedulerKeys;
+import io.hare.core.policy.hare.HareKeys;
+import io.hare.core.policy.hare.HarePolicy;
+import io.hare.core.policy.hlas.HlasKeys;
+import io.hare.core.policy.hlas.HlasPolicy;
 import io.hare.core.profile.ProfileTable;
 import io.hare.sim.JobOutcome;
 import io.hare.sim.SimOptions;
@@ -41,8 +44,8 @@ public class StarvationTest {
 
   /** Heavy jobs: enough for the long job's rounds under either policy's default bound. */
   private static int streamLength() {
-    long hareNeeds = ROUNDS * (SchedulerKeys.DEFAULT_HARE_MAX_WAIT_MS + 2 * TASK_MS) / TASK_MS;
-    long hlasNeeds = Math.round((ROUNDS - 1) / SchedulerKeys.DEFAULT_HLAS_AGING_RATE);
+    long hareNeeds = ROUNDS * (HareKeys.DEFAULT_MAX_WAIT_MS + 2 * TASK_MS) / TASK_MS;
+    long hlasNeeds = Math.round((ROUNDS - 1) / HlasKeys.DEFAULT_AGING_RATE);
     return (int) Math.max(hareNeeds, hlasNeeds) + 2 * ROUNDS + 4;
   }
 
@@ -84,7 +87,7 @@ public class StarvationTest {
   @Test(timeout = 60_000)
   public void hareStartsTheLongJobWithinMaxWaitPlusOneTaskTime() throws Exception {
     SimResult r = run(HarePolicy.NAME, Map.of());
-    long bound = SchedulerKeys.DEFAULT_HARE_MAX_WAIT_MS + TASK_MS;
+    long bound = HareKeys.DEFAULT_MAX_WAIT_MS + TASK_MS;
     long readyAt = 0; // arrival, then the end of the previous round
     for (TaskRecord t : longTasks(r)) {
       assertTrue("round " + t.round() + " ready at " + readyAt + " ms started at " + t.startMs()
@@ -97,7 +100,7 @@ public class StarvationTest {
 
   @Test(timeout = 60_000)
   public void withoutAgingHareStarvesTheLongJobWhileTheStreamLasts() throws Exception {
-    SimResult r = run(HarePolicy.NAME, Map.of(SchedulerKeys.HARE_MAX_WAIT_MS, "0"));
+    SimResult r = run(HarePolicy.NAME, Map.of(HareKeys.MAX_WAIT_MS, "0"));
     long first = longTasks(r).get(0).startMs();
     assertTrue("started at " + first + " ms, before the last heavy arrival at "
         + lastArrivalMs() + " ms", first >= lastArrivalMs());
@@ -111,7 +114,7 @@ public class StarvationTest {
   @Test(timeout = 60_000)
   public void hlasStartsEachRoundOnceTheJobsOfItsAgingWindowAreDone() throws Exception {
     SimResult r = run(HlasPolicy.NAME, Map.of());
-    double rate = SchedulerKeys.DEFAULT_HLAS_AGING_RATE;
+    double rate = HlasKeys.DEFAULT_AGING_RATE;
     List<TaskRecord> tasks = longTasks(r);
     for (int m = 1; m < ROUNDS; m++) {
       double service = m * TASK_MS; // k = 1 task of TASK_MS on the only type, per round
@@ -133,7 +136,7 @@ public class StarvationTest {
 
   @Test(timeout = 60_000)
   public void withoutAgingHlasStarvesTheLongJobAfterItsFirstRound() throws Exception {
-    SimResult r = run(HlasPolicy.NAME, Map.of(SchedulerKeys.HLAS_AGING_RATE, "0"));
+    SimResult r = run(HlasPolicy.NAME, Map.of(HlasKeys.AGING_RATE, "0"));
     long second = longTasks(r).get(1).startMs();
     assertTrue("second round started at " + second + " ms, before the last heavy arrival at "
         + lastArrivalMs() + " ms", second >= lastArrivalMs());
@@ -141,13 +144,13 @@ public class StarvationTest {
 
   @Test(timeout = 60_000)
   public void badMaxWaitIsRefusedNamingKeyValueAndRange() {
-    refused(HarePolicy.NAME, Map.of(SchedulerKeys.HARE_MAX_WAIT_MS, "-1"),
-        SchedulerKeys.HARE_MAX_WAIT_MS + ": must be an integer in [0, 31536000000], got '-1'");
-    refused(HarePolicy.NAME, Map.of(SchedulerKeys.HARE_MAX_WAIT_MS, "1h"), "got '1h'");
-    refused(HarePolicy.NAME, Map.of(SchedulerKeys.HARE_MAX_WAIT_MS, "31536000001"),
+    refused(HarePolicy.NAME, Map.of(HareKeys.MAX_WAIT_MS, "-1"),
+        HareKeys.MAX_WAIT_MS + ": must be an integer in [0, 31536000000], got '-1'");
+    refused(HarePolicy.NAME, Map.of(HareKeys.MAX_WAIT_MS, "1h"), "got '1h'");
+    refused(HarePolicy.NAME, Map.of(HareKeys.MAX_WAIT_MS, "31536000001"),
         "got '31536000001'");
-    refused(HarePolicy.NAME, Map.of(SchedulerKeys.HARE_MAX_WAIT_MS, "60000",
-        SchedulerKeys.HARE_DISPATCH, "plan"), "works with " + SchedulerKeys.HARE_DISPATCH
+    refused(HarePolicy.NAME, Map.of(HareKeys.MAX_WAIT_MS, "60000",
+        HareKeys.DISPATCH, "plan"), "works with " + HareKeys.DISPATCH
         + "=priority only");
   }
 
@@ -155,7 +158,7 @@ public class StarvationTest {
   public void thePapersVariantHasNoGuardAndPlanDispatchIgnoresTheDefault() throws Exception {
     // Algorithm 1 as published follows its plan; the default does not make its config invalid
     Policies.create(HarePolicy.PAPER_NAME, PolicyConfig.defaults());
-    Policies.create(HarePolicy.NAME, new PolicyConfig(Map.of(SchedulerKeys.HARE_DISPATCH, "plan"),
+    Policies.create(HarePolicy.NAME, new PolicyConfig(Map.of(HareKeys.DISPATCH, "plan"),
         0));
   }
 

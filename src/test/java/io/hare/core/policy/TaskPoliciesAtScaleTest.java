@@ -4,6 +4,8 @@ import static org.junit.Assert.assertEquals;
 
 import io.hare.core.ClusterSpec;
 import io.hare.core.JobSpec;
+import io.hare.core.policy.blind.SchedHomoPolicy;
+import io.hare.core.policy.hlas.HlasPolicy;
 import io.hare.sim.SimOptions;
 import io.hare.sim.SimResult;
 import io.hare.sim.Simulator;

@@ -11,7 +11,7 @@ import io.hare.core.policy.ClusterView;
 import io.hare.core.policy.GpuView;
 import io.hare.core.policy.PolicyConfig;
 import io.hare.core.policy.SchedulingPolicy;
-import io.hare.core.policy.YarnFifoPolicy;
+import io.hare.core.policy.blind.YarnFifoPolicy;
 import io.hare.sim.SimOptions;
 import io.hare.sim.SimResult;
 import io.hare.sim.Simulator;

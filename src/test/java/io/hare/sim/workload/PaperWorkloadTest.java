@@ -10,7 +10,7 @@ import io.hare.core.GpuType;
 import io.hare.core.JobSpec;
 import io.hare.core.TaskTimes;
 import io.hare.core.policy.PolicyConfig;
-import io.hare.core.policy.YarnFifoPolicy;
+import io.hare.core.policy.blind.YarnFifoPolicy;
 import io.hare.sim.SimKeys;
 import io.hare.sim.SimOptions;
 import io.hare.sim.SimResult;

@@ -7,7 +7,7 @@ import static org.junit.Assume.assumeTrue;
 import io.hare.core.ClusterSpec;
 import io.hare.core.JobSpec;
 import io.hare.core.policy.PolicyConfig;
-import io.hare.core.policy.YarnFifoPolicy;
+import io.hare.core.policy.blind.YarnFifoPolicy;
 import io.hare.sim.SimOptions;
 import io.hare.sim.SimResult;
 import io.hare.sim.Simulator;

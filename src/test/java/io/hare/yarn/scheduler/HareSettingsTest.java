@@ -1,15 +1,18 @@
 package io.hare.yarn.scheduler;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNotSame;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
 import io.hare.core.ConfigException;
 import io.hare.core.SchedulerKeys;
+import io.hare.core.policy.hare.HareKeys;
 import io.hare.testing.BadSchedulerConf;
 import java.io.File;
 import java.nio.file.Files;
 import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.test.GenericTestUtils;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.resourcemanager.MockRM;
@@ -27,6 +30,16 @@ public class HareSettingsTest {
   }
 
   @Test(timeout = 300_000)
+  public void thePolicyBuiltToValidateIsHandedOverToRun() throws Exception {
+    Configuration conf = new YarnConfiguration();
+    conf.set(SchedulerKeys.POLICY, "hlas");
+    HareSettings.WithPolicy read = HareSettings.readWithPolicy(conf);
+    assertEquals("hlas", read.policy().name());
+    assertEquals("hlas", read.settings().policyName());
+    assertNotSame("newPolicy builds another", read.policy(), read.settings().newPolicy());
+  }
+
+  @Test(timeout = 300_000)
   public void everyBadKeyIsNamedWithItsValue() throws Exception {
     File badCsv = GenericTestUtils.getTestDir("bad-profiles.csv");
     Files.writeString(badCsv.toPath(), "model,gpu_type,compute_ms,sync_ms\ncnn,v100,-5,0\n");
@@ -37,7 +50,7 @@ public class HareSettingsTest {
     conf.set(SchedulerKeys.PROFILES_FILE, badCsv.getAbsolutePath());
     conf.set(SchedulerKeys.PROFILES_DEFAULT_COMPUTE_MS, "soon");
     conf.set(SchedulerKeys.REPLAN_INTERVAL_MS, "-1");
-    conf.set(SchedulerKeys.HARE_ORDERING, "random"); // a key of the hare policy itself
+    conf.set(HareKeys.ORDERING, "random"); // a key of the hare policy itself
     try {
       HareSettings.read(conf);
       fail("accepted");
@@ -48,7 +61,7 @@ public class HareSettingsTest {
           "got '0'", SchedulerKeys.GPU_TYPE_ATTRIBUTE, "gpu.model", SchedulerKeys.GPU_TYPE_DEFAULT,
           "tesla v100!", SchedulerKeys.PROFILES_FILE, "bad-profiles.csv",
           SchedulerKeys.PROFILES_DEFAULT_COMPUTE_MS, "soon", SchedulerKeys.REPLAN_INTERVAL_MS,
-          "'-1'", SchedulerKeys.HARE_ORDERING, "random"}) {
+          "'-1'", HareKeys.ORDERING, "random"}) {
         assertTrue("message should name " + bad + ":\n" + m, m.contains(bad));
       }
     }

@@ -3,7 +3,7 @@ package io.hare.yarn.scheduler;
 import static org.junit.Assert.assertEquals;
 
 import io.hare.core.SchedulerKeys;
-import io.hare.core.policy.YarnFifoPolicy;
+import io.hare.core.policy.blind.YarnFifoPolicy;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.yarn.api.protocolrecords.AllocateRequest;

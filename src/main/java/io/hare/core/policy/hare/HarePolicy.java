@@ -1,0 +1,514 @@
+package io.hare.core.policy.hare;
+
+import io.hare.core.GpuType;
+import io.hare.core.plan.FluidRelaxation;
+import io.hare.core.plan.Forecast;
+import io.hare.core.plan.FluidSolution;
+import io.hare.core.plan.GroupRef;
+import io.hare.core.plan.ListScheduler;
+import io.hare.core.plan.ListScheduler.GpuChoice;
+import io.hare.core.plan.MidpointOrder;
+import io.hare.core.plan.OrTools;
+import io.hare.core.plan.Plan;
+import io.hare.core.plan.PlanningProblem;
+import io.hare.core.plan.SmithOrder;
+import io.hare.core.policy.Assignment;
+import io.hare.core.policy.ClusterView;
+import io.hare.core.policy.FreeGpuIndex;
+import io.hare.core.policy.GpuView;
+import io.hare.core.policy.JobView;
+import io.hare.core.policy.PolicyConfig;
+import io.hare.core.policy.SchedulingPolicy;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Hare: the paper's Algorithm 1, re-planned online, and our measured improvements on it.
+ *
+ * <p><b>Re-plan</b> (after arrivals, at most every {@code replan-min-interval-ms}): snapshot
+ * what is left of every job ({@link HareTracker}), solve the {@link FluidRelaxation relaxation}
+ * (an LP over GPU types and time intervals), and derive
+ * <ul>
+ *   <li>an order of the remaining rounds: the paper's worst-case midpoints of the relaxed start
+ *       times ({@code ordering=relaxation}, {@link MidpointOrder}) or Smith's rule on remaining GPU
+ *       work ({@code ordering=smith}, {@link SmithOrder});
+ *   <li>a type affinity per job: the GPU types on which the relaxation does at least
+ *       {@code affinity-min-share} of the job's work. The relaxation solves the global matching
+ *       of jobs to GPU types (jobs that gain most from a fast type get it), which greedy
+ *       per-task choices cannot see. A job a re-plan leaves out of the LP ({@code lp-max-jobs})
+ *       keeps its last affinity for {@code affinity-stale-tasks} of its task times
+ *       ({@link TypeAffinity}).
+ * </ul>
+ * <b>Dispatch</b>: with {@code dispatch=priority} free GPUs go to ready rounds by that order,
+ * each round to the allowed GPUs where it ends first ({@link PriorityDispatcher}); with
+ * {@code dispatch=plan} the order is list-scheduled ({@link ListScheduler}) into a sequence per
+ * GPU that each GPU follows, waiting for its next planned task, as the paper's executors do
+ * ({@link PlanFollower}).
+ *
+ * <p><b>Starvation guard</b> ({@code max-wait-ms}, {@link WaitAging}): Smith's rule alone lets a
+ * stream of short heavy jobs hold a long light one back for ever. A job with ready tasks that has
+ * started none for {@code max-wait-ms} goes before the order, on any type it can run on, until
+ * one of its tasks starts; so it starts a task at most {@code max-wait-ms} plus one task time
+ * (the longest task on a GPU it can use, tasks are never preempted) after it got ready or its
+ * last task started, behind only jobs that were overdue before it. Priority dispatch only.
+ *
+ * <p>Two registered settings: {@code hare-paper} is Algorithm 1 as published (relaxation
+ * midpoints, earliest-free GPU, plan following, no affinity); {@code hare} is ours (Smith order,
+ * relaxation affinity, priority dispatch), chosen by the measurements in the README. Every knob is
+ * a {@code yarn.scheduler.hare.hare.*} key, so both can be compared and mixed.
+ *
+ * <p>Clairvoyant: it reads the number of rounds. A job without one is planned as having as many
+ * rounds left as it has done.
+ */
+public final class HarePolicy implements SchedulingPolicy {
+
+  public static final String NAME = "hare";
+  public static final String PAPER_NAME = "hare-paper";
+
+  private static final Logger LOG = LoggerFactory.getLogger(HarePolicy.class);
+
+  /** Defaults that differ between the two registered settings. */
+  private record Variant(String name, String ordering, String gpuChoice, String dispatch,
+      double affinityMinShare, long maxWaitMs) {}
+
+  private static final Variant OURS = new Variant(NAME, HareKeys.DEFAULT_ORDERING,
+      HareKeys.DEFAULT_GPU_CHOICE, HareKeys.DEFAULT_DISPATCH,
+      HareKeys.DEFAULT_AFFINITY_MIN_SHARE, HareKeys.DEFAULT_MAX_WAIT_MS);
+  // as published: no starvation guard (the paper's executors follow a fixed plan)
+  private static final Variant PAPER = new Variant(PAPER_NAME, "relaxation", "earliest-free",
+      "plan", 0, 0);
+  /** Longest max-wait-ms accepted: a year; longer is "off" in all but name. */
+  static final long MAX_WAIT_LIMIT_MS = 365L * 24 * 3600 * 1000;
+  /** Largest max-wait-size-share accepted: a wait of a thousand times the job's own run. */
+  static final double MAX_WAIT_SIZE_SHARE = 1000;
+  /** Longest sync-hold-grace-ms accepted: an hour. */
+  static final long MAX_HOLD_GRACE_MS = 3_600_000L;
+  /** Largest sync-hold-max-share accepted: far above any sync, i.e. hold whatever its length. */
+  static final double MAX_HOLD_SHARE = 1e6;
+  /** Largest affinity-stale-tasks accepted, read as "never": kept until the job's next LP. */
+  static final double MAX_AFFINITY_STALE_TASKS = 1e6;
+  /** Ready jobs {@link #firstInLine} looks at before it says "another job". */
+  private static final int FIRST_SCAN = 256;
+
+  private final String name;
+  private final boolean relaxationOrder;
+  private final double affinityMinShare;
+  /** How many of its task times a job's affinity outlives the relaxation once left out of it. */
+  private final double affinityStaleTasks;
+  private final FluidRelaxation.Options lpOptions;
+  private final int lpMaxJobs;
+  private final long minIntervalMs;
+  /** How a forecast list-schedules: as dispatch chooses GPUs ({@link #forecast}). */
+  private final ListScheduler.Options forecastOptions;
+
+  private final HareTracker tracker = new HareTracker();
+  private final FreeGpuIndex freeIndex = new FreeGpuIndex();
+  /** Jobs that arrived since the last plan and still need a key (smith order only). */
+  private final List<JobView> unranked = new java.util.ArrayList<>();
+  /** Jobs that arrived since the last offer: their rounds may compete for the same GPUs. */
+  private final List<JobView> arrivals = new java.util.ArrayList<>();
+  private final RoundRanks ranks = new RoundRanks();
+  private final PriorityDispatcher dispatcher;
+  private final PlanFollower follower;
+  private final WaitAging aging;
+  private boolean dirty;
+  private long lastReplanMs = Long.MIN_VALUE;
+  private long lpFailures;
+
+  public HarePolicy(PolicyConfig c) {
+    this(OURS, c);
+  }
+
+  /** The paper's Algorithm 1 as published, as defaults (keys still override). */
+  public static HarePolicy paper(PolicyConfig c) {
+    return new HarePolicy(PAPER, c);
+  }
+
+  private HarePolicy(Variant v, PolicyConfig c) {
+    this.name = v.name();
+    this.relaxationOrder = c.getChoice(HareKeys.ORDERING, v.ordering(), "relaxation",
+        "smith").equals("relaxation");
+    GpuChoice choice = c.getChoice(HareKeys.GPU_CHOICE, v.gpuChoice(),
+        "earliest-finish", "earliest-free").equals("earliest-free")
+        ? GpuChoice.EARLIEST_FREE : GpuChoice.EARLIEST_FINISH;
+    boolean followPlan = c.getChoice(HareKeys.DISPATCH, v.dispatch(), "priority",
+        "plan").equals("plan");
+    this.affinityMinShare = c.getDouble(HareKeys.AFFINITY_MIN_SHARE,
+        v.affinityMinShare(), 0, 1);
+    this.affinityStaleTasks = c.getDouble(HareKeys.AFFINITY_STALE_TASKS,
+        HareKeys.DEFAULT_AFFINITY_STALE_TASKS, 0, MAX_AFFINITY_STALE_TASKS);
+    this.lpOptions = new FluidRelaxation.Options(
+        c.getInt(HareKeys.LP_INTERVALS, HareKeys.DEFAULT_LP_INTERVALS, 2,
+            10_000),
+        c.getLong(HareKeys.LP_TIME_LIMIT_MS,
+            HareKeys.DEFAULT_LP_TIME_LIMIT_MS, 0, Long.MAX_VALUE));
+    this.lpMaxJobs = c.getInt(HareKeys.LP_MAX_JOBS,
+        HareKeys.DEFAULT_LP_MAX_JOBS, 0, Integer.MAX_VALUE);
+    this.minIntervalMs = c.getLong(HareKeys.REPLAN_MIN_INTERVAL_MS,
+        HareKeys.DEFAULT_REPLAN_MIN_INTERVAL_MS, 0, Long.MAX_VALUE);
+    int maxTasks = c.getInt(HareKeys.PLAN_MAX_TASKS,
+        HareKeys.DEFAULT_PLAN_MAX_TASKS, 1, Integer.MAX_VALUE);
+    long switchMs = c.getLong(HareKeys.SWITCH_MS, HareKeys.DEFAULT_SWITCH_MS,
+        0, Long.MAX_VALUE);
+    boolean holds = c.getBoolean(HareKeys.SYNC_HOLD_ENABLED,
+        HareKeys.DEFAULT_SYNC_HOLD_ENABLED);
+    long grace = c.getLong(HareKeys.SYNC_HOLD_GRACE_MS,
+        HareKeys.DEFAULT_SYNC_HOLD_GRACE_MS, 0, MAX_HOLD_GRACE_MS);
+    double holdShare = c.getDouble(HareKeys.SYNC_HOLD_MAX_SHARE,
+        HareKeys.DEFAULT_SYNC_HOLD_MAX_SHARE, 0, MAX_HOLD_SHARE);
+    this.dispatcher = followPlan ? null
+        : new PriorityDispatcher(ranks, tracker, holds ? grace : -1, holdShare);
+    long maxWait = c.getLong(HareKeys.MAX_WAIT_MS, followPlan ? 0 : v.maxWaitMs(), 0,
+        MAX_WAIT_LIMIT_MS);
+    if (followPlan && maxWait > 0) {
+      c.addProblem(HareKeys.MAX_WAIT_MS + ": the starvation guard works with "
+          + HareKeys.DISPATCH + "=priority only (GPUs that follow a plan take no "
+          + "other job), got " + maxWait + " with dispatch=plan; set it to 0 or use priority");
+    }
+    double waitShare = c.getDouble(HareKeys.MAX_WAIT_SIZE_SHARE,
+        HareKeys.DEFAULT_MAX_WAIT_SIZE_SHARE, 0, MAX_WAIT_SIZE_SHARE);
+    this.aging = new WaitAging(followPlan ? 0 : maxWait, waitShare);
+    if (relaxationOrder || (!followPlan && affinityMinShare > 0)) {
+      OrTools.load(); // about a second, once per JVM: at start-up, not in the first re-plan
+    }
+    this.follower = followPlan
+        ? new PlanFollower(new ListScheduler.Options(choice, switchMs, maxTasks)) : null;
+    // priority dispatch gives a round the GPUs where it ends first
+    this.forecastOptions = new ListScheduler.Options(followPlan ? choice
+        : GpuChoice.EARLIEST_FINISH, switchMs, maxTasks);
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public boolean clairvoyant() {
+    return true;
+  }
+
+  @Override
+  public void onJobArrived(JobView job, long nowMs) {
+    dirty = true;
+    if (!relaxationOrder) {
+      unranked.add(job); // keyed in assign, where the cluster's types are known
+    }
+    arrivals.add(job);
+    refresh(job);
+    aging.ready(job, nowMs);
+  }
+
+  @Override
+  public void onTaskStarted(JobView job, GpuView gpu, long nowMs) {
+    tracker.started(job, gpu, nowMs);
+    freeIndex.remove(gpu);
+    aging.started(job, nowMs);
+    if (dispatcher != null && job.readyTasks() == 0) {
+      dispatcher.remove(job.id());
+    }
+  }
+
+  @Override
+  public void onTaskComputed(JobView job, GpuView gpu, long nowMs, long computeMs) {
+    tracker.computed(job, gpu, nowMs);
+    freeIndex.add(gpu);
+    if (dispatcher != null && job.runningTasks() == 0 && job.readyTasks() == 0) {
+      dispatcher.refresh(job); // between rounds: it may hold GPUs for its next round
+    }
+  }
+
+  @Override
+  public void onTaskFailed(JobView job, GpuView gpu, long nowMs) {
+    tracker.failed(gpu);
+    freeIndex.add(gpu);
+    refresh(job);
+    aging.ready(job, nowMs);
+    dirty = true; // the plan counted on that task
+  }
+
+  @Override
+  public void onTasksReady(JobView job, long nowMs) {
+    refresh(job);
+    aging.ready(job, nowMs);
+    dirty = true; // the plan did not count on these tasks
+  }
+
+  @Override
+  public void onTasksShown(JobView job, long nowMs) {
+    refresh(job);
+    aging.ready(job, nowMs); // no re-plan: the plan counted these tasks before they were hidden
+  }
+
+  @Override
+  public void onRoundDone(JobView job, long nowMs) {
+    tracker.roundDone(job);
+    refresh(job); // ready again, and ranked by its new round
+    aging.ready(job, nowMs);
+  }
+
+  @Override
+  public void onJobDone(JobView job, long nowMs) {
+    tracker.jobDone(job);
+    ranks.remove(job.id());
+    aging.remove(job.id());
+    if (dispatcher != null) {
+      dispatcher.remove(job.id());
+      dispatcher.affinity().remove(job.id());
+    }
+  }
+
+  private void refresh(JobView job) {
+    if (dispatcher != null) {
+      dispatcher.refresh(job);
+    }
+  }
+
+  /**
+   * After an arrival or a failure, once the quiet period has passed; with priority dispatch only
+   * while rounds compete for GPUs: ready tasks had to wait at the last offer, or the new jobs want
+   * more GPUs of their fastest type than are free. Without contention every round starts at once
+   * on its fastest type whatever the order, and a light-loaded cluster never pays for a solve.
+   */
+  @Override
+  public boolean replanDue(long nowMs) {
+    return dirty && (dispatcher == null || dispatcher.contended() || arrivalsCompete())
+        && (lastReplanMs == Long.MIN_VALUE || nowMs - lastReplanMs >= minIntervalMs);
+  }
+
+  private boolean arrivalsCompete() {
+    if (!freeIndex.initialised()) {
+      return !arrivals.isEmpty();
+    }
+    Map<GpuType, Integer> demand = new HashMap<>();
+    for (JobView j : arrivals) {
+      GpuType best = null;
+      for (GpuType t : freeIndex.types()) {
+        if (j.times(t) != null
+            && (best == null || j.times(t).roundMs() < j.times(best).roundMs())) {
+          best = t;
+        }
+      }
+      if (best != null
+          && demand.merge(best, j.readyTasks(), Integer::sum) > freeIndex.of(best).size()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  @Override
+  public OptionalLong wakeUpAtMs() {
+    // a deferred re-plan needs an offer at the end of the quiet period even if nothing happens
+    OptionalLong replan = dirty && minIntervalMs > 0 && lastReplanMs != Long.MIN_VALUE
+        ? OptionalLong.of(lastReplanMs + minIntervalMs) : OptionalLong.empty();
+    // a job that becomes overdue may take a free GPU its affinity kept it from; with no GPU
+    // free, the next one to free brings an offer anyway
+    OptionalLong due = !freeIndex.initialised() || freeIndex.total() > 0
+        ? aging.nextDueMs() : OptionalLong.empty();
+    // likewise a job whose stale affinity expires
+    if (dispatcher != null && (!freeIndex.initialised() || freeIndex.total() > 0)) {
+      OptionalLong expiry = dispatcher.affinity().nextExpiryMs();
+      if (expiry.isPresent()) {
+        due = OptionalLong.of(due.isEmpty() ? expiry.getAsLong()
+            : Math.min(due.getAsLong(), expiry.getAsLong()));
+      }
+    }
+    // GPUs held across a sync go to others when the hold lapses, if nothing happens before
+    if (dispatcher != null && dispatcher.holdLapsesMs() != Long.MAX_VALUE) {
+      long lapse = dispatcher.holdLapsesMs() + 1;
+      due = OptionalLong.of(due.isEmpty() ? lapse : Math.min(due.getAsLong(), lapse));
+    }
+    if (replan.isEmpty() || due.isEmpty()) {
+      return replan.isEmpty() ? due : replan;
+    }
+    return OptionalLong.of(Math.min(replan.getAsLong(), due.getAsLong()));
+  }
+
+  @Override
+  public void replan(ClusterView cluster, long nowMs) {
+    dirty = false;
+    lastReplanMs = nowMs;
+    PlanningProblem p = tracker.snapshot(cluster, nowMs);
+    List<GroupRef> order = relaxationOrder ? null : SmithOrder.of(p);
+    if (relaxationOrder || (dispatcher != null && affinityMinShare > 0)) {
+      // the midpoint order needs every job in the LP; affinity only the jobs that run soon
+      PlanningProblem lp = relaxationOrder ? p : p.firstJobs(order, lpMaxJobs);
+      FluidSolution s = FluidRelaxation.solve(lp, lpOptions);
+      if (s.optimal()) {
+        if (relaxationOrder) {
+          order = MidpointOrder.of(p, s);
+        }
+        if (dispatcher != null) {
+          setAffinity(cluster, lp, s, lp.jobs().size() < p.jobs().size(), nowMs);
+        }
+      } else {
+        lpFailures++;
+        LOG.warn("{}: relaxation not solved at {} ms ({} jobs); using the smith order, no "
+            + "affinity", name, nowMs, p.jobs().size());
+        if (dispatcher != null) {
+          dispatcher.affinity().clear();
+        }
+      }
+    }
+    if (order == null) {
+      order = SmithOrder.of(p);
+    }
+    ranks.reset(p, order);
+    unranked.clear();
+    if (dispatcher != null) {
+      dispatcher.rebuild(cluster);
+    } else {
+      follower.replan(p, order, HareTracker.lastJobs(cluster));
+    }
+  }
+
+  /**
+   * Affinity from the LP's type shares. With {@code partial}, jobs left out of the LP keep theirs
+   * for {@code affinity-stale-tasks} of their task times after the relaxation that set it: it
+   * matched them to types against jobs and free GPUs that have changed since, so a ban kept for
+   * ever would keep a job off free GPUs it could use well.
+   */
+  private void setAffinity(ClusterView cluster, PlanningProblem p, FluidSolution s,
+      boolean partial, long nowMs) {
+    TypeAffinity affinity = dispatcher.affinity();
+    if (!partial) {
+      affinity.clear();
+    }
+    if (affinityMinShare <= 0) {
+      return;
+    }
+    if (partial && affinityStaleTasks < MAX_AFFINITY_STALE_TASKS) {
+      Set<String> inLp = new HashSet<>();
+      p.jobs().forEach(j -> inLp.add(j.id()));
+      for (String id : affinity.jobs()) {
+        JobView j = cluster.job(id);
+        if (!inLp.contains(id) && j != null) {
+          affinity.expireAfter(id, Math.round(affinityStaleTasks * taskMs(cluster, j)));
+        }
+      }
+    }
+    for (int n = 0; n < p.jobs().size(); n++) {
+      Set<GpuType> ok = new HashSet<>();
+      for (int m = 0; m < p.types().size(); m++) {
+        if (s.typeShare()[n][m] >= affinityMinShare) {
+          ok.add(p.types().get(m));
+        }
+      }
+      if (!ok.isEmpty()) {
+        affinity.put(p.jobs().get(n).id(), ok, nowMs);
+      } else {
+        affinity.remove(p.jobs().get(n).id());
+      }
+    }
+  }
+
+  /** The job's task time: its compute time on the fastest type the cluster has GPUs of. */
+  private static double taskMs(ClusterView cluster, JobView j) {
+    double tc = Double.POSITIVE_INFINITY;
+    for (GpuType t : cluster.gpuTypes()) {
+      if (cluster.gpuCount(t) > 0 && j.times(t) != null) {
+        tc = Math.min(tc, j.times(t).computeMs());
+      }
+    }
+    return Double.isInfinite(tc) ? 0 : tc;
+  }
+
+  /** Relaxation solves that failed and fell back to the stand-in order. */
+  public long lpFailures() {
+    return lpFailures;
+  }
+
+  @Override
+  public List<Assignment> assign(ClusterView cluster, List<? extends GpuView> freeGpus,
+      long nowMs) {
+    if (!unranked.isEmpty()) {
+      rankArrivals(cluster);
+    }
+    arrivals.clear();
+    aging.types(cluster);
+    return dispatcher != null ? dispatcher.assign(cluster, freeGpus, nowMs, tracker, freeIndex,
+        aging.overdue(cluster, nowMs)) : follower.assign(cluster, freeGpus, ranks);
+  }
+
+  /** Priority dispatch keeps a warm GPU for the job its order would serve there anyway. */
+  @Override
+  public boolean keepsWarmGpus() {
+    return dispatcher != null;
+  }
+
+  @Override
+  public Optional<String> firstInLine(ClusterView cluster, GpuType type, long nowMs) {
+    if (dispatcher == null) {
+      return Optional.of(""); // plan following: every GPU follows its planned sequence
+    }
+    if (!unranked.isEmpty()) {
+      rankArrivals(cluster);
+    }
+    return dispatcher.firstInLine(cluster, type, aging.overdue(cluster, nowMs), FIRST_SCAN,
+        nowMs);
+  }
+
+  @Override
+  public List<String> line(ClusterView cluster, GpuType type, int n, long nowMs) {
+    if (dispatcher == null) {
+      return List.of();
+    }
+    if (!unranked.isEmpty()) {
+      rankArrivals(cluster);
+    }
+    List<String> line = dispatcher.line(cluster, type, aging.overdue(cluster, nowMs), FIRST_SCAN,
+        n, nowMs);
+    return line.isEmpty() || !line.get(line.size() - 1).isEmpty() ? line
+        : line.subList(0, line.size() - 1);
+  }
+
+  /** Smith keys for jobs that arrived since the last plan, comparable with the plan's. */
+  private void rankArrivals(ClusterView cluster) {
+    for (JobView j : unranked) {
+      if (cluster.job(j.id()) == null || ranks.has(j.id())) {
+        continue;
+      }
+      double tc = taskMs(cluster, j);
+      if (tc == 0) {
+        tc = Double.POSITIVE_INFINITY; // no GPU it can use: ranked last
+      }
+      int rounds = j.rounds().orElse(Math.max(2 * j.roundsDone(), j.roundsDone() + 1));
+      long tasks = j.readyTasks() + (long) Math.max(0, rounds - j.roundsDone() - 1)
+          * j.tasksPerRound();
+      ranks.put(j, SmithOrder.key(tasks * tc, j.weight()));
+      refresh(j);
+    }
+    unranked.clear();
+  }
+
+  /**
+   * The state now, list-scheduled in the order dispatch follows: each job's rounds by the keys of
+   * the last plan (jobs that arrived since by their own Smith keys; under the relaxation order
+   * they have none and go last), on the GPUs dispatch would choose. Neither the type affinity nor
+   * the starvation guard is modelled: the forecast is the order's, an estimate ({@link Forecast}).
+   */
+  @Override
+  public Optional<Supplier<Forecast>> forecast(ClusterView cluster, long nowMs) {
+    if (!unranked.isEmpty()) {
+      rankArrivals(cluster);
+    }
+    PlanningProblem p = tracker.snapshot(cluster, nowMs);
+    List<GroupRef> order = ranks.order(p);
+    String[] last = HareTracker.lastJobs(cluster);
+    return Optional.of(() -> Forecast.listScheduled(p, order, forecastOptions, last));
+  }
+
+  /** Exposed for tests: the latest plan when following plans, else null. */
+  Plan plan() {
+    return follower == null ? null : follower.plan();
+  }
+}

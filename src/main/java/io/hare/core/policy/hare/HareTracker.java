@@ -1,0 +1,170 @@
+package io.hare.core.policy.hare;
+
+import io.hare.core.GpuType;
+import io.hare.core.TaskTimes;
+import io.hare.core.plan.PlanJob;
+import io.hare.core.plan.PlanningProblem;
+import io.hare.core.policy.ClusterView;
+import io.hare.core.policy.GpuView;
+import io.hare.core.policy.JobView;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the hare policy remembers between events so it can snapshot the cluster for planning:
+ * when each busy GPU is expected to free, and when each job's running round is expected to end.
+ * Estimates come from the task-time model at task start and are corrected when compute ends.
+ */
+final class HareTracker {
+
+  private record Running(String jobId, io.hare.core.GpuType type, long expectedEndMs) {}
+
+  private final Map<String, Running> byGpu = new HashMap<>();
+  /** Expected compute ends of running tasks per type, as a multiset (end -> count). */
+  private final Map<GpuType, java.util.TreeMap<Long, Integer>> busyEnds = new HashMap<>();
+  /** Per job: latest expected end (compute + sync) of any task started in its current round. */
+  private final Map<String, Long> roundEnd = new HashMap<>();
+  /**
+   * Per job: the round its running or syncing tasks belong to, read at the round's first start
+   * (then {@link JobView#roundsDone()} is that round on every host; during the sync it is not:
+   * YARN counts a round done when its tasks end, the simulator when its sync ends).
+   */
+  private final Map<String, Integer> round = new HashMap<>();
+
+  void started(JobView job, GpuView gpu, long nowMs) {
+    TaskTimes t = job.times(gpu.type());
+    long compute = t == null ? 0 : Math.round(t.computeMs());
+    long sync = t == null ? 0 : Math.round(t.syncMs());
+    Running old = byGpu.put(gpu.id(), new Running(job.id(), gpu.type(), nowMs + compute));
+    if (old != null) {
+      unbusy(old);
+    }
+    busyEnds.computeIfAbsent(gpu.type(), x -> new java.util.TreeMap<>())
+        .merge(nowMs + compute, 1, Integer::sum);
+    roundEnd.merge(job.id(), nowMs + compute + sync, Math::max);
+    round.putIfAbsent(job.id(), job.roundsDone());
+  }
+
+  private void unbusy(Running r) {
+    java.util.TreeMap<Long, Integer> m = busyEnds.get(r.type());
+    m.computeIfPresent(r.expectedEndMs(), (k, v) -> v == 1 ? null : v - 1);
+  }
+
+  void computed(JobView job, GpuView gpu, long nowMs) {
+    Running r = byGpu.remove(gpu.id());
+    if (r != null) {
+      unbusy(r);
+    }
+    TaskTimes t = job.times(gpu.type());
+    long sync = t == null ? 0 : Math.round(t.syncMs());
+    roundEnd.merge(job.id(), nowMs + sync, Math::max);
+  }
+
+  void failed(GpuView gpu) {
+    Running r = byGpu.remove(gpu.id());
+    if (r != null) {
+      unbusy(r);
+    }
+  }
+
+  /** Expected compute ends of the busy GPUs of a type, ascending, as end -> count; may be null. */
+  java.util.NavigableMap<Long, Integer> busyEnds(GpuType type) {
+    return busyEnds.get(type);
+  }
+
+  void roundDone(JobView job) {
+    roundEnd.remove(job.id());
+    round.remove(job.id());
+  }
+
+  void jobDone(JobView job) {
+    roundEnd.remove(job.id());
+    round.remove(job.id());
+  }
+
+  /**
+   * The round whose ready time {@link #nextRoundAtMs} gives: the one after the job's syncing
+   * round; -1 when the job is not between two rounds.
+   */
+  int nextRound(JobView job) {
+    Integer r = round.get(job.id());
+    if (r == null || job.readyTasks() > 0 || job.runningTasks() > 0) {
+      return -1;
+    }
+    return job.rounds().isPresent() && r + 1 >= job.rounds().getAsInt() ? -1 : r + 1;
+  }
+
+  /**
+   * When the job's next round is expected to be ready: its syncing round's expected end (the
+   * last compute end plus the sync estimate); -1 when the job is not between two rounds (it has
+   * ready or running tasks, has not started a round, or syncs its last declared round).
+   */
+  long nextRoundAtMs(JobView job) {
+    if (nextRound(job) < 0) {
+      return -1;
+    }
+    Long end = roundEnd.get(job.id());
+    return end == null ? -1 : end;
+  }
+
+  /**
+   * The planning snapshot. Jobs without a declared number of rounds are planned as if they had as
+   * many rounds left as they have done (at least one): the usual guess under no knowledge, which
+   * the next re-plans correct as the job goes on.
+   */
+  PlanningProblem snapshot(ClusterView cluster, long nowMs) {
+    List<GpuType> types = cluster.gpuTypes();
+    Map<GpuType, Integer> typeIndex = new HashMap<>();
+    for (int i = 0; i < types.size(); i++) {
+      typeIndex.put(types.get(i), i);
+    }
+    List<? extends GpuView> gpus = cluster.gpus();
+    int[] gpuType = new int[gpus.size()];
+    long[] free = new long[gpus.size()];
+    String[] ids = new String[gpus.size()];
+    for (int i = 0; i < gpus.size(); i++) {
+      GpuView g = gpus.get(i);
+      gpuType[i] = typeIndex.get(g.type());
+      ids[i] = g.id();
+      Running r = byGpu.get(g.id());
+      // a task running past its estimate is assumed to end just now, not in the past
+      free[i] = r == null || !g.busy() ? nowMs : Math.max(nowMs + 1, r.expectedEndMs());
+    }
+    boolean[] present = new boolean[types.size()];
+    for (int t : gpuType) {
+      present[t] = true;
+    }
+    List<PlanJob> jobs = new ArrayList<>();
+    for (JobView j : cluster.jobs()) {
+      TaskTimes[] times = new TaskTimes[types.size()];
+      boolean runnable = false;
+      for (int i = 0; i < types.size(); i++) {
+        times[i] = j.times(types.get(i));
+        runnable |= times[i] != null && present[i];
+      }
+      if (!runnable) {
+        continue; // no GPU it can use: nothing to plan (and nothing the host can place)
+      }
+      int rounds = j.rounds().orElse(Math.max(2 * j.roundsDone(), j.roundsDone() + 1));
+      int after = Math.max(0, rounds - j.roundsDone() - 1);
+      long end = Math.max(nowMs, roundEnd.getOrDefault(j.id(), nowMs));
+      int ready = j.readyTasks();
+      long release = ready > 0 ? nowMs : end;
+      jobs.add(new PlanJob(j.id(), j.weight(), j.arrivalMs(), release, j.tasksPerRound(),
+          j.roundsDone(), ready, after, times, end));
+    }
+    return new PlanningProblem(nowMs, types, gpuType, free, ids, jobs);
+  }
+
+  /** Job last run (or running) on each GPU, in the cluster's GPU order. */
+  static String[] lastJobs(ClusterView cluster) {
+    List<? extends GpuView> gpus = cluster.gpus();
+    String[] last = new String[gpus.size()];
+    for (int i = 0; i < last.length; i++) {
+      last[i] = gpus.get(i).lastJobId();
+    }
+    return last;
+  }
+}
