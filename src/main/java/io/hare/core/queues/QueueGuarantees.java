@@ -32,7 +32,15 @@ import java.util.function.Predicate;
  *       A guarantee counts GPUs of any type, so a slower GPU the queue declined is kept too;
  *       what that costs the others is measured in docs/queues.md.
  * </ol>
- * So an idle guarantee is lent to whoever the policy ranks first, and comes back at task
+ * A queue guaranteed GPU types ({@link QueueShare#perType}) instead lacks, per type, the
+ * guaranteed GPUs of that type ({@link QueueShare#guaranteedGpus(GpuType, int)}) it does not hold
+ * while it has tasks waiting that can run there (the GPUs running its tasks, by
+ * {@link GpuView#lastJobId}, count), capped by what its maximum leaves. The first step offers it
+ * each such type's free GPUs alone, before the fleet guarantees, and the second step keeps from
+ * the others as many free GPUs of each type as it lacks there. Without such queues nothing of
+ * this runs, so fleet guarantees decide exactly as they do alone.
+ *
+ * <p>So an idle guarantee is lent to whoever the policy ranks first, and comes back at task
  * boundaries: a task is never killed, but every GPU that frees goes first to a queue below its
  * guarantee. {@link Decision#yielding} names the queues above their guarantee while another
  * queue waits for its own: a host that lets a GPU go on with its job's next task without an
@@ -42,7 +50,7 @@ import java.util.function.Predicate;
  * for that one call; since a policy may then drop the job from its index of ready jobs, each job
  * hidden with tasks still waiting is shown again ({@link SchedulingPolicy#onTasksShown}) as soon
  * as the call returns, before anything else asks the policy. Counts are GPU tasks (one GPU each), with the
- * whole fleet (every GPU of the view) as one pool.
+ * whole fleet (every GPU of the view) as one pool for a fleet guarantee.
  *
  * <p>Immutable and stateless between calls; {@link #assign} runs where the host calls its
  * policy, under the host's policy lock.
@@ -92,11 +100,19 @@ public final class QueueGuarantees {
         lacking.put(e.getKey(), lack);
       }
     }
+    TypeUse typeUse = queues.perType() ? new TypeUse(queues, view, jobs) : null;
+    Map<String, Map<GpuType, Integer>> typeLacking =
+        typeUse == null ? Map.of() : typeUse.lacking(view, fleet, use);
     List<Assignment> out = new ArrayList<>();
     List<GpuView> left = new ArrayList<>(free);
     Map<String, Integer> taken = new HashMap<>(); // job -> tasks given so far in this pass
     if (ready == 0) {
       left.clear(); // nothing to offer: only who yields is worked out
+    }
+    for (GpuType t : typeLacking.isEmpty() ? List.<GpuType>of() : view.gpuTypes()) {
+      if (!left.isEmpty()) {
+        fillType(policy, view, jobs, nowMs, t, typeLacking, use, taken, left, out);
+      }
     }
     Map<String, Integer> stillLacking = new HashMap<>(lacking);
     if (!lacking.isEmpty() && !left.isEmpty()) {
@@ -106,26 +122,66 @@ public final class QueueGuarantees {
       Map<String, Integer> room = new HashMap<>();
       use.forEach((q, u) -> room.put(q, qs.get(q).maximumGpus(fleet) - u[0]));
       fill(policy, view, jobs, nowMs, room, use, taken, left,
-          kept(view, jobs, stillLacking, taken, left), out);
+          kept(view, jobs, stillLacking, typeLacking, taken, left), out);
     }
     Map<String, Integer> given = new HashMap<>();
     for (QueuedJob j : jobs) {
       given.merge(queues.queueOf(j.queue()), taken.getOrDefault(j.id(), 0), Integer::sum);
     }
+    if (typeUse != null) {
+      typeUse.add(out, free);
+    }
     boolean waits = false;
     for (Map.Entry<String, int[]> e : use.entrySet()) {
-      waits |= e.getValue()[1] > given.getOrDefault(e.getKey(), 0)
-          && e.getValue()[0] < qs.get(e.getKey()).guaranteedGpus(fleet);
+      boolean more = e.getValue()[1] > given.getOrDefault(e.getKey(), 0);
+      QueueShare s = qs.get(e.getKey());
+      waits |= more && (s.perType() ? typeUse.below(e.getKey(), view)
+          : e.getValue()[0] < s.guaranteedGpus(fleet));
     }
     Set<String> y = new HashSet<>();
     if (waits) {
       use.forEach((q, u) -> {
-        if (u[0] > qs.get(q).guaranteedGpus(fleet)) {
+        QueueShare s = qs.get(q);
+        if (s.perType() ? typeUse.above(q, view) : u[0] > s.guaranteedGpus(fleet)) {
           y.add(q);
         }
       });
     }
     return new Decision(out, Collections.unmodifiableSet(y));
+  }
+
+  /**
+   * The first step for the queues lacking GPUs of {@code type}: only the free GPUs of that type
+   * are offered, so that a policy placing such a queue's job on another type cannot use up the
+   * offer, and each queue takes at most what it lacks there; {@code typeLacking} is left with
+   * what each still lacks.
+   */
+  private void fillType(SchedulingPolicy policy, ClusterView view,
+      Collection<? extends QueuedJob> jobs, long nowMs, GpuType type,
+      Map<String, Map<GpuType, Integer>> typeLacking, Map<String, int[]> use,
+      Map<String, Integer> taken, List<GpuView> left, List<Assignment> out) {
+    Map<String, Integer> room = new HashMap<>();
+    typeLacking.forEach((q, byType) -> {
+      if (byType.getOrDefault(type, 0) > 0) {
+        room.put(q, byType.get(type));
+      }
+    });
+    List<GpuView> ofType = new ArrayList<>();
+    for (GpuView g : left) {
+      if (g.type().equals(type)) {
+        ofType.add(g);
+      }
+    }
+    if (room.isEmpty() || ofType.isEmpty()) {
+      return;
+    }
+    int before = ofType.size();
+    fill(policy, view, jobs, nowMs, room, use, taken, ofType, Kept.NONE, out);
+    if (ofType.size() < before) {
+      Set<GpuView> still = new HashSet<>(ofType);
+      left.removeIf(g -> g.type().equals(type) && !still.contains(g));
+    }
+    room.forEach((q, r) -> typeLacking.get(q).put(type, r));
   }
 
   /**
@@ -208,22 +264,32 @@ public final class QueueGuarantees {
   /**
    * The free GPUs that queues still below their guarantee after the first step keep from the
    * others in the second: per such queue, as many as it lacks of those its waiting jobs can run
-   * on. A GPU none of them can use is never kept; such queues themselves take in the global
-   * order like the others.
+   * on; per queue guaranteed GPU types, per type it still lacks, as many of that type. A GPU none
+   * of them can use is never kept; such queues themselves take in the global order like the
+   * others.
    */
   private static final class Kept {
 
     static final Kept NONE = new Kept();
 
-    /** Lacking queue -> GPUs it still keeps; the types its waiting jobs can run on. */
+    /**
+     * Keeper -> GPUs it still keeps; the types it keeps. A keeper is a queue lacking its fleet
+     * guarantee (named as the queue) or one type a queue lacks ({@link #typed}).
+     */
     private final Map<String, Integer> keeps = new HashMap<>();
     private final Map<String, Set<GpuType>> usable = new HashMap<>();
-    /** Per lacking queue, the free GPUs it could use that are still left. */
+    /** Per keeper, the free GPUs it could use that are still left. */
     private final Map<String, Integer> usableLeft = new HashMap<>();
+
+    /** The keeper of {@code type} for a queue guaranteed GPU types (queue names have no dots). */
+    static String typed(String queue, GpuType type) {
+      return queue + "." + type.name();
+    }
 
     /** Whether {@code queue} may take {@code gpu}; if so, counts it as taken. */
     boolean allows(String queue, GpuView gpu) {
-      if (!keeps.containsKey(queue)) {
+      String own = keeps.containsKey(queue) ? queue : typed(queue, gpu.type());
+      if (!keeps.containsKey(own)) {
         for (Map.Entry<String, Integer> e : keeps.entrySet()) {
           if (usable.get(e.getKey()).contains(gpu.type())
               && usableLeft.get(e.getKey()) <= e.getValue()) {
@@ -231,7 +297,7 @@ public final class QueueGuarantees {
           }
         }
       } else {
-        keeps.merge(queue, -1, Integer::sum);
+        keeps.merge(own, -1, Integer::sum);
       }
       for (String q : keeps.keySet()) {
         if (usable.get(q).contains(gpu.type())) {
@@ -243,20 +309,28 @@ public final class QueueGuarantees {
   }
 
   private Kept kept(ClusterView view, Collection<? extends QueuedJob> jobs,
-      Map<String, Integer> stillLacking,
+      Map<String, Integer> stillLacking, Map<String, Map<GpuType, Integer>> typeLacking,
       Map<String, Integer> taken, List<GpuView> left) {
     Kept k = new Kept();
     for (QueuedJob j : jobs) {
       String q = queues.queueOf(j.queue());
-      if (stillLacking.getOrDefault(q, 0) <= 0
-          || j.readyTasks() <= taken.getOrDefault(j.id(), 0)) {
+      if (j.readyTasks() <= taken.getOrDefault(j.id(), 0)) {
         continue;
       }
-      k.keeps.put(q, stillLacking.get(q));
-      Set<GpuType> types = k.usable.computeIfAbsent(q, x -> new HashSet<>());
-      for (GpuType t : view.gpuTypes()) {
-        if (j.times(t) != null) {
-          types.add(t);
+      if (stillLacking.getOrDefault(q, 0) > 0) {
+        k.keeps.put(q, stillLacking.get(q));
+        Set<GpuType> types = k.usable.computeIfAbsent(q, x -> new HashSet<>());
+        for (GpuType t : view.gpuTypes()) {
+          if (j.times(t) != null) {
+            types.add(t);
+          }
+        }
+      }
+      for (Map.Entry<GpuType, Integer> e : typeLacking.getOrDefault(q, Map.of()).entrySet()) {
+        if (e.getValue() > 0 && j.times(e.getKey()) != null) {
+          String id = Kept.typed(q, e.getKey());
+          k.keeps.put(id, e.getValue());
+          k.usable.put(id, Set.of(e.getKey()));
         }
       }
     }
