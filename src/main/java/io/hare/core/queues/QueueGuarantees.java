@@ -36,9 +36,12 @@ import java.util.function.Predicate;
  * guaranteed GPUs of that type ({@link QueueShare#guaranteedGpus(GpuType, int)}) it does not hold
  * while it has tasks waiting that can run there (the GPUs running its tasks, by
  * {@link GpuView#lastJobId}, count), capped by what its maximum leaves. The first step offers it
- * each such type's free GPUs alone, before the fleet guarantees, and the second step keeps from
- * the others as many free GPUs of each type as it lacks there. Without such queues nothing of
- * this runs, so fleet guarantees decide exactly as they do alone.
+ * each such type's free GPUs alone, before the fleet guarantees. The second step does not keep
+ * for it the free GPUs it lacks: a queue lacks a type however many GPUs of its other types it
+ * holds, so a queue whose jobs wait for its fast type would keep its slow type idle, which the
+ * policy declines for them (docs/queues.md measures it: up to 9.9 x one queue's total weighted
+ * JCT). Without such queues nothing of this runs, so fleet guarantees decide exactly as they do
+ * alone.
  *
  * <p>So an idle guarantee is lent to whoever the policy ranks first, and comes back at task
  * boundaries: a task is never killed, but every GPU that frees goes first to a queue below its
@@ -122,7 +125,7 @@ public final class QueueGuarantees {
       Map<String, Integer> room = new HashMap<>();
       use.forEach((q, u) -> room.put(q, qs.get(q).maximumGpus(fleet) - u[0]));
       fill(policy, view, jobs, nowMs, room, use, taken, left,
-          kept(view, jobs, stillLacking, typeLacking, taken, left), out);
+          kept(view, jobs, stillLacking, taken, left), out);
     }
     Map<String, Integer> given = new HashMap<>();
     for (QueuedJob j : jobs) {
@@ -153,8 +156,7 @@ public final class QueueGuarantees {
   /**
    * The first step for the queues lacking GPUs of {@code type}: only the free GPUs of that type
    * are offered, so that a policy placing such a queue's job on another type cannot use up the
-   * offer, and each queue takes at most what it lacks there; {@code typeLacking} is left with
-   * what each still lacks.
+   * offer, and each queue takes at most what it lacks there.
    */
   private void fillType(SchedulingPolicy policy, ClusterView view,
       Collection<? extends QueuedJob> jobs, long nowMs, GpuType type,
@@ -181,7 +183,6 @@ public final class QueueGuarantees {
       Set<GpuView> still = new HashSet<>(ofType);
       left.removeIf(g -> g.type().equals(type) && !still.contains(g));
     }
-    room.forEach((q, r) -> typeLacking.get(q).put(type, r));
   }
 
   /**
@@ -264,32 +265,22 @@ public final class QueueGuarantees {
   /**
    * The free GPUs that queues still below their guarantee after the first step keep from the
    * others in the second: per such queue, as many as it lacks of those its waiting jobs can run
-   * on; per queue guaranteed GPU types, per type it still lacks, as many of that type. A GPU none
-   * of them can use is never kept; such queues themselves take in the global order like the
-   * others.
+   * on. A GPU none of them can use is never kept; such queues themselves take in the global
+   * order like the others.
    */
   private static final class Kept {
 
     static final Kept NONE = new Kept();
 
-    /**
-     * Keeper -> GPUs it still keeps; the types it keeps. A keeper is a queue lacking its fleet
-     * guarantee (named as the queue) or one type a queue lacks ({@link #typed}).
-     */
+    /** Lacking queue -> GPUs it still keeps; the types its waiting jobs can run on. */
     private final Map<String, Integer> keeps = new HashMap<>();
     private final Map<String, Set<GpuType>> usable = new HashMap<>();
-    /** Per keeper, the free GPUs it could use that are still left. */
+    /** Per lacking queue, the free GPUs it could use that are still left. */
     private final Map<String, Integer> usableLeft = new HashMap<>();
-
-    /** The keeper of {@code type} for a queue guaranteed GPU types (queue names have no dots). */
-    static String typed(String queue, GpuType type) {
-      return queue + "." + type.name();
-    }
 
     /** Whether {@code queue} may take {@code gpu}; if so, counts it as taken. */
     boolean allows(String queue, GpuView gpu) {
-      String own = keeps.containsKey(queue) ? queue : typed(queue, gpu.type());
-      if (!keeps.containsKey(own)) {
+      if (!keeps.containsKey(queue)) {
         for (Map.Entry<String, Integer> e : keeps.entrySet()) {
           if (usable.get(e.getKey()).contains(gpu.type())
               && usableLeft.get(e.getKey()) <= e.getValue()) {
@@ -297,7 +288,7 @@ public final class QueueGuarantees {
           }
         }
       } else {
-        keeps.merge(own, -1, Integer::sum);
+        keeps.merge(queue, -1, Integer::sum);
       }
       for (String q : keeps.keySet()) {
         if (usable.get(q).contains(gpu.type())) {
@@ -309,28 +300,20 @@ public final class QueueGuarantees {
   }
 
   private Kept kept(ClusterView view, Collection<? extends QueuedJob> jobs,
-      Map<String, Integer> stillLacking, Map<String, Map<GpuType, Integer>> typeLacking,
+      Map<String, Integer> stillLacking,
       Map<String, Integer> taken, List<GpuView> left) {
     Kept k = new Kept();
     for (QueuedJob j : jobs) {
       String q = queues.queueOf(j.queue());
-      if (j.readyTasks() <= taken.getOrDefault(j.id(), 0)) {
+      if (stillLacking.getOrDefault(q, 0) <= 0
+          || j.readyTasks() <= taken.getOrDefault(j.id(), 0)) {
         continue;
       }
-      if (stillLacking.getOrDefault(q, 0) > 0) {
-        k.keeps.put(q, stillLacking.get(q));
-        Set<GpuType> types = k.usable.computeIfAbsent(q, x -> new HashSet<>());
-        for (GpuType t : view.gpuTypes()) {
-          if (j.times(t) != null) {
-            types.add(t);
-          }
-        }
-      }
-      for (Map.Entry<GpuType, Integer> e : typeLacking.getOrDefault(q, Map.of()).entrySet()) {
-        if (e.getValue() > 0 && j.times(e.getKey()) != null) {
-          String id = Kept.typed(q, e.getKey());
-          k.keeps.put(id, e.getValue());
-          k.usable.put(id, Set.of(e.getKey()));
+      k.keeps.put(q, stillLacking.get(q));
+      Set<GpuType> types = k.usable.computeIfAbsent(q, x -> new HashSet<>());
+      for (GpuType t : view.gpuTypes()) {
+        if (j.times(t) != null) {
+          types.add(t);
         }
       }
     }
