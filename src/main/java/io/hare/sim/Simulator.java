@@ -157,6 +157,7 @@ public final class Simulator {
     private final long[] queueWaitMs;
     private final long[] queueShortGpuMs;
     private final long[] queueLentGpuMs;
+    private final TypeAccounts typeAccounts; // null unless some queue is guaranteed GPU types
     private long accountedTo = Long.MIN_VALUE;
 
     Run(SchedulingPolicy policy) {
@@ -175,9 +176,6 @@ public final class Simulator {
       queueWaitMs = new long[nq];
       queueShortGpuMs = new long[nq];
       queueLentGpuMs = new long[nq];
-      for (int i = 0; i < nq; i++) {
-        queueGuaranteed[i] = queueList.get(i).guaranteedGpus(cluster.size());
-      }
       List<Gpu> gs = cluster.gpus();
       gpus = new SimGpu[gs.size()];
       types = cluster.types();
@@ -185,6 +183,10 @@ public final class Simulator {
         freeByType.put(t, new ArrayList<>());
         countByType.put(t, cluster.count(t));
       }
+      for (int i = 0; i < nq; i++) {
+        queueGuaranteed[i] = queueList.get(i).guaranteedGpus(countByType);
+      }
+      typeAccounts = qs.perType() ? new TypeAccounts(queueList, types, countByType) : null;
       for (int i = 0; i < gs.size(); i++) {
         gpus[i] = new SimGpu(gs.get(i), i);
         gpuById.put(gs.get(i).id(), gpus[i]);
@@ -246,7 +248,10 @@ public final class Simulator {
      * the state between two instants is the one the last left.
      */
     private void account(long now) {
-      if (accountedTo != Long.MIN_VALUE && now > accountedTo) {
+      if (accountedTo != Long.MIN_VALUE && now > accountedTo && typeAccounts != null) {
+        typeAccounts.add(now - accountedTo, queueReady, queueRunning, queueWaitMs,
+            queueShortGpuMs, queueLentGpuMs);
+      } else if (accountedTo != Long.MIN_VALUE && now > accountedTo) {
         long dt = now - accountedTo;
         int lent = 0; // GPUs held above guarantees, summed over queues
         for (int q = 0; q < queueReady.length; q++) {
@@ -282,9 +287,11 @@ public final class Simulator {
             }
           }
         }
+        Map<String, Double> typeShares = new TreeMap<>();
+        queueList.get(q).typeShares().forEach((t, v) -> typeShares.put(t.name(), v));
         out.add(new QueueOutcome(name, queueList.get(q).guaranteedShare(), queueGuaranteed[q], n,
             unfinished, wjct, queueWaitMs[q] / 1000.0, queueShortGpuMs[q] / 1000.0,
-            queueLentGpuMs[q] / 1000.0, Double.NaN));
+            queueLentGpuMs[q] / 1000.0, Double.NaN, typeShares));
       }
       return out;
     }
@@ -302,6 +309,9 @@ public final class Simulator {
           j.openRound();
           readyTotal += j.ready;
           queueReady[j.queueIndex] += j.ready;
+          if (typeAccounts != null) {
+            typeAccounts.waiting(j, j.ready);
+          }
           active.put(j.id(), j);
           activeInOrder.put(j.order, j);
           activeChanged = true;
@@ -317,6 +327,9 @@ public final class Simulator {
           addFree(g);
           j.running--;
           queueRunning[j.queueIndex]--;
+          if (typeAccounts != null) {
+            typeAccounts.running(j, g.type(), -1);
+          }
           long sync = Math.round(durations.of(j.spec, e.round(), e.index(), g.type()).syncMs());
           push(now + sync, SYNC_END, j, g, e.round(), e.index(), e.startMs(), e.computeStartMs(),
               e.computeEndMs());
@@ -342,6 +355,9 @@ public final class Simulator {
               j.openRound();
               readyTotal += j.ready;
               queueReady[j.queueIndex] += j.ready;
+              if (typeAccounts != null) {
+                typeAccounts.waiting(j, j.ready);
+              }
               policy.onRoundDone(j, now);
             }
           }
@@ -386,6 +402,10 @@ public final class Simulator {
         j.running++;
         queueReady[j.queueIndex]--;
         queueRunning[j.queueIndex]++;
+        if (typeAccounts != null) {
+          typeAccounts.waiting(j, -1);
+          typeAccounts.running(j, g.type(), 1);
+        }
         long sw = g.lastJobId != null && !g.lastJobId.equals(j.id()) ? options.switchMs() : 0;
         if (sw > 0) {
           switches++;

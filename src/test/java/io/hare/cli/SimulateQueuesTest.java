@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Map;
 import org.junit.Rule;
 import org.junit.Test;
@@ -81,6 +82,44 @@ public class SimulateQueuesTest {
     assertEquals(table.toString(), HareCommand.OK, table.code);
     assertTrue(table.out, table.out.contains("guarantee wait s")
         && table.out.contains("0.750 (3 GPUs)") && table.out.contains("with one queue"));
+  }
+
+  @Test(timeout = 60_000)
+  public void perTypeGuaranteesAreReadFromDAndReported() throws Exception {
+    writeFiles("job_id,arrival_s,weight,model,tasks_per_round,rounds,queue\n"
+        + "B1,0,1,cnn,4,1,b\nA,0.05,1,cnn,3,1,a\n");
+    Files.writeString(profiles, "model,gpu_type,compute_ms,sync_ms\ncnn,v100,100,50\n"
+        + "cnn,t4,100,50\n");
+    String[] args = {"simulate", "--cluster", "v100=2,t4=2", "--jobs-file", jobs.toString(),
+        "--profiles-file", profiles.toString(), "--policies", "yarn-fifo",
+        "-D", "yarn.scheduler.hare.queues=a,b",
+        "-D", "yarn.scheduler.hare.queue.a.guaranteed-gpu-share.v100=1",
+        "-D", "yarn.scheduler.hare.queue.a.guaranteed-gpu-share.t4=0.5",
+        "-D", "yarn.scheduler.hare.queue.b.guaranteed-gpu-share.t4=0.5"};
+    CliRun r = CliRun.run(WorkloadSources.STANDARD, Map.of(), concat(args, "--json"));
+    assertEquals(r.toString(), HareCommand.OK, r.code);
+    JsonNode a = new ObjectMapper().readTree(r.out).get("results").get(0).get("queues").get(1);
+    assertEquals("a", a.get("name").asText());
+    assertEquals("2 V100s and 1 T4", 3, a.get("guaranteed_gpus").asInt());
+    assertEquals(1.0, a.get("guaranteed_type_shares").get("v100").asDouble(), 0);
+    assertEquals(0.5, a.get("guaranteed_type_shares").get("t4").asDouble(), 0);
+    assertEquals("B1 borrowed a's 3 GPUs from 0.05 s to 0.1 s", 0.15,
+        a.get("guarantee_short_gpu_s").asDouble(), 1e-9);
+    CliRun table = CliRun.run(WorkloadSources.STANDARD, Map.of(), args);
+    assertEquals(table.toString(), HareCommand.OK, table.code);
+    assertTrue(table.out, table.out.contains("t4 0.500, v100 1.000 (3 GPUs)"));
+
+    CliRun both = CliRun.run(WorkloadSources.STANDARD, Map.of(), concat(args,
+        "-D", "yarn.scheduler.hare.queue.b.guaranteed-gpu-share=0.5"));
+    assertEquals(both.toString(), HareCommand.BAD_INPUT, both.code);
+    assertTrue(both.err, both.err.contains("yarn.scheduler.hare.queue.b.guaranteed-gpu-share:"
+        + " a queue is guaranteed either a share of the whole fleet"));
+  }
+
+  private static String[] concat(String[] a, String... more) {
+    String[] out = Arrays.copyOf(a, a.length + more.length);
+    System.arraycopy(more, 0, out, a.length, more.length);
+    return out;
   }
 
   @Test(timeout = 60_000)

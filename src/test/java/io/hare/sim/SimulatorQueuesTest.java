@@ -80,6 +80,46 @@ public class SimulatorQueuesTest {
   }
 
   @Test(timeout = 60_000)
+  public void aQueueGuaranteedAGpuTypeGetsThatTypeBackAtTheNextTaskBoundary() {
+    // a is guaranteed both V100s, b both T4s; s runs alike on either. B (queue b) arrives alone
+    // at 0 with 8 tasks and borrows all 4 GPUs; A (queue a) arrives at 50 with 2 tasks and
+    // waits, 2 V100s short, until the tasks end at 100. Then A gets the V100s, B the T4s.
+    ProfileTable p = ProfileTable.builder().put("s", "v100", 100, 50).put("s", "t4", 100, 50)
+        .build();
+    List<JobSpec> jobs = List.of(new JobSpec("B", 0, 1, "s", 8, 1, "b"),
+        new JobSpec("A", 50, 1, "s", 2, 1, "a"));
+    SimOptions o = SimOptions.defaults().withQueues(queues(Map.of(
+        "yarn.scheduler.hare.queues", "a,b",
+        "yarn.scheduler.hare.queue.a.guaranteed-gpu-share.v100", "1",
+        "yarn.scheduler.hare.queue.b.guaranteed-gpu-share.t4", "1")));
+    SimResult r = new Simulator(ClusterSpec.parse("t4=2,v100=2"), jobs, p, o)
+        .run(TestingPolicy.firstComeFirstServed());
+    List<TaskRecord> a = r.tasks().stream().filter(t -> t.jobId().equals("A")).toList();
+    assertEquals(2, a.size());
+    for (TaskRecord t : a) {
+      assertEquals(100, t.startMs());
+      assertEquals("v100", t.gpuType());
+    }
+    assertEquals("B's next two run on its T4s at 100", 2, r.tasks().stream()
+        .filter(t -> t.jobId().equals("B") && t.startMs() == 100 && t.gpuType().equals("t4"))
+        .count());
+    assertEquals(250, outcome(r, "A").completionMs());
+    QueueOutcome qa = r.queues().get(1);
+    assertEquals(Map.of("v100", 1.0), qa.guaranteedTypeShares());
+    assertEquals(0, qa.guaranteedShare(), 0);
+    assertEquals(2, qa.guaranteedGpus());
+    assertEquals("waited from 50 to 100", 0.05, qa.guaranteeWaitS(), 1e-12);
+    assertEquals("2 V100s short for 50 ms", 0.1, qa.guaranteeShortGpuS(), 1e-12);
+    assertEquals("both held by b above its guarantee of V100s (none)", 0.1,
+        qa.guaranteeLentGpuS(), 1e-12);
+    QueueOutcome qb = r.queues().get(2);
+    assertEquals(2, qb.guaranteedGpus());
+    assertEquals("b always held its T4s", 0, qb.guaranteeWaitS(), 0);
+    assertEquals("default keeps no guarantee beside per-type ones", 0,
+        r.queues().get(0).guaranteedGpus());
+  }
+
+  @Test(timeout = 60_000)
   public void aQueueAtItsMaximumLeavesGpusIdle() {
     // b may hold at most 2 of 4 GPUs: B's 4 tasks run two at a time, although 2 GPUs idle
     Map<String, String> keys = Map.of("yarn.scheduler.hare.queues", "b",

@@ -32,7 +32,18 @@ import java.util.function.Predicate;
  *       A guarantee counts GPUs of any type, so a slower GPU the queue declined is kept too;
  *       what that costs the others is measured in docs/queues.md.
  * </ol>
- * So an idle guarantee is lent to whoever the policy ranks first, and comes back at task
+ * A queue guaranteed GPU types ({@link QueueShare#perType}) instead lacks, per type, the
+ * guaranteed GPUs of that type ({@link QueueShare#guaranteedGpus(GpuType, int)}) it does not hold
+ * while it has tasks waiting that can run there (the GPUs running its tasks, by
+ * {@link GpuView#lastJobId}, count), capped by what its maximum leaves. The first step offers it
+ * each such type's free GPUs alone, before the fleet guarantees. The second step does not keep
+ * for it the free GPUs it lacks: a queue lacks a type however many GPUs of its other types it
+ * holds, so a queue whose jobs wait for its fast type would keep its slow type idle, which the
+ * policy declines for them (docs/queues.md measures it: up to 9.9 x one queue's total weighted
+ * JCT). Without such queues nothing of this runs, so fleet guarantees decide exactly as they do
+ * alone.
+ *
+ * <p>So an idle guarantee is lent to whoever the policy ranks first, and comes back at task
  * boundaries: a task is never killed, but every GPU that frees goes first to a queue below its
  * guarantee. {@link Decision#yielding} names the queues above their guarantee while another
  * queue waits for its own: a host that lets a GPU go on with its job's next task without an
@@ -42,7 +53,7 @@ import java.util.function.Predicate;
  * for that one call; since a policy may then drop the job from its index of ready jobs, each job
  * hidden with tasks still waiting is shown again ({@link SchedulingPolicy#onTasksShown}) as soon
  * as the call returns, before anything else asks the policy. Counts are GPU tasks (one GPU each), with the
- * whole fleet (every GPU of the view) as one pool.
+ * whole fleet (every GPU of the view) as one pool for a fleet guarantee.
  *
  * <p>Immutable and stateless between calls; {@link #assign} runs where the host calls its
  * policy, under the host's policy lock.
@@ -92,11 +103,19 @@ public final class QueueGuarantees {
         lacking.put(e.getKey(), lack);
       }
     }
+    TypeUse typeUse = queues.perType() ? new TypeUse(queues, view, jobs) : null;
+    Map<String, Map<GpuType, Integer>> typeLacking =
+        typeUse == null ? Map.of() : typeUse.lacking(view, fleet, use);
     List<Assignment> out = new ArrayList<>();
     List<GpuView> left = new ArrayList<>(free);
     Map<String, Integer> taken = new HashMap<>(); // job -> tasks given so far in this pass
     if (ready == 0) {
       left.clear(); // nothing to offer: only who yields is worked out
+    }
+    for (GpuType t : typeLacking.isEmpty() ? List.<GpuType>of() : view.gpuTypes()) {
+      if (!left.isEmpty()) {
+        fillType(policy, view, jobs, nowMs, t, typeLacking, use, taken, left, out);
+      }
     }
     Map<String, Integer> stillLacking = new HashMap<>(lacking);
     if (!lacking.isEmpty() && !left.isEmpty()) {
@@ -112,20 +131,58 @@ public final class QueueGuarantees {
     for (QueuedJob j : jobs) {
       given.merge(queues.queueOf(j.queue()), taken.getOrDefault(j.id(), 0), Integer::sum);
     }
+    if (typeUse != null) {
+      typeUse.add(out, free);
+    }
     boolean waits = false;
     for (Map.Entry<String, int[]> e : use.entrySet()) {
-      waits |= e.getValue()[1] > given.getOrDefault(e.getKey(), 0)
-          && e.getValue()[0] < qs.get(e.getKey()).guaranteedGpus(fleet);
+      boolean more = e.getValue()[1] > given.getOrDefault(e.getKey(), 0);
+      QueueShare s = qs.get(e.getKey());
+      waits |= more && (s.perType() ? typeUse.below(e.getKey(), view)
+          : e.getValue()[0] < s.guaranteedGpus(fleet));
     }
     Set<String> y = new HashSet<>();
     if (waits) {
       use.forEach((q, u) -> {
-        if (u[0] > qs.get(q).guaranteedGpus(fleet)) {
+        QueueShare s = qs.get(q);
+        if (s.perType() ? typeUse.above(q, view) : u[0] > s.guaranteedGpus(fleet)) {
           y.add(q);
         }
       });
     }
     return new Decision(out, Collections.unmodifiableSet(y));
+  }
+
+  /**
+   * The first step for the queues lacking GPUs of {@code type}: only the free GPUs of that type
+   * are offered, so that a policy placing such a queue's job on another type cannot use up the
+   * offer, and each queue takes at most what it lacks there.
+   */
+  private void fillType(SchedulingPolicy policy, ClusterView view,
+      Collection<? extends QueuedJob> jobs, long nowMs, GpuType type,
+      Map<String, Map<GpuType, Integer>> typeLacking, Map<String, int[]> use,
+      Map<String, Integer> taken, List<GpuView> left, List<Assignment> out) {
+    Map<String, Integer> room = new HashMap<>();
+    typeLacking.forEach((q, byType) -> {
+      if (byType.getOrDefault(type, 0) > 0) {
+        room.put(q, byType.get(type));
+      }
+    });
+    List<GpuView> ofType = new ArrayList<>();
+    for (GpuView g : left) {
+      if (g.type().equals(type)) {
+        ofType.add(g);
+      }
+    }
+    if (room.isEmpty() || ofType.isEmpty()) {
+      return;
+    }
+    int before = ofType.size();
+    fill(policy, view, jobs, nowMs, room, use, taken, ofType, Kept.NONE, out);
+    if (ofType.size() < before) {
+      Set<GpuView> still = new HashSet<>(ofType);
+      left.removeIf(g -> g.type().equals(type) && !still.contains(g));
+    }
   }
 
   /**

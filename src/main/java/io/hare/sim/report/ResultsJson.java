@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hare.sim.QueueOutcome;
 import io.hare.sim.SimResult;
+import java.util.TreeMap;
 
 /**
  * The machine-readable comparison, as {@code hare simulate --json} prints it and as
@@ -105,6 +106,10 @@ public final class ResultsJson {
       n.put("name", q.name());
       number(n, "guaranteed_share", q.guaranteedShare());
       n.put("guaranteed_gpus", q.guaranteedGpus());
+      if (!q.guaranteedTypeShares().isEmpty()) {
+        ObjectNode types = n.putObject("guaranteed_type_shares");
+        new TreeMap<>(q.guaranteedTypeShares()).forEach(types::put);
+      }
       n.put("jobs", q.jobs());
       n.put("unfinished_jobs", q.unfinishedJobs());
       number(n, "total_weighted_jct_s", q.totalWeightedJctS());

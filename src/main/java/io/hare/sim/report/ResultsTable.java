@@ -5,6 +5,7 @@ import io.hare.sim.SimResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.TreeMap;
 
 /**
  * The comparison as a plain-text table for a terminal: one row per policy in the order given,
@@ -84,13 +85,24 @@ public final class ResultsTable {
   static final String[] QUEUE_HEADER = {"policy", "queue", "guarantee", "jobs", "unfinished",
       "total wJCT s", "one queue wJCT s", "guarantee wait s", "short GPU-s", "lent GPU-s"};
 
+  /** The fleet share, or each type's share ({@code v100 1, t4 0.5}). */
+  private static String guarantee(QueueOutcome q) {
+    if (q.guaranteedTypeShares().isEmpty()) {
+      return num(q.guaranteedShare(), 3);
+    }
+    List<String> each = new ArrayList<>();
+    new TreeMap<>(q.guaranteedTypeShares()).forEach((t, v) -> each.add(t + " "
+        + num(v, 3)));
+    return String.join(", ", each);
+  }
+
   private static void queues(Comparison c, StringBuilder sb, String nl) {
     List<String[]> rows = new ArrayList<>();
     rows.add(QUEUE_HEADER);
     for (SimResult r : c.results()) {
       for (QueueOutcome q : r.queues()) {
         rows.add(new String[] {r.policy(), q.name(),
-            num(q.guaranteedShare(), 3) + " (" + q.guaranteedGpus() + " GPUs)",
+            guarantee(q) + " (" + q.guaranteedGpus() + " GPUs)",
             Integer.toString(q.jobs()), Long.toString(q.unfinishedJobs()),
             num(q.totalWeightedJctS(), 1), num(q.singleQueueTotalWeightedJctS(), 1),
             num(q.guaranteeWaitS(), 1),

@@ -1,5 +1,6 @@
 package io.hare.yarn.scheduler;
 
+import io.hare.core.GpuType;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -44,19 +45,26 @@ final class HareQueue implements Queue {
   private final QueueMetrics metrics;
   private final ActiveUsersManager users;
   private final Supplier<Resource> cluster;
+  private final Supplier<Map<GpuType, Integer>> gpus;
   private final Supplier<Resource> used;
   private volatile QueueSettings settings;
   private final AmLimit amLimit;
   private final Set<ApplicationId> apps = new LinkedHashSet<>();
   private final Map<String, Set<ApplicationId>> running = new HashMap<>();
 
+  /**
+   * @param cluster the cluster's resources now
+   * @param gpus the cluster's GPUs per type now, for the capacity of a queue guaranteed types
+   * @param used the queue's resources in use now
+   */
   HareQueue(QueueSettings settings, QueueMetrics metrics, Supplier<Resource> cluster,
-      Supplier<Resource> used) {
+      Supplier<Map<GpuType, Integer>> gpus, Supplier<Resource> used) {
     this.name = settings.name();
     this.settings = settings;
     this.metrics = metrics;
     this.users = new ActiveUsersManager(metrics);
     this.cluster = cluster;
+    this.gpus = gpus;
     this.used = used;
     this.amLimit = new AmLimit(settings.amShare(),
         () -> Resources.multiply(cluster.get(), this.settings.maximumShare()));
@@ -123,14 +131,27 @@ final class HareQueue implements Queue {
     QueueInfo info = Records.newRecord(QueueInfo.class);
     info.setQueueName(name);
     info.setQueuePath(name);
-    info.setCapacity((float) s.guaranteedShare());
+    double capacity = capacity(s, gpus.get());
+    info.setCapacity((float) capacity);
     info.setMaximumCapacity((float) s.maximumShare());
     float share = dominantShare(used.get(), cluster.get());
-    info.setCurrentCapacity(s.guaranteedShare() > 0
-        ? (float) (share / s.guaranteedShare()) : share);
+    info.setCurrentCapacity(capacity > 0 ? (float) (share / capacity) : share);
     info.setChildQueues(new ArrayList<>());
     info.setQueueState(QueueState.RUNNING);
     return info;
+  }
+
+  /**
+   * The queue's guarantee as a share of the fleet: its fleet share, or for a queue guaranteed
+   * GPU types its guaranteed GPUs now over the fleet's GPUs (0 with no GPUs), since YARN's
+   * queue status has one capacity, not one per type.
+   */
+  static double capacity(QueueSettings s, Map<GpuType, Integer> gpus) {
+    if (s.typeShares().isEmpty()) {
+      return s.guaranteedShare();
+    }
+    int fleet = gpus.values().stream().mapToInt(Integer::intValue).sum();
+    return fleet == 0 ? 0 : (double) s.guaranteedGpus(gpus) / fleet;
   }
 
   /**

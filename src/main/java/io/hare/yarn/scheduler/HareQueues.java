@@ -1,5 +1,6 @@
 package io.hare.yarn.scheduler;
 
+import io.hare.core.GpuType;
 import io.hare.core.SchedulerKeys;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -53,6 +54,8 @@ final class HareQueues implements AmGate {
 
   private final Configuration conf;
   private final Supplier<Resource> cluster;
+  /** The cluster's GPUs per type, as of the scheduler's last look ({@link #gpus}). */
+  private volatile Map<GpuType, Integer> gpus = Map.of();
   private final Function<ApplicationId, SchedulerApplication<?>> apps;
   private final HareQueue root;
   /** Replaced whole, never changed: read by REST threads too. */
@@ -71,12 +74,21 @@ final class HareQueues implements AmGate {
     this.cluster = cluster;
     this.apps = apps;
     this.root = new HareQueue(QueueSettings.whole("root"),
-        QueueMetrics.forQueue("root", null, false, conf), cluster, this::usedByAll);
+        QueueMetrics.forQueue("root", null, false, conf), cluster, () -> gpus,
+        this::usedByAll);
     try {
       apply(config);
     } catch (IOException e) {
       throw new IllegalStateException("no application can be in a queue yet", e);
     }
+  }
+
+  /**
+   * The cluster's GPUs per type now: a queue guaranteed GPU types reports its guaranteed GPUs
+   * over the fleet's as its capacity. Read by RPC and REST threads, hence a snapshot.
+   */
+  void gpus(Map<GpuType, Integer> perType) {
+    gpus = Map.copyOf(perType);
   }
 
   /**
@@ -105,7 +117,7 @@ final class HareQueues implements AmGate {
         // the queue's metrics, not its attempts' live containers: an attempt's usage report
         // asks its queue for this while holding the attempt's write lock, and taking the other
         // attempts' locks from there deadlocks two such reports
-        q = new HareQueue(s, metrics, cluster, metrics::getAllocatedResources);
+        q = new HareQueue(s, metrics, cluster, () -> gpus, metrics::getAllocatedResources);
       } else {
         q.setSettings(s);
       }

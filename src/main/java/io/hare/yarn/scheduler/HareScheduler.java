@@ -9,7 +9,9 @@ import io.hare.yarn.scheduler.web.HareWeb;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
@@ -498,8 +500,12 @@ public class HareScheduler extends FifoScheduler {
     if (inventory.stamp() != metricsStamp || pending != metricsPending) {
       metricsStamp = inventory.stamp();
       metricsPending = pending;
+      Map<GpuType, int[]> counts = inventory.counts();
       hareMetrics.update((int) Math.min(Integer.MAX_VALUE, pending), gpuTasks.runningCount(),
-          inventory.counts());
+          counts);
+      Map<GpuType, Integer> totals = new TreeMap<>();
+      counts.forEach((t, c) -> totals.put(t, c[0]));
+      queues.gpus(totals);
       hareMetrics.multiGpu(multiGpu.runningCount(), multiGpu.reservedGpus());
     }
   }

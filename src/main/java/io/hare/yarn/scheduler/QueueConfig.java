@@ -59,16 +59,14 @@ record QueueConfig(Map<String, QueueSettings> queues, QueueMappings mappings) {
   static QueueConfig read(PolicyConfig t) {
     Set<String> names = QueueShares.names(t);
     Map<String, QueueSettings> out = new LinkedHashMap<>();
-    double others = 0;
     for (String n : names) {
       if (!n.equals(DEFAULT)) {
-        QueueSettings q = one(t, n, 0);
-        out.put(n, q);
-        others += q.guaranteedShare();
+        out.put(n, one(t, n, 0));
       }
     }
     // default is guaranteed what the others leave unless set, so that one queue gets everything
-    QueueSettings d = one(t, DEFAULT, QueueShares.defaultGuarantee(others));
+    QueueSettings d = one(t, DEFAULT, QueueShares.defaultGuarantee(
+        out.values().stream().map(QueueSettings::share).toList()));
     Map<String, QueueSettings> ordered = new LinkedHashMap<>();
     ordered.put(DEFAULT, d);
     ordered.putAll(out);
@@ -90,6 +88,6 @@ record QueueConfig(Map<String, QueueSettings> queues, QueueMappings mappings) {
     double am = t.getDouble(key(n, AM_SHARE),
         SchedulerKeys.DEFAULT_QUEUE_DEFAULT_MAXIMUM_AM_RESOURCE_PERCENT, 0.01, 1);
     return new QueueSettings(n, share.guaranteedShare(), share.maximumShare(), acls, maxApps,
-        userLimit, am);
+        userLimit, am, share.typeShares());
   }
 }

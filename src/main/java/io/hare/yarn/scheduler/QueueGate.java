@@ -17,7 +17,8 @@ import java.util.Set;
  * next task while another queue waits for its guarantee. A job in a queue that a refresh dropped
  * counts as {@code default}. Jobs are {@link YarnJob}s, hidden from the policy with
  * {@link YarnJob#hide}; counts are GPU tasks the scheduler started (one GPU each), so containers of
- * several GPUs from other AMs are not counted against a queue.
+ * several GPUs from other AMs are not counted against a queue. A queue guaranteed GPU types
+ * counts, per type, the GPUs the policy sees busy with its jobs' tasks.
  *
  * <p>Threading: {@link #assign} on the scheduler thread under the policy lock; {@link #yields}
  * from any thread.

@@ -4,12 +4,14 @@ import io.hare.core.GpuType;
 import io.hare.core.plan.Forecast;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.hadoop.security.UserGroupInformation;
@@ -65,11 +67,28 @@ public record SchedulerReport(String policy, long atMs, List<GpuCount> gpus, int
   /**
    * One queue: its shares of the fleet's GPUs (and in GPUs now), and its jobs' GPU tasks.
    *
+   * @param guaranteedShare of the fleet; 0 for a queue guaranteed GPU types
+   * @param guaranteedGpus every GPU it is guaranteed now (per type, summed)
    * @param runningTasks GPU tasks of its jobs running now
    * @param waitingTasks GPU tasks of its jobs asked for and not started
+   * @param guaranteedTypeShares per GPU type name, the share of its GPUs guaranteed instead of a
+   *     fleet share; empty for a fleet guarantee
    */
   public record QueueLine(String name, double guaranteedShare, double maximumShare,
-      int guaranteedGpus, int maximumGpus, int runningTasks, int waitingTasks) {}
+      int guaranteedGpus, int maximumGpus, int runningTasks, int waitingTasks,
+      Map<String, Double> guaranteedTypeShares) {
+
+    public QueueLine {
+      guaranteedTypeShares = Collections.unmodifiableMap(new TreeMap<>(guaranteedTypeShares));
+    }
+
+    /** A queue guaranteed a share of the fleet. */
+    public QueueLine(String name, double guaranteedShare, double maximumShare,
+        int guaranteedGpus, int maximumGpus, int runningTasks, int waitingTasks) {
+      this(name, guaranteedShare, maximumShare, guaranteedGpus, maximumGpus, runningTasks,
+          waitingTasks, Map.of());
+    }
+  }
 
   public SchedulerReport {
     gpus = List.copyOf(gpus);
@@ -105,9 +124,11 @@ public record SchedulerReport(String policy, long atMs, List<GpuCount> gpus, int
       Access access) {
     List<GpuCount> gpus = new ArrayList<>();
     int[] fleet = new int[1];
+    Map<GpuType, Integer> totals = new TreeMap<>();
     counts.forEach((t, c) -> {
       gpus.add(new GpuCount(t.name(), c[0], c[0] - c[1]));
       fleet[0] += c[0];
+      totals.put(t, c[0]);
     });
     Map<String, int[]> tasks = new HashMap<>();
     for (YarnJob j : admitted) {
@@ -118,8 +139,10 @@ public record SchedulerReport(String policy, long atMs, List<GpuCount> gpus, int
     List<QueueLine> lines = new ArrayList<>();
     for (QueueSettings q : configured) {
       int[] n = tasks.getOrDefault(q.name(), new int[2]);
+      Map<String, Double> typeShares = new TreeMap<>();
+      q.typeShares().forEach((t, v) -> typeShares.put(t.name(), v));
       lines.add(new QueueLine(q.name(), q.guaranteedShare(), q.maximumShare(),
-          q.guaranteedGpus(fleet[0]), q.maximumGpus(fleet[0]), n[0], n[1]));
+          q.guaranteedGpus(totals), q.maximumGpus(fleet[0]), n[0], n[1], typeShares));
     }
     List<Job> jobs = new ArrayList<>();
     for (YarnJob j : admitted) {

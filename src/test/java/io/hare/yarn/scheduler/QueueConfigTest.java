@@ -5,6 +5,7 @@ import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
 import io.hare.core.ConfigException;
+import io.hare.core.GpuType;
 import io.hare.core.SchedulerKeys;
 import java.util.List;
 import java.util.Map;
@@ -92,6 +93,50 @@ public class QueueConfigTest {
         assertTrue("missing: " + expected + "\nin:\n" + all, all.contains(expected));
       }
       assertEquals(all, 10, e.problems().size());
+    }
+  }
+
+  @Test(timeout = 60_000)
+  public void perTypeGuaranteesReachTheGate() throws Exception {
+    QueueConfig c = read(SchedulerKeys.QUEUES, "a,b", Q + "a.guaranteed-gpu-share.v100", "1",
+        Q + "a.guaranteed-gpu-share.t4", "0.5", Q + "b.guaranteed-gpu-share.t4", "0.5",
+        Q + "b.maximum-gpu-share", "0.5");
+    QueueSettings a = c.queues().get("a");
+    assertEquals(Map.of(GpuType.of("v100"), 1.0, GpuType.of("t4"), 0.5), a.typeShares());
+    assertEquals(0, a.guaranteedShare(), 0);
+    assertEquals("4 V100s and 1 of 3 T4s", 5,
+        a.guaranteedGpus(Map.of(GpuType.of("v100"), 4, GpuType.of("t4"), 3)));
+    assertEquals(a.typeShares(), c.shares().queues().get("a").typeShares());
+    assertEquals("default keeps no guarantee beside per-type ones", 0,
+        c.queues().get("default").guaranteedShare(), 0);
+    assertEquals("capacity: 5 of 7 GPUs", 5.0 / 7, HareQueue.capacity(a,
+        Map.of(GpuType.of("v100"), 4, GpuType.of("t4"), 3)), 1e-9);
+    assertEquals("no GPUs yet", 0, HareQueue.capacity(a, Map.of()), 0);
+  }
+
+  @Test(timeout = 60_000)
+  public void everyProblemOfBadPerTypeGuaranteesIsListedAtOnce() {
+    try {
+      read(SchedulerKeys.QUEUES, "a,b", Q + "a.guaranteed-gpu-share.v100", "0.6",
+          Q + "b.guaranteed-gpu-share.v100", "0.6", Q + "a.guaranteed-gpu-share", "0.2",
+          Q + "b.guaranteed-gpu-share.t4", "-1", Q + "b.guaranteed-gpu-share.a 100", "0.1");
+      fail("accepted");
+    } catch (ConfigException e) {
+      String all = String.join("\n", e.problems());
+      for (String expected : List.of(
+          "yarn.scheduler.hare.queue.*.guaranteed-gpu-share.v100: the guarantees of GPU type"
+              + " v100 must sum to at most 1 (all its GPUs), got 1.2 (a 0.6, b 0.6)",
+          "yarn.scheduler.hare.queue.a.guaranteed-gpu-share: a queue is guaranteed either a"
+              + " share of the whole fleet (guaranteed-gpu-share) or shares of GPU types"
+              + " (guaranteed-gpu-share.<type>), not both; got 0.2 and"
+              + " guaranteed-gpu-share.v100=0.6; remove one",
+          "yarn.scheduler.hare.queue.b.guaranteed-gpu-share.t4: must be a number in [0.0, 1.0],"
+              + " got '-1'",
+          "yarn.scheduler.hare.queue.b.guaranteed-gpu-share.a 100: 'a 100' is not a GPU type"
+              + " name")) {
+        assertTrue("missing: " + expected + "\nin:\n" + all, all.contains(expected));
+      }
+      assertEquals(all, 4, e.problems().size());
     }
   }
 

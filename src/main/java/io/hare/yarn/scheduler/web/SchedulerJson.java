@@ -55,6 +55,9 @@ final class SchedulerJson {
       m.put("name", q.name());
       m.put("guaranteedShare", q.guaranteedShare());
       m.put("maximumShare", q.maximumShare());
+      if (!q.guaranteedTypeShares().isEmpty()) {
+        m.put("guaranteedTypeShares", q.guaranteedTypeShares());
+      }
       m.put("guaranteedGpus", q.guaranteedGpus());
       m.put("maximumGpus", q.maximumGpus());
       m.put("runningTasks", q.runningTasks());
