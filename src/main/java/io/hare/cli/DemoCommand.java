@@ -212,7 +212,7 @@ public final class DemoCommand implements Callable<Integer> {
         // what the same policy core predicts without YARN; not with faults, which add jobs and
         // retries the simulator does not model
         ContendedShares.Figures queues = tenants
-            ? ContendedShares.of(r, TenantsWorkload.shares(rm)) : null;
+            ? ContendedShares.of(r, TenantsWorkload.shares(QueueKeys.read(rm), cluster)) : null;
         notes.put(p, new DemoReport.Notes(simulate ? predicted(workload, cluster,
             run.schedulerProfiles(), scheduler, startupMs, QueueKeys.read(rm)) : null,
             LoadCheck.warning(r, taskMs).orElse(null), queues));
@@ -280,7 +280,8 @@ public final class DemoCommand implements Callable<Integer> {
     if (tenants && settings.containsKey(SchedulerKeys.QUEUES)) {
       problems.add("-D " + SchedulerKeys.QUEUES + ": --tenants sets the queues ("
           + String.join(",", TenantsWorkload.SHARES.keySet()) + "); set their guarantees with -D "
-          + SchedulerKeys.QUEUE_PREFIX + "Q.guaranteed-gpu-share");
+          + SchedulerKeys.QUEUE_PREFIX + "Q.guaranteed-gpu-share or its per-type form "
+          + SchedulerKeys.QUEUE_PREFIX + "Q.guaranteed-gpu-share.TYPE");
     }
     if (jobs < 1 || jobs > 40) {
       problems.add("--jobs: must be from 1 to 40, got " + jobs);

@@ -1,9 +1,14 @@
 package io.hare.demo;
 
+import io.hare.core.GpuType;
 import io.hare.core.SchedulerKeys;
+import io.hare.core.queues.QueueShare;
+import io.hare.core.queues.QueueShares;
+import io.hare.embedded.EmbeddedCluster;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The workload of {@code hare demo --tenants}: two teams share the cluster through two queues
@@ -72,17 +77,34 @@ public final class TenantsWorkload {
   public static Map<String, String> schedulerSettings(Map<String, String> given) {
     Map<String, String> out = new LinkedHashMap<>();
     out.put(SchedulerKeys.QUEUES, String.join(",", SHARES.keySet()));
-    SHARES.forEach((q, s) -> out.put(guaranteeKey(q), Double.toString(s)));
+    SHARES.forEach((q, s) -> {
+      // a queue the user guarantees GPU types takes no fleet share (the two do not mix)
+      if (given.keySet().stream().noneMatch(k -> k.startsWith(guaranteeKey(q) + "."))) {
+        out.put(guaranteeKey(q), Double.toString(s));
+      }
+    });
     out.putAll(given);
     return out;
   }
 
-  /** The guaranteed share of each team's queue under {@code settings}. */
-  public static Map<String, Double> shares(Map<String, String> settings) {
+  /**
+   * The guaranteed share of each team's queue in {@code queues} on {@code cluster}: its fleet
+   * share, or for a queue guaranteed GPU types, its guaranteed GPUs of those types over the
+   * cluster's GPUs (the report then counts the GPU-seconds it got of any type against them).
+   */
+  public static Map<String, Double> shares(QueueShares queues,
+      List<EmbeddedCluster.Node> cluster) {
+    Map<GpuType, Integer> counts = new TreeMap<>();
+    int gpus = 0;
+    for (EmbeddedCluster.Node n : cluster) {
+      counts.merge(GpuType.of(n.gpuType()), n.gpus(), Integer::sum);
+      gpus += n.gpus();
+    }
     Map<String, Double> out = new LinkedHashMap<>();
     for (String q : SHARES.keySet()) {
-      String v = settings.get(guaranteeKey(q));
-      out.put(q, v == null ? 0.0 : Double.parseDouble(v.strip()));
+      QueueShare s = queues.queues().get(q);
+      out.put(q, s == null ? 0.0 : s.perType() ? (double) s.guaranteedGpus(counts) / gpus
+          : s.guaranteedShare());
     }
     return out;
   }
