@@ -3,7 +3,6 @@ package io.hare.core.queues;
 import static org.junit.Assert.assertEquals;
 
 import io.hare.core.GpuType;
-import io.hare.core.TaskTimes;
 import io.hare.core.policy.Assignment;
 import io.hare.core.policy.ClusterView;
 import io.hare.core.policy.GpuView;
@@ -12,9 +11,9 @@ import io.hare.core.policy.PolicyConfig;
 import io.hare.core.policy.SchedulingPolicy;
 import io.hare.core.profile.TaskTimeModel;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalInt;
 import java.util.Set;
 import org.junit.Test;
 
@@ -49,92 +48,16 @@ public class KeptGuaranteeTest {
    * A job of {@code queue} with {@code ready} tasks waiting, runnable on {@code types}, fastest
    * on the first of them (ties: none).
    */
-  private static final class Job implements QueuedJob {
-    private final String id;
-    private final String queue;
-    private final int ready;
-    private final int running;
-    private final List<GpuType> types;
-    private final GpuType fastest;
-    private int hidden;
-
-    Job(String id, String queue, int ready, int running, List<GpuType> types) {
-      this.id = id;
-      this.queue = queue;
-      this.ready = ready;
-      this.running = running;
-      this.types = types;
-      this.fastest = types.get(0);
+  private static TestJob job(String id, String queue, int ready, int running,
+      List<GpuType> types) {
+    Map<GpuType, Long> ms = new HashMap<>();
+    for (GpuType t : types) {
+      ms.put(t, t.equals(types.get(0)) ? 1000L : 3000L);
     }
-
-    @Override
-    public String queue() {
-      return queue;
-    }
-
-    @Override
-    public void hide(int n) {
-      hidden = n;
-    }
-
-    @Override
-    public String id() {
-      return id;
-    }
-
-    @Override
-    public long arrivalMs() {
-      return 0;
-    }
-
-    @Override
-    public double weight() {
-      return 1;
-    }
-
-    @Override
-    public String model() {
-      return "m";
-    }
-
-    @Override
-    public int tasksPerRound() {
-      return 4;
-    }
-
-    @Override
-    public OptionalInt rounds() {
-      return OptionalInt.of(2);
-    }
-
-    @Override
-    public int roundsDone() {
-      return 0;
-    }
-
-    @Override
-    public int readyTasks() {
-      return ready - hidden;
-    }
-
-    @Override
-    public int runningTasks() {
-      return running;
-    }
-
-    @Override
-    public long tasksDone() {
-      return 0;
-    }
-
-    @Override
-    public TaskTimes times(GpuType type) {
-      return !types.contains(type) ? null
-          : new TaskTimes(type.equals(fastest) ? 1000 : 3000, 0);
-    }
+    return new TestJob(id, queue, ready, running, 2, ms);
   }
 
-  private record View(List<Job> jobs, List<Gpu> gpus) implements ClusterView {
+  private record View(List<TestJob> jobs, List<Gpu> gpus) implements ClusterView {
     @Override
     public JobView job(String id) {
       return jobs.stream().filter(j -> j.id().equals(id)).findFirst().orElse(null);
@@ -207,15 +130,15 @@ public class KeptGuaranteeTest {
     return new QueueGuarantees(q);
   }
 
-  private static List<Assignment> assign(SchedulingPolicy p, List<Job> jobs, List<Gpu> free) {
+  private static List<Assignment> assign(SchedulingPolicy p, List<TestJob> jobs, List<Gpu> free) {
     return halfEach().assign(p, new View(jobs, free), jobs, free, 0).assignments();
   }
 
   @Test(timeout = 60_000)
   public void whatAQueueBelowItsGuaranteeLacksIsNotGivenToAQueueAtItsOwn() {
     // a runs 1 of its 2 and waits; b runs its 2 and waits for more; two V100s free
-    Job a = new Job("a1", "a", 2, 1, List.of(V100, K80));
-    Job b = new Job("b1", "b", 4, 2, List.of(V100, K80));
+    TestJob a = job("a1", "a", 2, 1, List.of(V100, K80));
+    TestJob b = job("b1", "b", 4, 2, List.of(V100, K80));
     List<Gpu> free = List.of(new Gpu("g1", V100), new Gpu("g2", V100));
     assertEquals("a lacks one: b gets one of the two, not both",
         List.of(new Assignment("g1", "b1")),
@@ -227,8 +150,8 @@ public class KeptGuaranteeTest {
 
   @Test(timeout = 60_000)
   public void aGpuTheWaitingQueueCannotUseIsNotKeptForIt() {
-    Job a = new Job("a1", "a", 2, 0, List.of(V100)); // lacks 2, runs on V100s only
-    Job b = new Job("b1", "b", 4, 2, List.of(V100, K80));
+    TestJob a = job("a1", "a", 2, 0, List.of(V100)); // lacks 2, runs on V100s only
+    TestJob b = job("b1", "b", 4, 2, List.of(V100, K80));
     List<Gpu> free = List.of(new Gpu("k1", K80), new Gpu("g1", V100), new Gpu("k2", K80));
     assertEquals("the K80s go to b; the V100, one of the two a lacks, stays free",
         List.of(new Assignment("k1", "b1"), new Assignment("k2", "b1")),
@@ -237,8 +160,8 @@ public class KeptGuaranteeTest {
 
   @Test(timeout = 60_000)
   public void aGuaranteeCountsGpusOfAnyTypeTheQueueCanRunOn() {
-    Job a = new Job("a1", "a", 2, 0, List.of(V100, K80)); // lacks 2, 3x slower on a K80
-    Job b = new Job("b1", "b", 4, 2, List.of(V100, K80));
+    TestJob a = job("a1", "a", 2, 0, List.of(V100, K80)); // lacks 2, 3x slower on a K80
+    TestJob b = job("b1", "b", 4, 2, List.of(V100, K80));
     List<Gpu> free = List.of(new Gpu("k1", K80), new Gpu("g1", V100), new Gpu("k2", K80));
     assertEquals("b gets one of the three; a keeps two, even a K80 it turned down",
         List.of(new Assignment("k1", "b1")),
@@ -247,8 +170,8 @@ public class KeptGuaranteeTest {
 
   @Test(timeout = 60_000)
   public void aQueueWithNothingWaitingKeepsNothing() {
-    Job a = new Job("a1", "a", 0, 0, List.of(V100, K80)); // below its guarantee, no demand
-    Job b = new Job("b1", "b", 4, 2, List.of(V100, K80));
+    TestJob a = job("a1", "a", 0, 0, List.of(V100, K80)); // below its guarantee, no demand
+    TestJob b = job("b1", "b", 4, 2, List.of(V100, K80));
     List<Gpu> free = List.of(new Gpu("g1", V100), new Gpu("g2", V100));
     assertEquals(List.of(new Assignment("g1", "b1"), new Assignment("g2", "b1")),
         assign(new Policy(List.of("b1", "a1"), Set.of()), List.of(a, b), free));

@@ -3,7 +3,6 @@ package io.hare.core.queues;
 import static org.junit.Assert.assertEquals;
 
 import io.hare.core.GpuType;
-import io.hare.core.TaskTimes;
 import io.hare.core.policy.Assignment;
 import io.hare.core.policy.ClusterView;
 import io.hare.core.policy.GpuView;
@@ -16,7 +15,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeMap;
 import org.junit.Test;
@@ -70,96 +68,21 @@ public class TypeGuaranteesTest {
   }
 
   /** A job of {@code queue} with {@code ready} tasks waiting, runnable on both types. */
-  private static final class Job implements QueuedJob {
-    private final String id;
-    private final String queue;
-    private int ready;
-    private int running;
-    private int hidden;
-
-    Job(String id, String queue, int ready) {
-      this.id = id;
-      this.queue = queue;
-      this.ready = ready;
-    }
-
-    @Override
-    public String queue() {
-      return queue;
-    }
-
-    @Override
-    public void hide(int n) {
-      hidden = n;
-    }
-
-    @Override
-    public String id() {
-      return id;
-    }
-
-    @Override
-    public long arrivalMs() {
-      return 0;
-    }
-
-    @Override
-    public double weight() {
-      return 1;
-    }
-
-    @Override
-    public String model() {
-      return "m";
-    }
-
-    @Override
-    public int tasksPerRound() {
-      return 4;
-    }
-
-    @Override
-    public OptionalInt rounds() {
-      return OptionalInt.of(100);
-    }
-
-    @Override
-    public int roundsDone() {
-      return 0;
-    }
-
-    @Override
-    public int readyTasks() {
-      return ready - hidden;
-    }
-
-    @Override
-    public int runningTasks() {
-      return running;
-    }
-
-    @Override
-    public long tasksDone() {
-      return 0;
-    }
-
-    @Override
-    public TaskTimes times(GpuType type) {
-      return new TaskTimes(type.equals(V100) ? 1000 : 2000, 0);
-    }
+  private static TestJob job(String id, String queue, int ready) {
+    return new TestJob(id, queue, ready, 0, 100, Map.of(V100, 1000L, T4, 2000L));
   }
 
   /** 2 V100s then 2 T4s, and the jobs in the order given. */
   private static final class Cluster implements ClusterView {
-    private final Map<String, Job> jobs = new LinkedHashMap<>();
+    private final Map<String, TestJob> jobs = new LinkedHashMap<>();
     private final List<Gpu> gpus = List.of(new Gpu("v1", V100), new Gpu("v2", V100),
         new Gpu("t1", T4), new Gpu("t2", T4));
     private final QueueGuarantees gate;
     private Set<String> yielding = Set.of();
 
-    Cluster(QueueGuarantees gate, Job... js) {
+    Cluster(QueueGuarantees gate, TestJob... js) {
       this.gate = gate;
-      for (Job j : js) {
+      for (TestJob j : js) {
         jobs.put(j.id(), j);
       }
     }
@@ -205,9 +128,9 @@ public class TypeGuaranteesTest {
       QueueGuarantees.Decision d = gate.assign(p, this, List.copyOf(jobs.values()), free, 0);
       for (Assignment a : d.assignments()) {
         Gpu g = gpu(a.gpuId());
-        Job j = jobs.get(a.jobId());
+        TestJob j = jobs.get(a.jobId());
         g.busy = true;
-        g.job = j.id;
+        g.job = j.id();
         j.ready--;
         j.running++;
       }
@@ -218,13 +141,13 @@ public class TypeGuaranteesTest {
     /** The task on {@code gpuId} ends; its job has one more task waiting (the next round's). */
     void end(String gpuId) {
       Gpu g = gpu(gpuId);
-      Job j = jobs.get(g.job);
+      TestJob j = jobs.get(g.job);
       g.busy = false;
       j.running--;
       j.ready++;
     }
 
-    void add(Job j) {
+    void add(TestJob j) {
       jobs.put(j.id(), j);
     }
 
@@ -237,7 +160,7 @@ public class TypeGuaranteesTest {
       Map<String, Map<String, Integer>> out = new TreeMap<>();
       for (Gpu g : gpus) {
         if (g.busy) {
-          out.computeIfAbsent(jobs.get(g.job).queue, q -> new TreeMap<>())
+          out.computeIfAbsent(jobs.get(g.job).queue(), q -> new TreeMap<>())
               .merge(g.type.name(), 1, Integer::sum);
         }
       }
@@ -319,7 +242,7 @@ public class TypeGuaranteesTest {
 
   @Test(timeout = 60_000)
   public void bothSaturatedEachGetsItsTypeAtEveryTaskBoundary() {
-    Cluster c = new Cluster(v100ToAT4ToB(), new Job("a1", "a", 100), new Job("b1", "b", 100));
+    Cluster c = new Cluster(v100ToAT4ToB(), job("a1", "a", 100), job("b1", "b", 100));
     // the policy ranks b first, then a first: each queue still gets exactly its own type
     for (Policy p : List.of(new Policy("b1", "a1"), new Policy("a1", "b1"))) {
       c.offer(p);
@@ -336,11 +259,11 @@ public class TypeGuaranteesTest {
 
   @Test(timeout = 60_000)
   public void aQueueAloneBorrowsBothTypesAndGivesThemBackAtItsTasksEnds() {
-    Cluster c = new Cluster(v100ToAT4ToB(), new Job("a1", "a", 100));
+    Cluster c = new Cluster(v100ToAT4ToB(), job("a1", "a", 100));
     Policy p = new Policy("a1", "b1"); // the policy would keep serving a
     c.offer(p);
     assertEquals("a borrows b's T4s", holds("a", 2, 2, "b", 0, 0), c.held());
-    c.add(new Job("b1", "b", 100));
+    c.add(job("b1", "b", 100));
     assertEquals(List.of(), c.offer(p));
     assertEquals("a holds b's T4s while b waits: a yields", Set.of("a"), c.yielding);
     c.end("t1");
@@ -356,7 +279,7 @@ public class TypeGuaranteesTest {
 
   @Test(timeout = 60_000)
   public void aTypeTheQueueDeclinesIsLentAndComesBackFirstAtTheNextBoundary() {
-    Cluster c = new Cluster(v100ToAT4ToB(), new Job("a1", "a", 100), new Job("b1", "b", 100));
+    Cluster c = new Cluster(v100ToAT4ToB(), job("a1", "a", 100), job("b1", "b", 100));
     // the policy declines a's job (holds the GPUs for it, or waits for a faster type): unlike a
     // fleet guarantee (KeptGuaranteeTest) the V100s a lacks are not kept idle for it, b borrows
     c.offer(new Policy(List.of("b1", "a1"), Set.of("a1")));
@@ -370,7 +293,7 @@ public class TypeGuaranteesTest {
   public void aQueueWithoutDemandLendsItsTypeAndAMaximumCapsWhatItLacks() {
     Cluster c = new Cluster(gate("a.guaranteed-gpu-share.v100", "1",
         "a.maximum-gpu-share", "0.25", "b.guaranteed-gpu-share.t4", "1"),
-        new Job("a1", "a", 0), new Job("b1", "b", 100));
+        job("a1", "a", 0), job("b1", "b", 100));
     c.offer(new Policy("a1", "b1"));
     assertEquals("a waits for nothing: b borrows its V100s",
         holds("a", 0, 0, "b", 2, 2), c.held());
@@ -385,7 +308,7 @@ public class TypeGuaranteesTest {
   @Test(timeout = 60_000)
   public void aTypeTheClusterLacksGuaranteesNothing() {
     Cluster c = new Cluster(gate("a.guaranteed-gpu-share.a100", "1"),
-        new Job("a1", "a", 100), new Job("b1", "b", 100));
+        job("a1", "a", 100), job("b1", "b", 100));
     c.offer(new Policy("b1", "a1"));
     assertEquals("no A100 here: a is guaranteed nothing and the policy's order decides",
         holds("a", 0, 0, "b", 2, 2), c.held());
