@@ -10,7 +10,6 @@ import io.hare.core.policy.JobView;
 import io.hare.core.policy.PolicyConfig;
 import io.hare.core.policy.SchedulingPolicy;
 import io.hare.core.profile.TaskTimeModel;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -84,42 +83,6 @@ public class KeptGuaranteeTest {
     }
   }
 
-  /**
-   * Serves the ready jobs in the order given, one free GPU a task, except the jobs it
-   * {@code declines} (what a hold or a wait for a faster type looks like from outside).
-   */
-  private record Policy(List<String> order, Set<String> declines) implements SchedulingPolicy {
-    @Override
-    public String name() {
-      return "fake";
-    }
-
-    @Override
-    public boolean clairvoyant() {
-      return false;
-    }
-
-    @Override
-    public List<Assignment> assign(ClusterView cluster, List<? extends GpuView> freeGpus,
-        long nowMs) {
-      List<Assignment> out = new ArrayList<>();
-      List<GpuView> left = new ArrayList<>(freeGpus);
-      for (String id : order) {
-        JobView j = cluster.job(id);
-        for (int n = j.readyTasks(); n > 0 && !declines.contains(id); n--) {
-          GpuView g = left.stream().filter(x -> j.times(x.type()) != null).findFirst()
-              .orElse(null);
-          if (g == null) {
-            break;
-          }
-          left.remove(g);
-          out.add(new Assignment(g.id(), id));
-        }
-      }
-      return out;
-    }
-  }
-
   /** Queues a and b, each guaranteed half of the 4 GPUs and allowed all of them. */
   private static QueueGuarantees halfEach() {
     PolicyConfig c = new PolicyConfig(Map.of("yarn.scheduler.hare.queues", "a,b",
@@ -142,10 +105,10 @@ public class KeptGuaranteeTest {
     List<Gpu> free = List.of(new Gpu("g1", V100), new Gpu("g2", V100));
     assertEquals("a lacks one: b gets one of the two, not both",
         List.of(new Assignment("g1", "b1")),
-        assign(new Policy(List.of("b1", "a1"), Set.of("a1")), List.of(a, b), free));
+        assign(new TestPolicy(List.of("b1", "a1"), Set.of("a1")), List.of(a, b), free));
     assertEquals("a served: a takes the one it lacks, then b the rest",
         List.of(new Assignment("g1", "a1"), new Assignment("g2", "b1")),
-        assign(new Policy(List.of("b1", "a1"), Set.of()), List.of(a, b), free));
+        assign(new TestPolicy(List.of("b1", "a1"), Set.of()), List.of(a, b), free));
   }
 
   @Test(timeout = 60_000)
@@ -155,7 +118,7 @@ public class KeptGuaranteeTest {
     List<Gpu> free = List.of(new Gpu("k1", K80), new Gpu("g1", V100), new Gpu("k2", K80));
     assertEquals("the K80s go to b; the V100, one of the two a lacks, stays free",
         List.of(new Assignment("k1", "b1"), new Assignment("k2", "b1")),
-        assign(new Policy(List.of("b1", "a1"), Set.of("a1")), List.of(a, b), free));
+        assign(new TestPolicy(List.of("b1", "a1"), Set.of("a1")), List.of(a, b), free));
   }
 
   @Test(timeout = 60_000)
@@ -165,7 +128,7 @@ public class KeptGuaranteeTest {
     List<Gpu> free = List.of(new Gpu("k1", K80), new Gpu("g1", V100), new Gpu("k2", K80));
     assertEquals("b gets one of the three; a keeps two, even a K80 it turned down",
         List.of(new Assignment("k1", "b1")),
-        assign(new Policy(List.of("b1", "a1"), Set.of("a1")), List.of(a, b), free));
+        assign(new TestPolicy(List.of("b1", "a1"), Set.of("a1")), List.of(a, b), free));
   }
 
   @Test(timeout = 60_000)
@@ -174,6 +137,6 @@ public class KeptGuaranteeTest {
     TestJob b = job("b1", "b", 4, 2, List.of(V100, K80));
     List<Gpu> free = List.of(new Gpu("g1", V100), new Gpu("g2", V100));
     assertEquals(List.of(new Assignment("g1", "b1"), new Assignment("g2", "b1")),
-        assign(new Policy(List.of("b1", "a1"), Set.of()), List.of(a, b), free));
+        assign(new TestPolicy(List.of("b1", "a1"), Set.of()), List.of(a, b), free));
   }
 }

@@ -10,7 +10,6 @@ import io.hare.core.policy.JobView;
 import io.hare.core.policy.PolicyConfig;
 import io.hare.core.policy.SchedulingPolicy;
 import io.hare.core.profile.TaskTimeModel;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -168,40 +167,6 @@ public class TypeGuaranteesTest {
     }
   }
 
-  /**
-   * Serves the ready jobs in the order given (a job not there yet is skipped), each task on the
-   * first free GPU listed, except the jobs it {@code declines}.
-   */
-  private record Policy(List<String> order, Set<String> declines) implements SchedulingPolicy {
-    Policy(String... order) {
-      this(List.of(order), Set.of());
-    }
-
-    @Override
-    public String name() {
-      return "fake";
-    }
-
-    @Override
-    public boolean clairvoyant() {
-      return false;
-    }
-
-    @Override
-    public List<Assignment> assign(ClusterView cluster, List<? extends GpuView> freeGpus,
-        long nowMs) {
-      List<Assignment> out = new ArrayList<>();
-      List<GpuView> left = new ArrayList<>(freeGpus);
-      for (String id : order) {
-        JobView j = cluster.job(id);
-        for (int n = j == null ? 0 : j.readyTasks(); n > 0 && !declines.contains(id) && !left.isEmpty(); n--) {
-          out.add(new Assignment(left.remove(0).id(), id));
-        }
-      }
-      return out;
-    }
-  }
-
   private static QueueGuarantees gate(String... keyValues) {
     Map<String, String> m = new HashMap<>();
     m.put("yarn.scheduler.hare.queues", "a,b");
@@ -244,7 +209,7 @@ public class TypeGuaranteesTest {
   public void bothSaturatedEachGetsItsTypeAtEveryTaskBoundary() {
     Cluster c = new Cluster(v100ToAT4ToB(), job("a1", "a", 100), job("b1", "b", 100));
     // the policy ranks b first, then a first: each queue still gets exactly its own type
-    for (Policy p : List.of(new Policy("b1", "a1"), new Policy("a1", "b1"))) {
+    for (TestPolicy p : List.of(new TestPolicy("b1", "a1"), new TestPolicy("a1", "b1"))) {
       c.offer(p);
       assertEquals(holds("a", 2, 0, "b", 0, 2), c.held());
       for (String gpu : List.of("v1", "t1", "v2", "t2", "t1", "v1")) {
@@ -260,7 +225,7 @@ public class TypeGuaranteesTest {
   @Test(timeout = 60_000)
   public void aQueueAloneBorrowsBothTypesAndGivesThemBackAtItsTasksEnds() {
     Cluster c = new Cluster(v100ToAT4ToB(), job("a1", "a", 100));
-    Policy p = new Policy("a1", "b1"); // the policy would keep serving a
+    TestPolicy p = new TestPolicy("a1", "b1"); // the policy would keep serving a
     c.offer(p);
     assertEquals("a borrows b's T4s", holds("a", 2, 2, "b", 0, 0), c.held());
     c.add(job("b1", "b", 100));
@@ -282,10 +247,10 @@ public class TypeGuaranteesTest {
     Cluster c = new Cluster(v100ToAT4ToB(), job("a1", "a", 100), job("b1", "b", 100));
     // the policy declines a's job (holds the GPUs for it, or waits for a faster type): unlike a
     // fleet guarantee (KeptGuaranteeTest) the V100s a lacks are not kept idle for it, b borrows
-    c.offer(new Policy(List.of("b1", "a1"), Set.of("a1")));
+    c.offer(new TestPolicy(List.of("b1", "a1"), Set.of("a1")));
     assertEquals(holds("a", 0, 0, "b", 2, 2), c.held());
     c.end("v1");
-    c.offer(new Policy("b1", "a1"));
+    c.offer(new TestPolicy("b1", "a1"));
     assertEquals("the V100 that frees goes to a first", holds("a", 1, 0, "b", 1, 2), c.held());
   }
 
@@ -294,13 +259,13 @@ public class TypeGuaranteesTest {
     Cluster c = new Cluster(gate("a.guaranteed-gpu-share.v100", "1",
         "a.maximum-gpu-share", "0.25", "b.guaranteed-gpu-share.t4", "1"),
         job("a1", "a", 0), job("b1", "b", 100));
-    c.offer(new Policy("a1", "b1"));
+    c.offer(new TestPolicy("a1", "b1"));
     assertEquals("a waits for nothing: b borrows its V100s",
         holds("a", 0, 0, "b", 2, 2), c.held());
     c.jobs.get("a1").ready = 5;
     c.end("v1");
     c.end("v2");
-    c.offer(new Policy("b1", "a1"));
+    c.offer(new TestPolicy("b1", "a1"));
     assertEquals("a's maximum (1 of 4 GPUs) caps its V100s", holds("a", 1, 0, "b", 1, 2),
         c.held());
   }
@@ -309,7 +274,7 @@ public class TypeGuaranteesTest {
   public void aTypeTheClusterLacksGuaranteesNothing() {
     Cluster c = new Cluster(gate("a.guaranteed-gpu-share.a100", "1"),
         job("a1", "a", 100), job("b1", "b", 100));
-    c.offer(new Policy("b1", "a1"));
+    c.offer(new TestPolicy("b1", "a1"));
     assertEquals("no A100 here: a is guaranteed nothing and the policy's order decides",
         holds("a", 0, 0, "b", 2, 2), c.held());
   }
