@@ -248,4 +248,32 @@ public class QueuesTest extends MockRmTestCase {
     assertEquals(Set.of("default", "a", "b", "c"), Set.copyOf(status("root").getChildQueues()
         .stream().map(QueueInfo::getQueueName).toList()));
   }
+  @Test(timeout = 300_000)
+  public void aRefreshTurnsAQueueToPerTypeGuaranteesButNotToBothKinds() throws Exception {
+    YarnConfiguration conf = twoQueues();
+    h = HareRm.start(conf);
+    MockNM nm = h.node("h1:1234", 4);
+    h.setType("h1", "v100");
+    nm.nodeHeartbeat(true); // the scheduler counts the node's GPUs by type at a heartbeat
+    h.rm.drainEvents();
+    HareScheduler s = h.scheduler();
+
+    YarnConfiguration both = new YarnConfiguration(conf);
+    both.set(Q + "a.guaranteed-gpu-share.v100", "0.5");
+    try {
+      s.reinitialize(both, h.rm.getRMContext());
+      fail("took a queue with both kinds of guarantee");
+    } catch (IOException e) {
+      assertTrue(e.getMessage(), e.getMessage().contains("not both"));
+    }
+    assertEquals("the old queues stay", 0.75f, status("a").getCapacity(), 1e-6);
+
+    YarnConfiguration perType = new YarnConfiguration(conf);
+    perType.unset(Q + "a.guaranteed-gpu-share");
+    perType.set(Q + "a.guaranteed-gpu-share.v100", "0.5");
+    s.reinitialize(perType, h.rm.getRMContext());
+    assertEquals("2 of the 4 V100s, over the fleet's 4 GPUs", 0.5f, status("a").getCapacity(),
+        1e-6);
+    assertEquals(0.25f, status("b").getCapacity(), 1e-6);
+  }
 }
