@@ -204,17 +204,17 @@ public final class DemoCommand implements Callable<Integer> {
         new com.fasterxml.jackson.databind.ObjectMapper().writeValue(new File(runDir, "run.json"),
             r);
         HareSettings scheduler = HareSettings.read(run.schedulerConf(p, runDir));
-        // a retried or recovered task is one the simulator does not know; the replay runs the
-        // policy over one queue
+        // a retried or recovered task is one the simulator does not know
         boolean simulate = faults.isEmpty();
-        replays.add(simulate && !tenants ? Replay.of(r, scheduler) : new Replay.Outcome(
-            List.of(), tenants ? "the replay has no queues" : "faults were injected"));
+        QueueShares shares = QueueKeys.read(rm);
+        replays.add(simulate ? Replay.of(r, scheduler, shares) : new Replay.Outcome(List.of(),
+            "faults were injected"));
         // what the same policy core predicts without YARN; not with faults, which add jobs and
         // retries the simulator does not model
         ContendedShares.Figures queues = tenants
-            ? ContendedShares.of(r, TenantsWorkload.shares(QueueKeys.read(rm), cluster)) : null;
+            ? ContendedShares.of(r, TenantsWorkload.shares(shares, cluster)) : null;
         notes.put(p, new DemoReport.Notes(simulate ? predicted(workload, cluster,
-            run.schedulerProfiles(), scheduler, startupMs, QueueKeys.read(rm)) : null,
+            run.schedulerProfiles(), scheduler, startupMs, shares) : null,
             LoadCheck.warning(r, taskMs).orElse(null), queues));
       }
     } finally {

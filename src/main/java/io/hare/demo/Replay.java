@@ -8,6 +8,7 @@ import io.hare.core.TaskTimes;
 import io.hare.core.policy.SchedulingPolicy;
 import io.hare.core.profile.OnlineEstimator;
 import io.hare.core.profile.TaskTimeModel;
+import io.hare.core.queues.QueueShares;
 import io.hare.embedded.SchedulerJournal;
 import io.hare.sim.SimOptions;
 import io.hare.sim.SimResult;
@@ -94,6 +95,14 @@ public final class Replay {
    * @param settings the scheduler settings of the run (policy, its keys, profiles, estimator)
    */
   public static Outcome of(DemoResult run, HareSettings settings) {
+    return of(run, settings, QueueShares.single());
+  }
+
+  /**
+   * As above, with the scheduler's {@code queues}: the simulator keeps their guarantees and
+   * maxima around the policy, as the scheduler did.
+   */
+  public static Outcome of(DemoResult run, HareSettings settings, QueueShares queues) {
     if (run.tasks().stream().anyMatch(t -> !"SUCCEEDED".equals(t.state()))) {
       return new Outcome(List.of(), "a task attempt failed or was lost; retries are not replayed");
     }
@@ -123,10 +132,12 @@ public final class Replay {
             e.ms()));
       }
     }
+    // a stock application beside the Hare jobs (the tenants demo) takes no GPU the policy gives
+    List<DemoResult.Job> hare = run.jobs().stream().filter(DemoResult.Job::hare).toList();
     Map<String, DemoResult.Job> jobs = new LinkedHashMap<>();
-    run.jobs().forEach(j -> jobs.put(j.appId(), j));
+    hare.forEach(j -> jobs.put(j.appId(), j));
     Map<String, JobTimes> times = new HashMap<>();
-    for (DemoResult.Job j : run.jobs()) {
+    for (DemoResult.Job j : hare) {
       Optional<JobTimes> jt = JobTimes.of(j, held, run.journal(), passes);
       if (jt.isEmpty()) {
         return new Outcome(List.of(), j.name() + " has no complete record in the journal");
@@ -135,16 +146,17 @@ public final class Replay {
     }
     long origin = run.originMs();
     List<JobSpec> specs = new ArrayList<>();
-    for (DemoResult.Job j : run.jobs()) {
+    for (DemoResult.Job j : hare) {
       specs.add(new JobSpec(j.appId(), j.submitMs() - origin, j.weight(), j.appId(),
-          j.tasksPerRound(), j.rounds()));
+          j.tasksPerRound(), j.rounds(), queues.several() && j.queue() != null
+              ? ContendedShares.name(j.queue()) : JobSpec.DEFAULT_QUEUE));
     }
     // as TaskTimeSource: the profile of the job's model, else the same time on every type
     TaskTimes fallback = new TaskTimes(settings.defaultComputeMs(), 0);
     TaskTimeModel prior = (model, type) -> settings.profiles().hasModel(model)
         ? settings.profiles().times(model, type) : fallback;
     Map<String, OnlineEstimator> estimates = new HashMap<>();
-    for (DemoResult.Job j : run.jobs()) {
+    for (DemoResult.Job j : hare) {
       estimates.put(j.appId(), new OnlineEstimator(prior, settings.priorWeight(),
           settings.window()));
     }
@@ -168,7 +180,7 @@ public final class Replay {
         return Math.max(0, times.get(job.id()).readyMs[0] - jobs.get(job.id()).submitMs());
       }
     };
-    SimResult sim = new Simulator(cluster(run), specs, told, measured, new SimOptions(0, true))
+    SimResult sim = new Simulator(cluster(run), specs, told, measured, new SimOptions(0, true).withQueues(queues))
         .run(policy);
     List<NodeOrder> nodes = compare(run, held, sim, origin);
     if (LOG.isDebugEnabled()) {
