@@ -38,11 +38,17 @@ final class FaultChecks {
    */
   static DemoResult runWith(String name, List<EmbeddedCluster.Node> nodes, List<DemoJob> jobs,
       Set<Fault> faults, long timeoutMs, int amAttempts) throws Exception {
+    return runWith(name, nodes, jobs, faults, timeoutMs, amAttempts, 200);
+  }
+
+  /** As above, each task holding its emulated GPU {@code gpuMs} times its type's slowdown. */
+  static DemoResult runWith(String name, List<EmbeddedCluster.Node> nodes, List<DemoJob> jobs,
+      Set<Fault> faults, long timeoutMs, int amAttempts, long gpuMs) throws Exception {
     File base = GenericTestUtils.getTestDir(name);
     FileUtil.fullyDelete(base);
     DemoProfiles profiles = DemoProfiles.calibrate(base, nodes.stream()
         .mapToInt(EmbeddedCluster.Node::gpus).sum(), 100);
-    DemoRun demo = new DemoRun(new DemoRun.Settings(nodes, 200, 100, 100,
+    DemoRun demo = new DemoRun(new DemoRun.Settings(nodes, gpuMs, 100, 100,
         Path.of("target/hare-yarn.jar").toAbsolutePath(), timeoutMs, Map.of(), amAttempts),
         profiles);
     long t0 = System.currentTimeMillis();

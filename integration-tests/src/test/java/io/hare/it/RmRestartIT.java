@@ -39,8 +39,11 @@ public class RmRestartIT {
 
   @BeforeClass
   public static void runWithAnRmRestart() throws Exception {
+    // tasks of 1 s, so that the moment the restart waits for (two tasks running after a round)
+    // lasts long enough for the run's 100 ms polls to see it on a busy machine: with 200 ms
+    // tasks one CI run saw every round end without it, and the restart was never injected
     run = FaultChecks.runWith("RmRestartIT", NODES, JOBS, EnumSet.of(Fault.RM_RESTART), 240_000,
-        1);
+        1, 1000);
   }
 
   @Test(timeout = 10_000)
