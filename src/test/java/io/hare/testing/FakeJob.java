@@ -10,7 +10,7 @@ import java.util.OptionalInt;
  * A job whose state the test sets by hand ({@link #ready}, {@link #running}, {@link #done}), for
  * driving a policy outside any host: arrives at 0 with weight 1; rounds done = tasks done / k.
  */
-public final class FakeJob implements JobView {
+public class FakeJob implements JobView {
 
   private final String id;
   private final String model;
