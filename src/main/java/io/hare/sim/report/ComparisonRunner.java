@@ -4,6 +4,7 @@ import io.hare.core.ClusterSpec;
 import io.hare.core.GpuType;
 import io.hare.core.plan.RelaxationBound;
 import io.hare.core.policy.SchedulingPolicy;
+import io.hare.core.queues.GuaranteeFit;
 import io.hare.core.queues.QueueShares;
 import io.hare.sim.SimKeys;
 import io.hare.sim.SimOptions;
@@ -12,6 +13,8 @@ import io.hare.sim.Simulator;
 import io.hare.sim.workload.Workload;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -86,6 +89,9 @@ public final class ComparisonRunner {
           + "have no times there): those GPUs only idle and are left out of GPU utilisation",
           unusable, cluster);
     }
+    Map<GpuType, Integer> counts = new TreeMap<>();
+    cluster.types().forEach(t -> counts.put(t, cluster.count(t)));
+    GuaranteeFit.overcommit(options.queues(), counts).ifPresent(w -> LOG.warn("{}", w));
     try {
       // the bound takes the profiles as the true times, which they are not under profile error
       Future<Double> bound = options.profileError().any()

@@ -2,6 +2,7 @@ package io.hare.yarn.scheduler;
 
 import io.hare.core.GpuType;
 import io.hare.core.SchedulerKeys;
+import io.hare.core.queues.GuaranteeFit;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -10,6 +11,8 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -61,6 +64,8 @@ final class HareQueues implements AmGate {
   /** Replaced whole, never changed: read by REST threads too. */
   private volatile Map<String, HareQueue> queues = Map.of();
   private QueueConfig config;
+  /** What the guarantees promise beyond the cluster's GPUs ({@link GuaranteeFit}); null: they fit. */
+  private volatile String overcommit;
   private final Map<ApplicationId, Member> members = new HashMap<>();
   private final Set<ApplicationId> waitLogged = new HashSet<>();
 
@@ -89,6 +94,30 @@ final class HareQueues implements AmGate {
    */
   void gpus(Map<GpuType, Integer> perType) {
     gpus = Map.copyOf(perType);
+    checkFit();
+  }
+
+  /**
+   * Logs, once per change, whether the guarantees of both kinds together promise more GPUs than
+   * the cluster has: the file could not be checked against GPUs that had not registered yet.
+   */
+  private void checkFit() {
+    String now = GuaranteeFit.overcommit(config.shares(), gpus).orElse(null);
+    if (Objects.equals(now, overcommit)) {
+      return;
+    }
+    if (now != null) {
+      LOG.warn("{}", now);
+    } else {
+      LOG.info("the queues' GPU guarantees fit the cluster's {} GPUs again",
+          gpus.values().stream().mapToInt(Integer::intValue).sum());
+    }
+    overcommit = now;
+  }
+
+  /** What the guarantees promise beyond the cluster's GPUs, in words; empty when they fit. */
+  Optional<String> overcommit() {
+    return Optional.ofNullable(overcommit);
   }
 
   /**
@@ -125,6 +154,7 @@ final class HareQueues implements AmGate {
     }
     queues = next;
     config = c;
+    checkFit();
   }
 
   QueueConfig config() {

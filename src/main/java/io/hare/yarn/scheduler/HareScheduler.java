@@ -840,7 +840,7 @@ public class HareScheduler extends FifoScheduler {
         gpuTasks.runningCount(), host.pendingTasks(), gpuTasks.standbyCount(), gpuTasks.jobs(),
         id -> applications.containsKey(id) ? applications.get(id).getUser() : null,
         id -> queues.of(id) == null ? null : queues.of(id).getQueueName(),
-        queues.config().queues().values(), host.forecast(now), (caller, owner, queue) -> !acls
+        queues.config().queues().values(), queues.overcommit(), host.forecast(now), (caller, owner, queue) -> !acls
             || caller.getShortUserName().equals(owner) || queues.administers(caller, queue));
   }
 

@@ -32,14 +32,17 @@ import org.apache.hadoop.yarn.api.records.ApplicationId;
  * @param standbys standby containers waiting for a GPU
  * @param jobs admitted jobs, by arrival
  * @param queues each queue's shares and GPU tasks, in configuration order
+ * @param queueWarning what the queues' guarantees promise beyond the cluster's GPUs, in words
+ *     ({@link io.hare.core.queues.GuaranteeFit}); empty when they fit
  * @param hiddenJobs admitted jobs left out by {@link #visibleTo}
  * @param forecaster the policy's forecast of this moment; empty when the policy makes none or a
  *     re-plan was running
  * @param access who may see which job ({@link #visibleTo})
  */
 public record SchedulerReport(String policy, long atMs, List<GpuCount> gpus, int runningTasks,
-    long waitingTasks, int standbys, List<Job> jobs, List<QueueLine> queues, int hiddenJobs,
-    Optional<Supplier<Forecast>> forecaster, Access access) {
+    long waitingTasks, int standbys, List<Job> jobs, List<QueueLine> queues,
+    Optional<String> queueWarning, int hiddenJobs, Optional<Supplier<Forecast>> forecaster,
+    Access access) {
 
   /** Whether {@code caller} may see the jobs of {@code owner} in {@code queue}. */
   public interface Access {
@@ -108,7 +111,7 @@ public record SchedulerReport(String policy, long atMs, List<GpuCount> gpus, int
     UserGroupInformation caller = UserGroupInformation.createRemoteUser(remoteUser);
     List<Job> shown = jobs.stream().filter(j -> access.mayView(caller, j.user(), j.queue())).toList();
     return new SchedulerReport(policy, atMs, gpus, runningTasks, waitingTasks, standbys, shown,
-        queues,
+        queues, queueWarning,
         hiddenJobs + jobs.size() - shown.size(), forecaster, access);
   }
 
@@ -120,8 +123,8 @@ public record SchedulerReport(String policy, long atMs, List<GpuCount> gpus, int
   static SchedulerReport take(String policy, long nowMs, Map<GpuType, int[]> counts,
       int running, long waiting, int standbys, Iterable<YarnJob> admitted,
       Function<ApplicationId, String> owners, Function<ApplicationId, String> queues,
-      Collection<QueueSettings> configured, Optional<Supplier<Forecast>> forecaster,
-      Access access) {
+      Collection<QueueSettings> configured, Optional<String> queueWarning,
+      Optional<Supplier<Forecast>> forecaster, Access access) {
     List<GpuCount> gpus = new ArrayList<>();
     int[] fleet = new int[1];
     Map<GpuType, Integer> totals = new TreeMap<>();
@@ -150,7 +153,7 @@ public record SchedulerReport(String policy, long atMs, List<GpuCount> gpus, int
           j.liveRoundsDone(), j.running, j.ready, j.arrivalMs()));
     }
     jobs.sort(Comparator.comparingLong(Job::arrivalMs).thenComparing(Job::id));
-    return new SchedulerReport(policy, nowMs, gpus, running, waiting, standbys, jobs, lines, 0,
-        forecaster, access);
+    return new SchedulerReport(policy, nowMs, gpus, running, waiting, standbys, jobs, lines,
+        queueWarning, 0, forecaster, access);
   }
 }

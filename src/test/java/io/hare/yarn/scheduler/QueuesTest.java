@@ -7,6 +7,7 @@ import static org.junit.Assert.fail;
 import io.hare.core.SchedulerKeys;
 import java.io.IOException;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.hadoop.security.Groups;
 import org.apache.hadoop.yarn.api.protocolrecords.GetQueueInfoRequest;
@@ -275,5 +276,36 @@ public class QueuesTest extends MockRmTestCase {
     assertEquals("2 of the 4 V100s, over the fleet's 4 GPUs", 0.5f, status("a").getCapacity(),
         1e-6);
     assertEquals(0.25f, status("b").getCapacity(), 1e-6);
+  }
+
+  @Test(timeout = 300_000)
+  public void guaranteesOfBothKindsThatPromiseMoreThanTheGpusAreReported() throws Exception {
+    YarnConfiguration conf = twoQueues();
+    conf.unset(Q + "a.guaranteed-gpu-share");
+    conf.set(Q + "a.guaranteed-gpu-share.v100", "0.5");
+    h = HareRm.start(conf);
+    MockNM nm = h.node("h1:1234", 4);
+    h.setType("h1", "v100");
+    nm.nodeHeartbeat(true);
+    h.rm.drainEvents();
+    HareScheduler s = h.scheduler();
+    assertEquals("2 V100s and 1 of the 4 GPUs fit", Optional.empty(),
+        s.report().queueWarning());
+
+    YarnConfiguration more = new YarnConfiguration(conf);
+    more.set(Q + "b.guaranteed-gpu-share", "0.75");
+    more.set(Q + "b.maximum-gpu-share", "1");
+    s.reinitialize(more, h.rm.getRMContext()); // each kind alone is valid
+    String w = s.report().queueWarning().orElseThrow();
+    assertTrue(w, w.contains("add up to 5 GPUs on a cluster of 4"));
+    MockNM second = h.node("h2:1234", 4); // 8 V100s: a 4 of them, b 6 of the fleet
+    h.setType("h2", "v100");
+    second.nodeHeartbeat(true);
+    h.rm.drainEvents();
+    w = s.report().queueWarning().orElseThrow();
+    assertTrue(w, w.contains("add up to 10 GPUs on a cluster of 8"));
+
+    s.reinitialize(conf, h.rm.getRMContext());
+    assertEquals(Optional.empty(), s.report().queueWarning());
   }
 }

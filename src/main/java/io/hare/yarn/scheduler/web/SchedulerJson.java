@@ -65,6 +65,7 @@ final class SchedulerJson {
       queues.add(m);
     }
     s.put("queues", queues);
+    s.put("queueWarning", r.queueWarning().orElse(null));
     Map<String, Object> f = new LinkedHashMap<>();
     f.put("available", forecast.isPresent());
     forecast.ifPresent(x -> {
