@@ -12,7 +12,9 @@ same format, so the job's sync command stays
   python3 pytorch_round_task.py --sync
 
 Model r is read from the work directory (model-r<r>.pt) when a task of a new round comes, and
-kept for the round's further tasks in this container.
+kept for the round's further tasks in this container. Its parameters are copied into the network
+while the task's first forward pass runs, module by module, as PipeSwitch does
+(overlapped_load.py); --no-overlap-load copies them all before the task computes.
 
 Usage (the job spec's task command; hare_worker on PYTHONPATH or pip-installed):
   python3 pytorch_resident.py [--model mlp|resnet18] [--deterministic] [--cpu] [...]
@@ -32,6 +34,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # pytorch_round_
 
 import hare_worker  # noqa: E402
 import pytorch_round_task as prt  # noqa: E402
+from overlapped_load import OverlappedLoad  # noqa: E402
 
 NAME = "pytorch_resident"
 
@@ -61,6 +64,10 @@ def device_of(torch, args, device):
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     prt.add_training_args(p)
+    p.add_argument("--no-overlap-load", action="store_true",
+                   help="copy a new round's parameters into the network before computing, not"
+                        " during its first forward pass (for networks that read a module's"
+                        " tensors without calling it)")
     args = p.parse_args(argv)
     try:
         import torch
@@ -101,12 +108,18 @@ def main(argv=None):
             # model r stays loaded for the round's next task here: a task changes no parameter,
             # and BatchNorm's running statistics, which it does change, take no part in a
             # training step's gradient (it normalises with the batch's own statistics)
-            if state["loaded"] != (e["work_dir"], e["round"]):
-                state["loaded"] = None  # a load that fails half-way leaves no round cached
-                prt.load_round(torch, model, e)
-                state["loaded"] = (e["work_dir"], e["round"])
             start = time.time()
-            loss = prt.train_share(torch, model, x, y, state["device"], args, e)
+            if state["loaded"] == (e["work_dir"], e["round"]):
+                loss = prt.train_share(torch, model, x, y, state["device"], args, e)
+            else:
+                state["loaded"] = None  # a load that fails half-way leaves no round cached
+                if args.no_overlap_load:
+                    prt.load_round(torch, model, e)
+                    loss = prt.train_share(torch, model, x, y, state["device"], args, e)
+                else:
+                    with OverlappedLoad(torch, model, prt.read_round(torch, e)):
+                        loss = prt.train_share(torch, model, x, y, state["device"], args, e)
+                state["loaded"] = (e["work_dir"], e["round"])
             print("round %d task %d/%d on %s (%s): batch loss %.6f, %.2f s, pid %d"
                   % (e["round"], e["index"], e["k"], state["device"], e["gpu_type"] or "?", loss,
                      time.time() - start, os.getpid()), flush=True)

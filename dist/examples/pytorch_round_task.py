@@ -158,11 +158,16 @@ def task_device(torch, args):
     return device
 
 
+def read_round(torch, e):
+    """Model r (the task's round) as written by the sync step: a state_dict on the CPU."""
+    return load(torch, model_file(e["work_dir"], e["round"]),
+                "the sync step of round %d has not run" % (e["round"] - 1)
+                if e["round"] > 0 else "run --init first")
+
+
 def load_round(torch, model, e):
     """Loads model r (the task's round) into ``model``, wherever its parameters are."""
-    model.load_state_dict(load(torch, model_file(e["work_dir"], e["round"]),
-                               "the sync step of round %d has not run" % (e["round"] - 1)
-                               if e["round"] > 0 else "run --init first"))
+    model.load_state_dict(read_round(torch, e))
 
 
 def train_share(torch, model, x, y, device, args, e):

@@ -84,6 +84,21 @@ public class PytorchResidentExampleTest {
     return args;
   }
 
+  /** The parameter load that overlaps the first forward pass ({@code overlapped_load.py}). */
+  @Test(timeout = 300_000)
+  public void theOverlappedLoadsUnitTestsPass() throws Exception {
+    Process p = new ProcessBuilder(python.toString(), "-m", "unittest", "-v",
+        "test_overlapped_load").directory(EXAMPLES.toFile()).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes());
+    assertEquals(out, 0, p.waitFor());
+    assertTrue("ran with torch, none skipped:\n" + out, out.contains("Ran 4 tests")
+        && !out.contains("skipped"));
+  }
+
+  /**
+   * The resident worker copies each new round's parameters during the task's first forward pass
+   * (the default), and its model equals the process-per-task script's, tensor for tensor.
+   */
   @Test(timeout = 600_000)
   public void oneResidentWorkerTrainsTheModelTheProcessPerTaskScriptTrains() throws Exception {
     Path resident = tmp.newFolder("resident").toPath();
