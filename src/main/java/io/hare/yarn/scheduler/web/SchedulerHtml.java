@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.stream.Collectors;
 
 /**
  * The scheduler page of the RM web UI for Hare ({@value HareWebFilter#PAGE_PATH}): GPUs per type,
@@ -41,6 +42,7 @@ final class SchedulerHtml {
         .append("<th>waiting</th><th>standby containers</th></tr>\n<tr><td>")
         .append(r.runningTasks()).append("</td><td>").append(r.waitingTasks()).append("</td><td>")
         .append(r.standbys()).append("</td></tr></table>\n");
+    queues(h, r);
     h.append("<h2>Jobs</h2>\n<p>Predicted completion: ")
         .append(esc(forecast.isPresent() ? SchedulerJson.ESTIMATE : SchedulerJson.unavailable(r)))
         .append(forecast.isPresent() && !forecast.get().complete()
@@ -67,6 +69,27 @@ final class SchedulerHtml {
           .append(" ACLs: only the queue's administrators see them).</p>\n");
     }
     return h.append("</body></html>\n").toString();
+  }
+
+  /** Each queue's guarantee, maximum and GPU tasks; and a warning when the guarantees overcommit. */
+  private static void queues(StringBuilder h, SchedulerReport r) {
+    h.append("<h2>Queues</h2>\n");
+    r.queueWarning().ifPresent(w -> h.append("<p class=\"warning\">Warning: ").append(esc(w))
+        .append(".</p>\n"));
+    h.append("<table id=\"queues\"><tr><th>queue</th><th>guaranteed</th><th>maximum</th>")
+        .append("<th>running</th><th>waiting</th></tr>\n");
+    for (SchedulerReport.QueueLine q : r.queues()) {
+      String share = q.guaranteedTypeShares().isEmpty()
+          ? String.format(Locale.ROOT, "%.2f of the fleet", q.guaranteedShare())
+          : q.guaranteedTypeShares().entrySet().stream().map(e -> String.format(Locale.ROOT,
+              "%.2f of %s", e.getValue(), e.getKey())).collect(Collectors.joining(", "));
+      h.append("<tr><td>").append(esc(q.name())).append("</td><td>").append(esc(share))
+          .append(" (").append(q.guaranteedGpus()).append(" GPUs)</td><td>")
+          .append(String.format(Locale.ROOT, "%.2f", q.maximumShare())).append(" (")
+          .append(q.maximumGpus()).append(" GPUs)</td><td>").append(q.runningTasks())
+          .append("</td><td>").append(q.waitingTasks()).append("</td></tr>\n");
+    }
+    h.append("</table>\n");
   }
 
   /** An instant and how far from now, e.g. {@code 2026-12-02T09:00:00Z (in 1h 5m)}. */
