@@ -267,13 +267,20 @@ public final class Replay {
           .sorted().toArray();
     }
 
-    /** Each warm continuation: the job that went on, where, when. */
+    /**
+     * Each warm continuation: the job that went on, where, when. The RM journals one as its
+     * container's end and start at the same instant, before that instant's pass; a container
+     * that ends, is parked and is promoted again by the pass (standbys on) has its start after
+     * the pass: that one the policy decided, so it is not taken as given.
+     */
     static List<ReplayedPolicy.Continuation> continuations(List<SchedulerJournal.Entry> journal,
         long origin) {
       Map<String, Long> ended = new HashMap<>();
       List<ReplayedPolicy.Continuation> out = new ArrayList<>();
       for (SchedulerJournal.Entry e : journal) {
-        if (e.kind() == SchedulerJournal.Kind.ENDED) {
+        if (e.kind() == SchedulerJournal.Kind.CONSULTED) {
+          ended.clear();
+        } else if (e.kind() == SchedulerJournal.Kind.ENDED) {
           ended.put(e.containerId(), e.ms());
         } else if (e.kind() == SchedulerJournal.Kind.STARTED
             && Long.valueOf(e.ms()).equals(ended.get(e.containerId()))) {
