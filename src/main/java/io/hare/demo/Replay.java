@@ -5,7 +5,6 @@ import io.hare.core.Gpu;
 import io.hare.core.GpuType;
 import io.hare.core.JobSpec;
 import io.hare.core.TaskTimes;
-import io.hare.core.policy.SchedulingPolicy;
 import io.hare.core.profile.OnlineEstimator;
 import io.hare.core.profile.TaskTimeModel;
 import io.hare.core.queues.QueueShares;
@@ -164,7 +163,7 @@ public final class Replay {
         type);
     // the estimate learns each simulated task's time: the RM's measure where the simulator ran
     // the real task on its own type
-    SchedulingPolicy policy = new ReplayedPolicy(settings.newPolicy(), (appId, type, ms) ->
+    ReplayedPolicy policy = new ReplayedPolicy(settings.newPolicy(), (appId, type, ms) ->
         estimates.get(appId).observe(jobs.get(appId).model(), type, ms),
         Passes.relative(passes.replans, origin), Passes.relative(passes.consults, origin),
         Passes.continuations(run.journal(), origin));
@@ -181,7 +180,7 @@ public final class Replay {
       }
     };
     SimResult sim = new Simulator(cluster(run), specs, told, measured, new SimOptions(0, true).withQueues(queues))
-        .run(policy);
+        .run(policy, policy::continuations);
     List<NodeOrder> nodes = compare(run, held, sim, origin);
     if (LOG.isDebugEnabled()) {
       for (NodeOrder n : nodes) {
