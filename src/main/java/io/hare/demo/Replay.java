@@ -225,11 +225,15 @@ public final class Replay {
       SimResult sim, long origin) {
     List<NodeOrder> out = new ArrayList<>();
     for (String host : run.gpusByHost().keySet()) {
+      // tasks that start in the same pass on two GPUs of a node have no order between them:
+      // by label, on both sides
       List<Held> real = held.stream().filter(h -> h.host().equals(host))
-          .sorted(Comparator.comparingLong(Held::startMs)).toList();
+          .sorted(Comparator.comparingLong(Held::startMs)
+              .thenComparing(h -> label(run, h.appId(), h.round()))).toList();
       List<TaskRecord> simulated = sim.tasks().stream()
           .filter(t -> t.gpuId().startsWith(host + "#"))
-          .sorted(Comparator.comparingLong(TaskRecord::startMs)).toList();
+          .sorted(Comparator.comparingLong(TaskRecord::startMs)
+              .thenComparing(t -> label(run, t.jobId(), t.round()))).toList();
       out.add(new NodeOrder(host, real.stream().map(h -> label(run, h.appId(), h.round()))
           .toList(), simulated.stream().map(t -> label(run, t.jobId(), t.round())).toList(),
           real.stream().map(h -> h.startMs() - origin).toList(),

@@ -27,7 +27,8 @@ import org.junit.Test;
  *   <li>a {@code hare demo --tenants} run (two queues, a distributedshell beside, standbys on):
  *       continuations the queue gate let go on, parked containers promoted by the policy's
  *       pass, and a wait for a busy GPU that the policy chose only because a continuation had
- *       been counted before its pass.
+ *       been counted before its pass; and a second one, where two tasks started in the same
+ *       pass on the two GPUs of a node (no order between them).
  * </ul>
  */
 public class RecordedRunReplayTest {
@@ -39,10 +40,20 @@ public class RecordedRunReplayTest {
 
   @Test(timeout = 60_000)
   public void aRecordedTenantsRunReplaysExactly() throws Exception {
-    // the demo's scheduler settings (DemoCommand): its two queues, standbys on
+    assertSame(replay("tenants-hare", tenants()));
+  }
+
+  /** A second run, with two tasks started in one pass on the two T4s. */
+  @Test(timeout = 60_000)
+  public void anotherRecordedTenantsRunReplaysExactly() throws Exception {
+    assertSame(replay("tenants-hare-2", tenants()));
+  }
+
+  /** The tenants demo's scheduler settings (DemoCommand): its two queues, standbys on. */
+  private static Map<String, String> tenants() {
     Map<String, String> rm = new LinkedHashMap<>(TenantsWorkload.schedulerSettings(Map.of()));
     rm.put(SchedulerKeys.STANDBY_ENABLED, "true");
-    assertSame(replay("tenants-hare", rm));
+    return rm;
   }
 
   private static Replay.Outcome replay(String name, Map<String, String> settings)
