@@ -223,7 +223,7 @@ public final class Simulator {
         while (!queue.isEmpty() && queue.peek().timeMs() == now) {
           handle(queue.poll(), now);
         }
-        if (readyTotal > 0 && !offered.isEmpty()) {
+        if (host != HostStarts.NONE && readyTotal > 0 && !offered.isEmpty()) {
           // the host's own starts (a replay's warm containers) come before the policy hears more
           apply(host.startsAt(this, Collections.unmodifiableList(offered), now), now);
         }
