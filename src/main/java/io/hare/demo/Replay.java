@@ -5,7 +5,6 @@ import io.hare.core.Gpu;
 import io.hare.core.GpuType;
 import io.hare.core.JobSpec;
 import io.hare.core.TaskTimes;
-import io.hare.core.policy.SchedulingPolicy;
 import io.hare.core.profile.OnlineEstimator;
 import io.hare.core.profile.TaskTimeModel;
 import io.hare.core.queues.QueueShares;
@@ -164,7 +163,7 @@ public final class Replay {
         type);
     // the estimate learns each simulated task's time: the RM's measure where the simulator ran
     // the real task on its own type
-    SchedulingPolicy policy = new ReplayedPolicy(settings.newPolicy(), (appId, type, ms) ->
+    ReplayedPolicy policy = new ReplayedPolicy(settings.newPolicy(), (appId, type, ms) ->
         estimates.get(appId).observe(jobs.get(appId).model(), type, ms),
         Passes.relative(passes.replans, origin), Passes.relative(passes.consults, origin),
         Passes.continuations(run.journal(), origin));
@@ -181,7 +180,7 @@ public final class Replay {
       }
     };
     SimResult sim = new Simulator(cluster(run), specs, told, measured, new SimOptions(0, true).withQueues(queues))
-        .run(policy);
+        .run(policy, policy::continuations);
     List<NodeOrder> nodes = compare(run, held, sim, origin);
     if (LOG.isDebugEnabled()) {
       for (NodeOrder n : nodes) {
@@ -226,11 +225,15 @@ public final class Replay {
       SimResult sim, long origin) {
     List<NodeOrder> out = new ArrayList<>();
     for (String host : run.gpusByHost().keySet()) {
+      // tasks that start in the same pass on two GPUs of a node have no order between them:
+      // by label, on both sides
       List<Held> real = held.stream().filter(h -> h.host().equals(host))
-          .sorted(Comparator.comparingLong(Held::startMs)).toList();
+          .sorted(Comparator.comparingLong(Held::startMs)
+              .thenComparing(h -> label(run, h.appId(), h.round()))).toList();
       List<TaskRecord> simulated = sim.tasks().stream()
           .filter(t -> t.gpuId().startsWith(host + "#"))
-          .sorted(Comparator.comparingLong(TaskRecord::startMs)).toList();
+          .sorted(Comparator.comparingLong(TaskRecord::startMs)
+              .thenComparing(t -> label(run, t.jobId(), t.round()))).toList();
       out.add(new NodeOrder(host, real.stream().map(h -> label(run, h.appId(), h.round()))
           .toList(), simulated.stream().map(t -> label(run, t.jobId(), t.round())).toList(),
           real.stream().map(h -> h.startMs() - origin).toList(),
@@ -267,13 +270,20 @@ public final class Replay {
           .sorted().toArray();
     }
 
-    /** Each warm continuation: the job that went on, where, when. */
+    /**
+     * Each warm continuation: the job that went on, where, when. The RM journals one as its
+     * container's end and start at the same instant, before that instant's pass; a container
+     * that ends, is parked and is promoted again by the pass (standbys on) has its start after
+     * the pass: that one the policy decided, so it is not taken as given.
+     */
     static List<ReplayedPolicy.Continuation> continuations(List<SchedulerJournal.Entry> journal,
         long origin) {
       Map<String, Long> ended = new HashMap<>();
       List<ReplayedPolicy.Continuation> out = new ArrayList<>();
       for (SchedulerJournal.Entry e : journal) {
-        if (e.kind() == SchedulerJournal.Kind.ENDED) {
+        if (e.kind() == SchedulerJournal.Kind.CONSULTED) {
+          ended.clear();
+        } else if (e.kind() == SchedulerJournal.Kind.ENDED) {
           ended.put(e.containerId(), e.ms());
         } else if (e.kind() == SchedulerJournal.Kind.STARTED
             && Long.valueOf(e.ms()).equals(ended.get(e.containerId()))) {

@@ -22,7 +22,9 @@ import java.util.OptionalLong;
  *   <li>where a warm container went on with its job's next task between passes, the same job
  *       goes on on a GPU of that node and type whose task ended then: in YARN that is the
  *       host's rule (the job first in line at the last pass keeps its warm GPU), not a decision
- *       the policy made at that instant, so the replay takes it as given.
+ *       the policy made at that instant, so the replay takes it as given
+ *       ({@link #continuations}, started by the simulator before the policy is asked, as the
+ *       RM does; and outside the queues' guarantees, which count it as running).
  * </ul>
  * Everything else goes to the policy unchanged.
  */
@@ -145,45 +147,49 @@ final class ReplayedPolicy implements SchedulingPolicy {
     return i < wakeUps.length ? OptionalLong.of(wakeUps[i]) : OptionalLong.empty();
   }
 
-  @Override
-  public List<Assignment> assign(ClusterView cluster, List<? extends GpuView> freeGpus,
+  /**
+   * The warm continuations of this instant ({@link io.hare.sim.HostStarts}): each on a GPU of its
+   * node and type whose task was computed now. The simulator starts them before the policy
+   * re-plans or is offered the free GPUs, as the RM counts a continued task (computed, then
+   * started) before its pass: the offer then sees that GPU busy with the job's next task and the
+   * job with one ready task less, not a GPU it is not offered and a ready task it cannot place.
+   */
+  List<Assignment> continuations(ClusterView cluster, List<? extends GpuView> freeGpus,
       long nowMs) {
-    this.nowMs = nowMs;
-    List<Assignment> out = new java.util.ArrayList<>();
-    List<? extends GpuView> rest = freeGpus;
-    // tasks given per job in this answer: never more than the job has ready (where the
-    // simulator's state already differs from YARN's, a continuation may find none)
-    java.util.Map<String, Integer> given = new java.util.HashMap<>();
     List<Continuation> warm = computedAtMs == nowMs ? continuations.get(nowMs) : null;
-    if (warm != null) {
-      List<GpuView> left = new java.util.ArrayList<>(freeGpus);
-      for (Continuation c : warm) {
-        if (!mayGive(cluster, given, c.jobId())) {
-          continue;
-        }
-        for (java.util.Iterator<GpuView> it = left.iterator(); it.hasNext(); ) {
-          GpuView g = it.next();
-          if (computedNow.contains(g.id()) && g.node().equals(c.host())
-              && g.type().name().equals(c.gpuType())) {
-            out.add(new Assignment(g.id(), c.jobId()));
-            given.merge(c.jobId(), 1, Integer::sum);
-            it.remove();
-            break;
-          }
-        }
-      }
-      rest = left;
+    if (warm == null) {
+      return List.of();
     }
-    if (java.util.Arrays.binarySearch(consults, nowMs) >= 0) {
-      // the RM offered its free GPUs then; a job's continued task is one of its ready ones
-      for (Assignment a : policy.assign(cluster, rest, nowMs)) {
-        if (mayGive(cluster, given, a.jobId())) {
-          out.add(a);
-          given.merge(a.jobId(), 1, Integer::sum);
+    List<Assignment> out = new java.util.ArrayList<>();
+    // never more than the job has ready (where the simulator's state already differs from
+    // YARN's, a continuation may find none)
+    java.util.Map<String, Integer> given = new java.util.HashMap<>();
+    List<GpuView> left = new java.util.ArrayList<>(freeGpus);
+    for (Continuation c : warm) {
+      if (!mayGive(cluster, given, c.jobId())) {
+        continue;
+      }
+      for (java.util.Iterator<GpuView> it = left.iterator(); it.hasNext(); ) {
+        GpuView g = it.next();
+        if (computedNow.contains(g.id()) && g.node().equals(c.host())
+            && g.type().name().equals(c.gpuType())) {
+          out.add(new Assignment(g.id(), c.jobId()));
+          given.merge(c.jobId(), 1, Integer::sum);
+          it.remove();
+          break;
         }
       }
     }
     return out;
+  }
+
+  /** The policy's answer where the RM offered its free GPUs then, else none. */
+  @Override
+  public List<Assignment> assign(ClusterView cluster, List<? extends GpuView> freeGpus,
+      long nowMs) {
+    this.nowMs = nowMs;
+    return java.util.Arrays.binarySearch(consults, nowMs) >= 0
+        ? policy.assign(cluster, freeGpus, nowMs) : List.of();
   }
 
   /** Whether the job has a ready task not yet given in this answer. */

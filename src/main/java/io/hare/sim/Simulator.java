@@ -51,6 +51,10 @@ import java.util.Set;
  * task's end (there are no warm containers), a borrowed GPU returns at the first task boundary.
  * Each queue's {@link QueueOutcome} counts the time it waited for its guarantee.
  *
+ * <p>Tasks a host starts by its own rule ({@link HostStarts}: a replay's warm continuations)
+ * start at each instant right after its events, before the policy re-plans or is offered the
+ * GPUs left, and outside the queues' guarantees, which count them as running.
+ *
  * <p>Not thread-safe; one run at a time per instance.
  */
 public final class Simulator {
@@ -102,7 +106,15 @@ public final class Simulator {
 
   /** Runs the policy from an empty cluster until no event is left. */
   public SimResult run(SchedulingPolicy policy) {
-    return new Run(policy).execute();
+    return run(policy, HostStarts.NONE);
+  }
+
+  /**
+   * As {@link #run(SchedulingPolicy)}, with tasks the host starts by its own rule at each instant
+   * before the policy is asked ({@link HostStarts}).
+   */
+  public SimResult run(SchedulingPolicy policy, HostStarts host) {
+    return new Run(policy, host).execute();
   }
 
   /**
@@ -126,6 +138,7 @@ public final class Simulator {
   /** State of one run; the simulator itself stays reusable. */
   private final class Run implements ClusterView {
     private final SchedulingPolicy policy;
+    private final HostStarts host;
     private final PriorityQueue<Event> queue = new PriorityQueue<>(
         Comparator.comparingLong(Event::timeMs).thenComparingLong(Event::seq));
     private long seq;
@@ -160,8 +173,9 @@ public final class Simulator {
     private final TypeAccounts typeAccounts; // null unless some queue is guaranteed GPU types
     private long accountedTo = Long.MIN_VALUE;
 
-    Run(SchedulingPolicy policy) {
+    Run(SchedulingPolicy policy, HostStarts host) {
       this.policy = policy;
+      this.host = host;
       QueueShares qs = options.queues();
       guarantees = qs.several() ? new QueueGuarantees(qs) : null;
       queueList.addAll(qs.queues().values());
@@ -208,6 +222,10 @@ public final class Simulator {
         account(now);
         while (!queue.isEmpty() && queue.peek().timeMs() == now) {
           handle(queue.poll(), now);
+        }
+        if (host != HostStarts.NONE && readyTotal > 0 && !offered.isEmpty()) {
+          // the host's own starts (a replay's warm containers) come before the policy hears more
+          apply(host.startsAt(this, Collections.unmodifiableList(offered), now), now);
         }
         if (policy.replanDue(now)) {
           long t0 = System.nanoTime();

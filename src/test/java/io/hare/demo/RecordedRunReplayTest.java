@@ -4,35 +4,82 @@ import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hare.core.SchedulerKeys;
+import io.hare.core.policy.PolicyConfig;
+import io.hare.core.queues.QueueShares;
 import io.hare.yarn.scheduler.HareSettings;
 import java.io.InputStream;
 import java.net.URL;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.zip.GZIPInputStream;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.Test;
 
 /**
- * The replay of a recorded EndToEndIT run under hare (a CI run on 2 cores: its journal, tasks and
- * calibrated profiles): warm containers that went on with their job's next task between passes,
- * ends the RM heard of tens of milliseconds before its next pass, and holds across syncs whose
- * expected ends fall within those milliseconds of a busy GPU's. The simulator reproduces the task
- * order of every node.
+ * Replays of recorded runs, each with its journal, tasks and calibrated profiles; the simulator
+ * reproduces the task order of every node:
+ * <ul>
+ *   <li>an EndToEndIT run under hare (a CI run on 2 cores): warm containers that went on with
+ *       their job's next task between passes, ends the RM heard of tens of milliseconds before
+ *       its next pass, and holds across syncs whose expected ends fall within those
+ *       milliseconds of a busy GPU's;
+ *   <li>a {@code hare demo --tenants} run (two queues, a distributedshell beside, standbys on):
+ *       continuations the queue gate let go on, parked containers promoted by the policy's
+ *       pass, and a wait for a busy GPU that the policy chose only because a continuation had
+ *       been counted before its pass; and a second one, where two tasks started in the same
+ *       pass on the two GPUs of a node (no order between them).
+ * </ul>
  */
 public class RecordedRunReplayTest {
 
   @Test(timeout = 60_000)
   public void aRecordedHareRunReplaysExactly() throws Exception {
+    assertSame(replay("endtoend-hare", Map.of()));
+  }
+
+  @Test(timeout = 60_000)
+  public void aRecordedTenantsRunReplaysExactly() throws Exception {
+    assertSame(replay("tenants-hare", tenants()));
+  }
+
+  /** A second run, with two tasks started in one pass on the two T4s. */
+  @Test(timeout = 60_000)
+  public void anotherRecordedTenantsRunReplaysExactly() throws Exception {
+    assertSame(replay("tenants-hare-2", tenants()));
+  }
+
+  /** The tenants demo's scheduler settings (DemoCommand): its two queues, standbys on. */
+  private static Map<String, String> tenants() {
+    Map<String, String> rm = new LinkedHashMap<>(TenantsWorkload.schedulerSettings(Map.of()));
+    rm.put(SchedulerKeys.STANDBY_ENABLED, "true");
+    return rm;
+  }
+
+  private static Replay.Outcome replay(String name, Map<String, String> settings)
+      throws Exception {
     DemoResult run;
-    try (InputStream in = new GZIPInputStream(resource("endtoend-hare-run.json.gz")
-        .openStream())) {
+    try (InputStream in = new GZIPInputStream(resource(name + "-run.json.gz").openStream())) {
       run = new ObjectMapper().readValue(in, DemoResult.class);
     }
     Configuration c = new Configuration(false);
+    settings.forEach(c::set);
     c.set(SchedulerKeys.POLICY, run.policy());
     c.set(SchedulerKeys.PROFILES_FILE,
-        Path.of(resource("endtoend-hare-profiles.csv").toURI()).toString());
-    Replay.Outcome o = Replay.of(run, HareSettings.read(c));
+        Path.of(resource(name + "-profiles.csv").toURI()).toString());
+    Map<String, String> queueKeys = new LinkedHashMap<>();
+    settings.forEach((k, v) -> {
+      if (k.equals(SchedulerKeys.QUEUES) || k.startsWith(SchedulerKeys.QUEUE_PREFIX)) {
+        queueKeys.put(k, v);
+      }
+    });
+    PolicyConfig q = new PolicyConfig(queueKeys, 0);
+    QueueShares queues = QueueShares.read(q);
+    q.check();
+    return Replay.of(run, HareSettings.read(c), queues);
+  }
+
+  private static void assertSame(Replay.Outcome o) {
     StringBuilder all = new StringBuilder();
     o.nodes().forEach(n -> all.append('\n').append(n.host())
         .append(n.same() ? " same" : " DIFFERS").append("\n  YARN ").append(n.timedReal())
