@@ -33,8 +33,10 @@ public class HareCorpusTest {
    * to 1.052 against an optimum that knows every arrival in advance, so the test holds the line
    * at what hare does, to catch a regression, and the gap stays open in issue 20. The instances
    * hare loses most on are those where the optimum keeps a GPU idle for a job that has not
-   * arrived yet (tiny-4) or runs a job on a type the LP's affinity bans (tiny-2, tiny-8); a
-   * dispatch lookahead gains little here and costs on the paper setting (README, "Dispatch").
+   * arrived yet (tiny-4) or runs a job on a type the LP's affinity bans (tiny-2, tiny-8; a
+   * finite affinity-penalty wins tiny-8 back but loses tiny-2 and the medium instances, README,
+   * "Type affinity"); a dispatch lookahead gains little here and costs on the paper setting
+   * (README, "Dispatch").
    */
   private static final double TINY_MAX_GEO_MEAN = 1.08;
 

@@ -36,8 +36,16 @@ public final class HareKeys {
   public static final double DEFAULT_AFFINITY_MIN_SHARE = 0.05;
 
   /**
+   * What a GPU type outside a job's affinity costs it at dispatch: the job's task there compares
+   * as if it took (1 + this) times its real time. Infinity: the type is banned.
+   */
+  public static final String AFFINITY_PENALTY = ROOT + "affinity-penalty";
+  public static final double DEFAULT_AFFINITY_PENALTY = Double.POSITIVE_INFINITY;
+
+  /**
    * How many of its own task times a job's type affinity outlives the relaxation that set it,
-   * once a re-plan leaves the job out of the LP (lp-max-jobs); then it may use every type.
+   * once a re-plan leaves the job out of the LP (lp-max-jobs); then it may use every type
+   * without penalty.
    */
   public static final String AFFINITY_STALE_TASKS = ROOT + "affinity-stale-tasks";
   public static final double DEFAULT_AFFINITY_STALE_TASKS = 1e6;

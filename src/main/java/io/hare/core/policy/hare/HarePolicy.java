@@ -43,9 +43,11 @@ import org.slf4j.LoggerFactory;
  *   <li>a type affinity per job: the GPU types on which the relaxation does at least
  *       {@code affinity-min-share} of the job's work. The relaxation solves the global matching
  *       of jobs to GPU types (jobs that gain most from a fast type get it), which greedy
- *       per-task choices cannot see. A job a re-plan leaves out of the LP ({@code lp-max-jobs})
- *       keeps its last affinity for {@code affinity-stale-tasks} of its task times
- *       ({@link TypeAffinity}).
+ *       per-task choices cannot see. Other types are banned, or with a finite
+ *       {@code affinity-penalty} p cost the job's tasks (1 + p) times their time at dispatch
+ *       ({@link RoundPlacer}). A job a re-plan leaves out of the LP ({@code lp-max-jobs})
+ *       keeps its last affinity for {@code affinity-stale-tasks} of its task times, then may use
+ *       every type without ban or penalty ({@link TypeAffinity}).
  * </ul>
  * <b>Dispatch</b>: with {@code dispatch=priority} free GPUs go to ready rounds by that order,
  * each round to the allowed GPUs where it ends first ({@link PriorityDispatcher}); with
@@ -93,7 +95,10 @@ public final class HarePolicy implements SchedulingPolicy {
   static final long MAX_HOLD_GRACE_MS = 3_600_000L;
   /** Largest sync-hold-max-share accepted: far above any sync, i.e. hold whatever its length. */
   static final double MAX_HOLD_SHARE = 1e6;
-  /** Largest affinity-stale-tasks accepted, read as "never": kept until the job's next LP. */
+  /**
+   * Largest affinity-stale-tasks accepted, read as "never": kept (a ban or a penalty, as
+   * affinity-penalty says) until the job's next LP.
+   */
   static final double MAX_AFFINITY_STALE_TASKS = 1e6;
   /** Ready jobs {@link #firstInLine} looks at before it says "another job". */
   private static final int FIRST_SCAN = 256;
@@ -145,6 +150,9 @@ public final class HarePolicy implements SchedulingPolicy {
         v.affinityMinShare(), 0, 1);
     this.affinityStaleTasks = c.getDouble(HareKeys.AFFINITY_STALE_TASKS,
         HareKeys.DEFAULT_AFFINITY_STALE_TASKS, 0, MAX_AFFINITY_STALE_TASKS);
+    // Infinity is the ban; the range check names the key and [0.0, Infinity] for NaN or < 0
+    double affinityPenalty = c.getDouble(HareKeys.AFFINITY_PENALTY,
+        HareKeys.DEFAULT_AFFINITY_PENALTY, 0, Double.POSITIVE_INFINITY);
     this.lpOptions = new FluidRelaxation.Options(
         c.getInt(HareKeys.LP_INTERVALS, HareKeys.DEFAULT_LP_INTERVALS, 2,
             10_000),
@@ -165,7 +173,7 @@ public final class HarePolicy implements SchedulingPolicy {
     double holdShare = c.getDouble(HareKeys.SYNC_HOLD_MAX_SHARE,
         HareKeys.DEFAULT_SYNC_HOLD_MAX_SHARE, 0, MAX_HOLD_SHARE);
     this.dispatcher = followPlan ? null
-        : new PriorityDispatcher(ranks, tracker, holds ? grace : -1, holdShare);
+        : new PriorityDispatcher(ranks, tracker, holds ? grace : -1, holdShare, affinityPenalty);
     long maxWait = c.getLong(HareKeys.MAX_WAIT_MS, followPlan ? 0 : v.maxWaitMs(), 0,
         MAX_WAIT_LIMIT_MS);
     if (followPlan && maxWait > 0) {
@@ -374,8 +382,8 @@ public final class HarePolicy implements SchedulingPolicy {
   /**
    * Affinity from the LP's type shares. With {@code partial}, jobs left out of the LP keep theirs
    * for {@code affinity-stale-tasks} of their task times after the relaxation that set it: it
-   * matched them to types against jobs and free GPUs that have changed since, so a ban kept for
-   * ever would keep a job off free GPUs it could use well.
+   * matched them to types against jobs and free GPUs that have changed since, so a ban (or
+   * penalty) kept for ever would keep a job off free GPUs it could use well.
    */
   private void setAffinity(ClusterView cluster, PlanningProblem p, FluidSolution s,
       boolean partial, long nowMs) {

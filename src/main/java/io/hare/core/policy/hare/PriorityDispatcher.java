@@ -24,7 +24,9 @@ import java.util.TreeSet;
  * <p>Jobs with ready tasks are visited by rank. A job places its ready tasks where its round ends
  * first (see {@link RoundPlacer}): on GPUs free now, or on busy GPUs of a faster type that free
  * soon enough, several tasks in a row on one fast GPU rather than one on a much slower type, and
- * only on the GPU types its {@link #affinity() affinity} allows (from the relaxation, when set).
+ * only on the GPU types of its {@link #affinity() affinity} (from the relaxation, when set), or
+ * with a finite {@code affinity-penalty} on other types too when a task there still ends first
+ * with its time scaled by 1 + penalty.
  * Tasks placed on GPUs free now start now; the others wait, and the GPUs they wait for count as
  * taken for lower-ranked jobs in this call. Unlike following a list schedule laid out in advance
  * (the paper's executors, {@code dispatch=plan}), a GPU never idles for a task whose round is not
@@ -99,16 +101,18 @@ final class PriorityDispatcher {
    *     next round; negative for no holds
    */
   PriorityDispatcher(RoundRanks ranks, HareTracker tracker, long holdGraceMs) {
-    this(ranks, tracker, holdGraceMs, Double.POSITIVE_INFINITY);
+    this(ranks, tracker, holdGraceMs, Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY);
   }
 
   /**
    * @param holdMaxShare a free GPU is held only while the sync still to run is at most this
    *     share of the job's compute time on it ({@link RoundPlacer#hold})
+   * @param affinityPenalty a task on a type outside its job's affinity compares as if it took
+   *     (1 + this) times its time; infinite: such types are banned ({@link RoundPlacer})
    */
   PriorityDispatcher(RoundRanks ranks, HareTracker tracker, long holdGraceMs,
-      double holdMaxShare) {
-    this.placer = new RoundPlacer(holdMaxShare);
+      double holdMaxShare, double affinityPenalty) {
+    this.placer = new RoundPlacer(holdMaxShare, affinityPenalty);
     this.ranks = ranks;
     this.tracker = tracker;
     this.holdGraceMs = holdGraceMs;
@@ -255,7 +259,9 @@ final class PriorityDispatcher {
 
   /**
    * The job {@link #assign} would serve first on a GPU of {@code type}: the first overdue job
-   * that can run there, else the best-ranked ready job whose affinity allows it. Looks at most
+   * that can run there, else the best-ranked ready job whose affinity has the type (with a finite
+   * affinity-penalty a job might also take a type outside it, when that still ends its round
+   * first; the line does not guess that, so it may name a later job). Looks at most
    * {@code maxScan} ranked jobs; none found there reads as "another job", so a long queue of
    * jobs that cannot use the type never keeps a GPU warm by default.
    */

@@ -21,6 +21,15 @@ import java.util.Set;
  * algorithm as {@link java.util.PriorityQueue} (filled in candidate order, one element at a
  * time, same comparisons), so the choices, ties included, are those of the object version it
  * replaces. Not thread-safe: one per dispatcher.
+ *
+ * <p><b>Types outside the job's affinity</b> are banned by default. With a finite
+ * {@code affinity-penalty} p they are candidates whose tasks compare as if they took (1 + p)
+ * times their real compute and sync there (the wait for the GPU is not scaled); what the round is
+ * given is the same GPUs at their real times, so a task goes outside the affinity only when it
+ * would still end first with the penalty. Relative rather than an added number of milliseconds:
+ * task times span seconds to hours across jobs, so a fixed delay would be nothing to one job and
+ * a ban to another, while (1 + p) reads the same for all ("leave the LP's types only to save
+ * more than p of the task's time there"), like the LP's relative type shares that set affinity.
  */
 final class RoundPlacer {
 
@@ -36,6 +45,8 @@ final class RoundPlacer {
   private byte[] kind = new byte[32];
   private double[] computeMs = new double[32];
   private double[] syncMs = new double[32];
+  /** 1, or 1 + penalty for a type outside the job's affinity. */
+  private double[] scale = new double[32];
   private int[] used = new int[32];
   /** nextFinish of each candidate, kept in step with {@code used}. */
   private double[] key = new double[32];
@@ -46,25 +57,47 @@ final class RoundPlacer {
   private boolean byIndex;
   /** Longest sync left, as a share of the task's compute there, that holds a free GPU. */
   private final double holdMaxShare;
+  /** 1 + affinity-penalty: the scale of a task outside the affinity; infinite: a ban. */
+  private final double outsideScale;
 
-  /** Holds free GPUs whatever the length of the sync. */
+  /** Holds free GPUs whatever the length of the sync; bans types outside the affinity. */
   RoundPlacer() {
-    this(Double.POSITIVE_INFINITY);
-  }
-
-  RoundPlacer(double holdMaxShare) {
-    this.holdMaxShare = holdMaxShare;
+    this(Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY);
   }
 
   /**
-   * @param allowed GPU types the job may use, or null for all it can run on
+   * @param affinityPenalty a task on a type outside the job's affinity compares as if it took
+   *     (1 + this) times its time; infinite: such types are banned
+   */
+  RoundPlacer(double holdMaxShare, double affinityPenalty) {
+    if (!(affinityPenalty >= 0)) {
+      throw new IllegalArgumentException("affinity penalty must be >= 0, got " + affinityPenalty);
+    }
+    this.holdMaxShare = holdMaxShare;
+    this.outsideScale = 1 + affinityPenalty;
+  }
+
+  /**
+   * The scale of the job's tasks on type {@code gt}: 1 inside its affinity, else 1 + penalty;
+   * 0 when the type is banned.
+   */
+  private double scaleOf(Set<GpuType> allowed, GpuType gt) {
+    if (allowed == null || allowed.contains(gt)) {
+      return 1;
+    }
+    return outsideScale == Double.POSITIVE_INFINITY ? 0 : outsideScale;
+  }
+
+  /**
+   * @param allowed GPU types of the job's affinity, or null for all it can run on alike
    */
   void place(DispatchCall call, JobView job, Set<GpuType> allowed) {
     int tasks = job.readyTasks();
     n = 0;
     for (int t = 0; t < call.types.size(); t++) {
       GpuType gt = call.types.get(t);
-      if (allowed != null && !allowed.contains(gt)) {
+      double sc = scaleOf(allowed, gt);
+      if (sc == 0) {
         continue; // before the estimate, which costs more than the set lookup
       }
       TaskTimes tt = job.times(gt);
@@ -79,13 +112,13 @@ final class RoundPlacer {
       ensure(n + m + fill);
       // the free GPUs (the first freeHere slots), then the held ones a task fits in, then busy
       for (int i = 0; i < freeHere; i++) {
-        add(t, slotBuffer[i], FREE, tt);
+        add(t, slotBuffer[i], FREE, tt, sc);
       }
       for (int b = 0; b < fill; b++) {
-        add(t, call.nowMs, BACKFILL, tt);
+        add(t, call.nowMs, BACKFILL, tt, sc);
       }
       for (int i = freeHere; i < m; i++) {
-        add(t, slotBuffer[i], BUSY, tt);
+        add(t, slotBuffer[i], BUSY, tt, sc);
       }
     }
     if (n == 0) {
@@ -131,7 +164,8 @@ final class RoundPlacer {
     ensureBuffer(tasks);
     for (int t = 0; t < call.types.size(); t++) {
       GpuType gt = call.types.get(t);
-      if (allowed != null && !allowed.contains(gt)) {
+      double sc = scaleOf(allowed, gt);
+      if (sc == 0) {
         continue;
       }
       TaskTimes tt = job.times(gt);
@@ -148,15 +182,15 @@ final class RoundPlacer {
       // their estimate (read as ending a millisecond from now), which may run long
       for (int i = 0; i < m; i++) {
         if (dueBy(slotBuffer[i], call.nowMs, readyMs)) {
-          add(t, slotBuffer[i], BUSY, tt);
+          add(t, slotBuffer[i], BUSY, tt, sc);
         }
       }
       for (int f = 0; f < freeHere; f++) {
-        add(t, call.nowMs, FREE, tt);
+        add(t, call.nowMs, FREE, tt, sc);
       }
       for (int i = 0; i < m; i++) {
         if (!dueBy(slotBuffer[i], call.nowMs, readyMs)) {
-          add(t, slotBuffer[i], BUSY, tt);
+          add(t, slotBuffer[i], BUSY, tt, sc);
         }
       }
     }
@@ -192,12 +226,13 @@ final class RoundPlacer {
     return endMs <= readyMs && endMs > nowMs + 1;
   }
 
-  private void add(int t, long atMs, byte k, TaskTimes tt) {
+  private void add(int t, long atMs, byte k, TaskTimes tt, double sc) {
     type[n] = t;
     at[n] = atMs;
     kind[n] = k;
     computeMs[n] = tt.computeMs();
     syncMs[n] = tt.syncMs();
+    scale[n] = sc;
     used[n] = 0;
     key[n] = nextFinish(n);
     n++;
@@ -236,9 +271,15 @@ final class RoundPlacer {
     }
   }
 
-  /** When one more task put on candidate {@code i} would finish compute and sync. */
+  /**
+   * When one more task put on candidate {@code i} would finish compute and sync, its time scaled
+   * by the affinity penalty outside the job's affinity.
+   */
   private double nextFinish(int i) {
-    return at[i] + (used[i] + 1) * computeMs[i] + syncMs[i];
+    if (scale[i] == 1) { // the same operations as before penalties, so the same doubles
+      return at[i] + (used[i] + 1) * computeMs[i] + syncMs[i];
+    }
+    return at[i] + ((used[i] + 1) * computeMs[i] + syncMs[i]) * scale[i];
   }
 
   private int compare(int x, int y) {
@@ -299,6 +340,7 @@ final class RoundPlacer {
     kind = Arrays.copyOf(kind, c);
     computeMs = Arrays.copyOf(computeMs, c);
     syncMs = Arrays.copyOf(syncMs, c);
+    scale = Arrays.copyOf(scale, c);
     used = Arrays.copyOf(used, c);
     key = Arrays.copyOf(key, c);
     heap = Arrays.copyOf(heap, c);

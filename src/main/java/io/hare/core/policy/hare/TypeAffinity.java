@@ -10,13 +10,14 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The GPU types each job may use, from the relaxation's type shares ({@link HarePolicy}), with an
- * end of validity. A job in the latest relaxation keeps its types until the next one. A re-plan
+ * The GPU types each job is matched to, from the relaxation's type shares ({@link HarePolicy}),
+ * with an end of validity; dispatch bans the job's other types, or with a finite
+ * {@code affinity-penalty} makes them cost more ({@link RoundPlacer}). A job in the latest relaxation keeps its types until the next one. A re-plan
  * that leaves a job out (the LP holds only the first {@code lp-max-jobs} in Smith order) gives its
  * types an expiry: they describe a matching of jobs to types that no longer holds (the jobs ahead
  * of it changed, GPUs freed), so after a while the job may use every type it can run on again
- * instead of being kept off a free GPU by a stale ban. A job without types, or whose types have
- * expired, may use every type.
+ * instead of being kept off a free GPU by a stale ban or penalty. A job without types, or whose
+ * types have expired, may use every type alike.
  *
  * <p>Not thread-safe: one per dispatcher, used under the policy's lock.
  */
