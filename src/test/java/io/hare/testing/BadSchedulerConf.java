@@ -96,6 +96,8 @@ public final class BadSchedulerConf {
         "one of relaxation, smith");
     add(c, "hare-affinity-above-one", HareKeys.AFFINITY_MIN_SHARE, "1.5", "got '1.5'",
         "[0.0, 1.0]");
+    add(c, "hare-affinity-penalty-negative", HareKeys.AFFINITY_PENALTY, "-0.5", "got '-0.5'",
+        "[0.0, Infinity]");
     add(c, "hare-lp-intervals-one", HareKeys.LP_INTERVALS, "1", "got '1'",
         "[2, 10000]");
     add(c, "hare-max-wait-negative", HareKeys.MAX_WAIT_MS, "-5", "got '-5'",
