@@ -76,7 +76,7 @@ public final class SgdJob implements Callable<Integer> {
   /**
    * The command tree for a command line whose first argument is {@code first}: when that names
    * a subcommand, the tree holds only that one, as the others cannot run. Picocli builds each
-   * command's model by reflection, in an interpreted JVM some 15 ms of CPU per command; every
+   * command's model by reflection, in a cold JVM some 15 ms of CPU per command; every
    * task, worker and sync step of a job is such a JVM, and they start by the dozen on a busy
    * node (docs/performance.md, section 3). Any other first argument (none, an option,
    * {@code help}, a typo) gets the whole tree, so help and errors list every command.
