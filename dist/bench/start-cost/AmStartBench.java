@@ -26,13 +26,15 @@ import org.apache.hadoop.yarn.api.records.YarnApplicationState;
  * root after {@code mvn -B -o -DskipTests package}:
  *
  * <pre>
- * CP="target/hare-yarn.jar:target/lib/*:target/embedded-lib/*"
+ * CP="$PWD/target/hare-yarn.jar:$PWD/target/lib/*:$PWD/target/embedded-lib/*"
  * javac -cp "$CP" -d /tmp/asb dist/bench/start-cost/AmStartBench.java
  * java -Dlog4j.configuration=file:/dev/null -cp "/tmp/asb:$CP" AmStartBench /tmp/asb/run 3 \
  *   "$PWD/target/hare-yarn.jar|" "$PWD/target/hare-yarn.jar|-XX:TieredStopAtLevel=1"
  * </pre>
  *
- * Each variant is {@code JAR|JVM OPTIONS}; prints a RESULT line per AM and a MEDIAN per variant.
+ * Each variant is {@code JAR|JVM OPTIONS}; prints a RESULT line per AM and a MEDIAN per variant
+ * (-1: the AM wrote no such line; its AppMaster.stderr under DIR says why). The classpath must be
+ * absolute: the containers get this JVM's.
  */
 public class AmStartBench {
 
