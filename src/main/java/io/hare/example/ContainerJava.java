@@ -7,11 +7,14 @@ package io.hare.example;
 public final class ContainerJava {
 
   /**
-   * JVM options of those short-lived, small JVMs: C1 only, serial GC and no perf data start one
-   * in about 0.3 s of CPU instead of 0.5 s, which matters when a dozen of them share two cores.
+   * JVM options of those short-lived, small JVMs: C1 only and no perf data start a worker on
+   * 0.50 s of CPU instead of 0.65 s and an ApplicationMaster on 1.5 s instead of 2.7 s, which
+   * matters when a dozen of them share two cores. Not the serial collector: on Java 17 the
+   * JDK's class data archive maps its heap objects (the module graph among them) with G1 only,
+   * and without them an ApplicationMaster's start took 0.1-0.2 s more CPU and a worker's
+   * 0.04 s (docs/performance.md, section 3).
    */
-  public static final String LEAN_OPTS = "-XX:+UseSerialGC -XX:TieredStopAtLevel=1"
-      + " -XX:-UsePerfData";
+  public static final String LEAN_OPTS = "-XX:TieredStopAtLevel=1 -XX:-UsePerfData";
 
   private ContainerJava() {}
 

@@ -44,13 +44,25 @@ public final class SgdJob implements Callable<Integer> {
   public static final int FAILURE = 1;
   public static final int BAD_INPUT = 2;
 
+  /** Picocli's switch that stops it loading Groovy closures. */
+  static final String NO_CLOSURES = "picocli.disable.closures";
+  /** The subcommands, in the order help lists them. */
+  private static final String[] SUBCOMMANDS = {"init", "task", "worker", "sync", "reference"};
+
   @Spec
   CommandSpec spec;
 
   public static void main(String[] args) {
+    // picocli looks for Groovy's Closure class once, and the miss searches every jar of the
+    // container's classpath (a cluster's Hadoop: some 150 jars, 0.15 s of CPU in a JVM that
+    // starts by the dozen; docs/performance.md, section 3). SgdJob has no Groovy closures.
+    if (System.getProperty(NO_CLOSURES) == null) {
+      System.setProperty(NO_CLOSURES, "true");
+    }
     PrintWriter out = new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8));
     PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8));
-    int code = commandLine(out, err, Env.SYSTEM).execute(args);
+    int code = commandLine(out, err, Env.SYSTEM, args.length > 0 ? args[0] : "")
+        .execute(args);
     out.flush();
     err.flush();
     System.exit(code);
@@ -58,17 +70,44 @@ public final class SgdJob implements Callable<Integer> {
 
   /** The command tree writing to {@code out} and {@code err} and reading {@code env}. */
   public static CommandLine commandLine(PrintWriter out, PrintWriter err, Env env) {
+    return commandLine(out, err, env, "");
+  }
+
+  /**
+   * The command tree for a command line whose first argument is {@code first}: when that names
+   * a subcommand, the tree holds only that one, as the others cannot run. Picocli builds each
+   * command's model by reflection, in a cold JVM some 15 ms of CPU per command; every
+   * task, worker and sync step of a job is such a JVM, and they start by the dozen on a busy
+   * node (docs/performance.md, section 3). Any other first argument (none, an option,
+   * {@code help}, a typo) gets the whole tree, so help and errors list every command.
+   */
+  static CommandLine commandLine(PrintWriter out, PrintWriter err, Env env, String first) {
     CommandLine cl = new CommandLine(new SgdJob());
-    cl.addSubcommand("init", new InitCommand());
-    cl.addSubcommand("task", new TaskCommand(env));
-    cl.addSubcommand("worker", new WorkerCommand(env));
-    cl.addSubcommand("sync", new SyncCommand(env));
-    cl.addSubcommand("reference", new ReferenceCommand());
+    Object only = subcommand(first, env);
+    if (only != null) {
+      cl.addSubcommand(first, only);
+    } else {
+      for (String name : SUBCOMMANDS) {
+        cl.addSubcommand(name, subcommand(name, env));
+      }
+    }
     cl.setOut(out);
     cl.setErr(err);
     cl.setParameterExceptionHandler(SgdJob::badArguments);
     cl.setExecutionExceptionHandler(SgdJob::failed);
     return cl;
+  }
+
+  /** A new instance of subcommand {@code name}; null when there is none of that name. */
+  private static Object subcommand(String name, Env env) {
+    return switch (name) {
+      case "init" -> new InitCommand();
+      case "task" -> new TaskCommand(env);
+      case "worker" -> new WorkerCommand(env);
+      case "sync" -> new SyncCommand(env);
+      case "reference" -> new ReferenceCommand();
+      default -> null;
+    };
   }
 
   @Override

@@ -19,11 +19,12 @@ final class SgdJobRun {
     this.err = err;
   }
 
+  /** As {@code SgdJob.main} runs it: the tree holds only the subcommand {@code args} name. */
   static SgdJobRun run(Map<String, String> env, String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    int code = SgdJob.commandLine(new PrintWriter(out), new PrintWriter(err), Env.of(env))
-        .execute(args);
+    int code = SgdJob.commandLine(new PrintWriter(out), new PrintWriter(err), Env.of(env),
+        args.length > 0 ? args[0] : "").execute(args);
     return new SgdJobRun(code, out.toString(), err.toString());
   }
 

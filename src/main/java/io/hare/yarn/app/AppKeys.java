@@ -111,9 +111,14 @@ public final class AppKeys {
       PREFIX + "am.standby-heartbeat-interval-ms";
   public static final int DEFAULT_AM_STANDBY_HEARTBEAT_INTERVAL_MS = 20;
 
-  /** Extra JVM options of the AM, space-separated; the heap comes from am.memory-mb. */
+  /**
+   * JVM options of the AM, space-separated; the heap comes from am.memory-mb. The default, C1
+   * only, starts an AM on about 55 % of the CPU a default JVM takes (docs/performance.md,
+   * section 3): its work after the start (heartbeats, a few RPCs per task) does not need C2's
+   * code. A value set replaces it.
+   */
   public static final String AM_JAVA_OPTS = PREFIX + "am.java-opts";
-  public static final String DEFAULT_AM_JAVA_OPTS = "";
+  public static final String DEFAULT_AM_JAVA_OPTS = "-XX:TieredStopAtLevel=1";
 
   /** The Hare jar the AM runs from; empty: the jar the client itself was loaded from. */
   public static final String AM_JAR = PREFIX + "am.jar";

@@ -6,6 +6,7 @@ import java.io.File;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -241,6 +242,11 @@ public final class HareApplicationMaster {
     try {
       rm.registerApplicationMaster(host(), -1, "");
       protocol.start();
+      // what this JVM's start cost, up to its first asks: many AMs starting on a busy node
+      // delay their jobs by this much CPU each (docs/performance.md, section 3)
+      LOG.info("{}: registered; this JVM used {} ms of CPU up to here", jobId,
+          ProcessHandle.current().info().totalCpuDuration().map(Duration::toMillis)
+              .orElse(-1L));
       JobOutcome outcome = protocol.await(Long.MAX_VALUE, TimeUnit.DAYS).orElseThrow();
       if (!outcome.final_()) {
         // not unregistered: YARN starts another attempt (am.max-attempts), which resumes
