@@ -7,14 +7,13 @@ import static org.junit.Assert.fail;
 import io.hare.core.ConfigException;
 import io.hare.core.GpuType;
 import io.hare.core.policy.Assignment;
-import io.hare.core.policy.ClusterView;
 import io.hare.core.policy.FreeGpuIndex;
-import io.hare.core.policy.GpuView;
-import io.hare.core.policy.JobView;
 import io.hare.core.policy.Policies;
 import io.hare.core.policy.PolicyConfig;
 import io.hare.core.profile.ProfileTable;
 import io.hare.core.profile.TaskTimeModel;
+import io.hare.testing.FakeCluster;
+import io.hare.testing.FakeCluster.Gpu;
 import io.hare.testing.FakeJob;
 import java.util.List;
 import java.util.Map;
@@ -45,7 +44,7 @@ public class AffinityPenaltyTest {
     FakeJob blocker = new FakeJob("blocker", "blocker", 1, OptionalInt.of(1), TIMES);
     Gpu v0 = new Gpu("v0", V100, true);
     Gpu k0 = new Gpu("k0", K80, false);
-    Cluster c = new Cluster(List.of(a, blocker), List.of(v0, k0));
+    FakeCluster c = new FakeCluster(List.of(a, blocker), List.of(v0, k0), TIMES);
     RoundRanks ranks = new RoundRanks();
     ranks.put(a, 1);
     HareTracker tracker = new HareTracker();
@@ -97,45 +96,6 @@ public class AffinityPenaltyTest {
         assertTrue(e.getMessage(), e.getMessage().contains(HareKeys.AFFINITY_PENALTY
             + ": must be a number in [0.0, Infinity], got '" + bad + "'"));
       }
-    }
-  }
-
-  private record Gpu(String id, GpuType type, boolean busy) implements GpuView {
-    @Override
-    public String lastJobId() {
-      return null;
-    }
-
-    @Override
-    public String node() {
-      return "n-" + id;
-    }
-  }
-
-  private record Cluster(List<FakeJob> jobs, List<GpuView> gpus) implements ClusterView {
-    @Override
-    public JobView job(String id) {
-      return jobs.stream().filter(j -> j.id().equals(id)).findFirst().orElse(null);
-    }
-
-    @Override
-    public List<GpuType> gpuTypes() {
-      return List.of(V100, K80);
-    }
-
-    @Override
-    public int gpuCount(GpuType type) {
-      return 1;
-    }
-
-    @Override
-    public int freeGpuCount(GpuType type) {
-      return type.equals(K80) ? 1 : 0;
-    }
-
-    @Override
-    public TaskTimeModel taskTimes() {
-      return TIMES;
     }
   }
 }

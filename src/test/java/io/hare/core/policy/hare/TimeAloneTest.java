@@ -5,12 +5,12 @@ import static org.junit.Assert.assertTrue;
 
 import io.hare.core.GpuType;
 import io.hare.core.policy.Assignment;
-import io.hare.core.policy.ClusterView;
 import io.hare.core.policy.FreeGpuIndex;
 import io.hare.core.policy.GpuView;
-import io.hare.core.policy.JobView;
 import io.hare.core.profile.ProfileTable;
 import io.hare.core.profile.TaskTimeModel;
+import io.hare.testing.FakeCluster;
+import io.hare.testing.FakeCluster.Gpu;
 import io.hare.testing.FakeJob;
 import java.util.List;
 import java.util.OptionalInt;
@@ -74,7 +74,7 @@ public class TimeAloneTest {
     for (FakeJob j : List.of(h1, h2, l, x)) {
       d.refresh(j);
     }
-    Cluster c = new Cluster(List.of(h1, h2, l, x), List.of(b, f, k1, k2));
+    FakeCluster c = new FakeCluster(List.of(h1, h2, l, x), List.of(b, f, k1, k2), TIMES);
     List<GpuView> free = List.of(f, k1, k2);
     FreeGpuIndex index = new FreeGpuIndex();
 
@@ -89,44 +89,5 @@ public class TimeAloneTest {
     assertTrue(999 < announced);
     assertEquals(List.of(new Assignment("f", "l")),
         d.assign(c, free, 999, tracker, index, List.of()));
-  }
-
-  private record Gpu(String id, GpuType type, boolean busy) implements GpuView {
-    @Override
-    public String lastJobId() {
-      return null;
-    }
-
-    @Override
-    public String node() {
-      return "n-" + id;
-    }
-  }
-
-  private record Cluster(List<FakeJob> jobs, List<GpuView> gpus) implements ClusterView {
-    @Override
-    public JobView job(String id) {
-      return jobs.stream().filter(j -> j.id().equals(id)).findFirst().orElse(null);
-    }
-
-    @Override
-    public List<GpuType> gpuTypes() {
-      return List.of(V100, K80);
-    }
-
-    @Override
-    public int gpuCount(GpuType type) {
-      return 2;
-    }
-
-    @Override
-    public int freeGpuCount(GpuType type) {
-      return type.equals(K80) ? 2 : 1;
-    }
-
-    @Override
-    public TaskTimeModel taskTimes() {
-      return TIMES;
-    }
   }
 }

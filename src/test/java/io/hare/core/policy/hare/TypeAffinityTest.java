@@ -8,14 +8,14 @@ import static org.junit.Assert.fail;
 import io.hare.core.ConfigException;
 import io.hare.core.GpuType;
 import io.hare.core.policy.Assignment;
-import io.hare.core.policy.ClusterView;
 import io.hare.core.policy.FreeGpuIndex;
 import io.hare.core.policy.GpuView;
-import io.hare.core.policy.JobView;
 import io.hare.core.policy.Policies;
 import io.hare.core.policy.PolicyConfig;
 import io.hare.core.profile.ProfileTable;
 import io.hare.core.profile.TaskTimeModel;
+import io.hare.testing.FakeCluster;
+import io.hare.testing.FakeCluster.Gpu;
 import io.hare.testing.FakeJob;
 import java.util.List;
 import java.util.Map;
@@ -60,8 +60,8 @@ public class TypeAffinityTest {
   public void aJobWhoseStaleAffinityExpiredTakesAFreeGpuOfATypeItBanned() {
     FakeJob job = new FakeJob("a", "cnn", 1, OptionalInt.of(3), TIMES);
     job.ready = 1;
-    Cluster c = new Cluster(List.of(job),
-        List.of(new Gpu("v0", V100, true), new Gpu("k0", K80, false)));
+    FakeCluster c = new FakeCluster(List.of(job),
+        List.of(new Gpu("v0", V100, true), new Gpu("k0", K80, false)), TIMES);
     RoundRanks ranks = new RoundRanks();
     ranks.put(job, 1);
     HareTracker tracker = new HareTracker();
@@ -71,7 +71,7 @@ public class TypeAffinityTest {
     // end 10 task times (10 x 100 ms) after the relaxation
     d.affinity().put("a", Set.of(V100), 0);
     d.affinity().expireAfter("a", 1_000);
-    List<GpuView> free = List.of(c.gpus.get(1));
+    List<GpuView> free = List.of(c.gpus().get(1));
     FreeGpuIndex index = new FreeGpuIndex();
     assertEquals(List.of(), d.assign(c, free, 999, tracker, index, List.of()));
     assertEquals(List.of(new Assignment("k0", "a")),
@@ -91,12 +91,13 @@ public class TypeAffinityTest {
     assertEquals(List.of(), leftOut(p, a, b, gpus, 999));
     assertEquals(OptionalLong.of(1_000), p.wakeUpAtMs());
     assertEquals(List.of(new Assignment("k0", "a")),
-        p.assign(new Cluster(List.of(a, b), gpus), free, 1_000));
+        p.assign(new FakeCluster(List.of(a, b), gpus, TIMES), free, 1_000));
     // by default the ban lasts until a is in an LP again
     HarePolicy keeps = new HarePolicy(new PolicyConfig(Map.of(HareKeys.LP_MAX_JOBS,
         "1"), 1));
     assertEquals(List.of(), leftOut(keeps, a, b, gpus, 999));
-    assertEquals(List.of(), keeps.assign(new Cluster(List.of(a, b), gpus), free, 1_000_000));
+    assertEquals(List.of(),
+        keeps.assign(new FakeCluster(List.of(a, b), gpus, TIMES), free, 1_000_000));
   }
 
   /**
@@ -108,11 +109,11 @@ public class TypeAffinityTest {
       List<GpuView> gpus, long atMs) {
     List<GpuView> free = List.of(gpus.get(1));
     p.onJobArrived(a, 0);
-    Cluster alone = new Cluster(List.of(a), gpus);
+    FakeCluster alone = new FakeCluster(List.of(a), gpus, TIMES);
     p.replan(alone, 0);
     assertEquals(List.of(), p.assign(alone, free, 0));
     p.onJobArrived(b, 100);
-    Cluster both = new Cluster(List.of(a, b), gpus);
+    FakeCluster both = new FakeCluster(List.of(a, b), gpus, TIMES);
     p.replan(both, 100);
     return p.assign(both, free, atMs);
   }
@@ -126,45 +127,6 @@ public class TypeAffinityTest {
     } catch (ConfigException e) {
       assertTrue(e.getMessage(), e.getMessage().contains(HareKeys.AFFINITY_STALE_TASKS));
       assertTrue(e.getMessage(), e.getMessage().contains("-1"));
-    }
-  }
-
-  private record Gpu(String id, GpuType type, boolean busy) implements GpuView {
-    @Override
-    public String lastJobId() {
-      return null;
-    }
-
-    @Override
-    public String node() {
-      return "n-" + id;
-    }
-  }
-
-  private record Cluster(List<FakeJob> jobs, List<GpuView> gpus) implements ClusterView {
-    @Override
-    public JobView job(String id) {
-      return jobs.stream().filter(j -> j.id().equals(id)).findFirst().orElse(null);
-    }
-
-    @Override
-    public List<GpuType> gpuTypes() {
-      return List.of(V100, K80);
-    }
-
-    @Override
-    public int gpuCount(GpuType type) {
-      return 1;
-    }
-
-    @Override
-    public int freeGpuCount(GpuType type) {
-      return type.equals(K80) ? 1 : 0;
-    }
-
-    @Override
-    public TaskTimeModel taskTimes() {
-      return TIMES;
     }
   }
 }
