@@ -11,7 +11,7 @@ import java.util.Map;
  * The queues of a set of scheduler settings, read as the ResourceManager reads them, for the
  * commands that run the policy without it ({@code simulate}, the {@code demo}'s prediction).
  */
-final class QueueKeys {
+public final class QueueKeys {
 
   private QueueKeys() {}
 
@@ -21,7 +21,7 @@ final class QueueKeys {
    *
    * @throws ConfigException listing every problem of the queue keys
    */
-  static QueueShares read(Map<String, String> settings) throws ConfigException {
+  public static QueueShares read(Map<String, String> settings) throws ConfigException {
     Map<String, String> keys = new LinkedHashMap<>();
     settings.forEach((k, v) -> {
       if (k.equals(SchedulerKeys.QUEUES) || k.startsWith(SchedulerKeys.QUEUE_PREFIX)) {

@@ -3,8 +3,8 @@ package io.hare.demo;
 import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.hare.cli.QueueKeys;
 import io.hare.core.SchedulerKeys;
-import io.hare.core.policy.PolicyConfig;
 import io.hare.core.queues.QueueShares;
 import io.hare.yarn.scheduler.HareSettings;
 import java.io.InputStream;
@@ -67,15 +67,7 @@ public class RecordedRunReplayTest {
     c.set(SchedulerKeys.POLICY, run.policy());
     c.set(SchedulerKeys.PROFILES_FILE,
         Path.of(resource(name + "-profiles.csv").toURI()).toString());
-    Map<String, String> queueKeys = new LinkedHashMap<>();
-    settings.forEach((k, v) -> {
-      if (k.equals(SchedulerKeys.QUEUES) || k.startsWith(SchedulerKeys.QUEUE_PREFIX)) {
-        queueKeys.put(k, v);
-      }
-    });
-    PolicyConfig q = new PolicyConfig(queueKeys, 0);
-    QueueShares queues = QueueShares.read(q);
-    q.check();
+    QueueShares queues = QueueKeys.read(settings);
     return Replay.of(run, HareSettings.read(c), queues);
   }
 
