@@ -93,6 +93,10 @@ final class HareQueues implements AmGate {
    * over the fleet's as its capacity. Read by RPC and REST threads, hence a snapshot.
    */
   void gpus(Map<GpuType, Integer> perType) {
+    // called when GPUs or pending tasks change; the check needs only the former
+    if (perType.equals(gpus)) {
+      return;
+    }
     gpus = Map.copyOf(perType);
     checkFit();
   }
