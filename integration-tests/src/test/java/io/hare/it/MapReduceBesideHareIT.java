@@ -50,11 +50,15 @@ import org.junit.Test;
  * before the first map ends. With the reserve off
  * ({@code yarn.scheduler.hare.non-gpu.reserve-per-gpu.memory-mb=0}) the maps take every byte a
  * task frees, and the second job's first task started only after the maps' waves (measured:
- * 285 s after the first map's start, against 19-29 s with the reserve).
+ * 285 s after the first map's start with 24 maps, against 19-29 s with the reserve).
  */
 public class MapReduceBesideHareIT {
 
-  private static final int MAPS = 24;
+  /**
+   * More maps than run at once (each node's vcores, less a GPU task's for each free GPU, hold
+   * about ten), and few enough for two waves: every wave costs a map's sleep.
+   */
+  private static final int MAPS = 16;
   private static final int MAP_MB = 256;
   private static final long MAP_SLEEP_MS = 45_000;
   private static final int ROUNDS = 3;
