@@ -22,9 +22,9 @@ import java.util.function.Supplier;
 
 /**
  * The hare policy fed what a scheduler that counts a round done at its last task's end shows it:
- * each job's finished rounds and tasks counted at compute ends, a syncing round included (as
- * {@code YarnJob} did before it counted the sync). Replaying a run recorded on such a scheduler
- * with it tells whether that count alone made the run differ from its replay
+ * each job's finished rounds and tasks counted at compute ends, a syncing round included.
+ * Replaying a run recorded on such a scheduler with it tells whether that count alone made the
+ * run differ from its replay
  * ({@link RecordedRunReplayTest}). Chosen by class name ({@code yarn.scheduler.hare.policy}).
  */
 public final class RoundsAtTaskEnds implements SchedulingPolicy {

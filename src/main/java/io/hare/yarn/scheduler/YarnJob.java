@@ -17,8 +17,8 @@ import org.slf4j.LoggerFactory;
  * as the simulator counts it; the scheduler does not see the sync, only its two ends: the
  * round's last container ending, and the AM asking for the next round. In between the job has
  * no task asked or running and a whole number of rounds' tasks done, and that last round is
- * still syncing. Counted as done, a re-plan during the sync planned the job one round short (the
- * round about to be asked for left out of the plan and its ranks).
+ * still syncing. Counted as done, it would leave the round about to be asked for out of a
+ * re-plan made during the sync, and out of its ranks: the job planned one round short.
  *
  * <p>k and R come from the {@link JobTags}. Without {@code hare.tasks-per-round}, k is taken as
  * the most GPU tasks the job has had asked or running at once (at least 1), which is exact for

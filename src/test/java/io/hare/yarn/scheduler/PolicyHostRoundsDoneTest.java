@@ -23,8 +23,8 @@ import org.junit.Test;
  * ({@link io.hare.core.policy.JobView#roundsDone}): a round whose tasks have all ended but whose
  * sync still runs is not done, as in the simulator; it is done when the AM asks for the next
  * round, which is when the policy hears {@code onRoundDone}. Counted at its last task's end, a
- * re-plan during the sync planned the job one round short: a recorded EndToEndIT run, replayed,
- * differed from YARN from there on.
+ * re-plan during the sync would plan the job one round short, and the scheduler would decide
+ * otherwise than the simulator ({@code RecordedRunReplayTest} keeps a run where it did).
  */
 public class PolicyHostRoundsDoneTest {
 
