@@ -12,7 +12,13 @@ import org.slf4j.LoggerFactory;
 /**
  * One application as the policy sees it. Its ready tasks are its outstanding one-GPU asks, its
  * running tasks its GPU containers, and its finished rounds follow from its successfully
- * finished GPU containers: {@code roundsDone = tasksDone / k}.
+ * finished GPU containers: {@code tasksDone / k}, less the round whose sync runs. A round is
+ * done when its tasks have computed and synced ({@link io.hare.core.policy.JobView#roundsDone}),
+ * as the simulator counts it; the scheduler does not see the sync, only its two ends: the
+ * round's last container ending, and the AM asking for the next round. In between the job has
+ * no task asked or running and a whole number of rounds' tasks done, and that last round is
+ * still syncing. Counted as done, it would leave the round about to be asked for out of a
+ * re-plan made during the sync, and out of its ranks: the job planned one round short.
  *
  * <p>k and R come from the {@link JobTags}. Without {@code hare.tasks-per-round}, k is taken as
  * the most GPU tasks the job has had asked or running at once (at least 1), which is exact for
@@ -116,7 +122,10 @@ public final class YarnJob implements QueuedJob {
     return out;
   }
 
-  /** Rounds done by the live counts (the scheduler's own view, for round barriers). */
+  /**
+   * Rounds whose tasks have all ended, by the live counts, a syncing one included: the
+   * scheduler's own view, for round barriers (the next round's asks find it grown).
+   */
   int liveRoundsDone() {
     return roundsDone(tasksDone, peakDemand, overran);
   }
@@ -218,7 +227,10 @@ public final class YarnJob implements QueuedJob {
 
   @Override
   public int roundsDone() {
-    return roundsDone(shownDone, shownPeak, shownOverran);
+    int r = roundsDone(shownDone, shownPeak, shownOverran);
+    int k = declaredK.orElse(Math.max(1, shownPeak));
+    boolean syncing = shownDone > 0 && shownDone % k == 0 && shownReady == 0 && shownRunning == 0;
+    return syncing && r > 0 ? r - 1 : r;
   }
 
   @Override

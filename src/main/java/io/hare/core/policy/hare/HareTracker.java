@@ -27,9 +27,8 @@ final class HareTracker {
   /** Per job: latest expected end (compute + sync) of any task started in its current round. */
   private final Map<String, Long> roundEnd = new HashMap<>();
   /**
-   * Per job: the round its running or syncing tasks belong to, read at the round's first start
-   * (then {@link JobView#roundsDone()} is that round on every host; during the sync it is not:
-   * YARN counts a round done when its tasks end, the simulator when its sync ends).
+   * Per job: the round its running or syncing tasks belong to, read at the round's first start,
+   * when {@link JobView#roundsDone()} is that round.
    */
   private final Map<String, Integer> round = new HashMap<>();
 
