@@ -23,7 +23,8 @@ import org.junit.Test;
 
 /**
  * affinity-penalty: a type outside a job's affinity is a candidate whose task compares as if it
- * took (1 + penalty) times its time; Infinity bans it.
+ * took (1 + penalty) times its time, for a ready round and for a hold across a sync alike;
+ * Infinity bans it.
  */
 public class AffinityPenaltyTest {
 
@@ -79,6 +80,56 @@ public class AffinityPenaltyTest {
     assertEquals(List.of(new Assignment("k0", "a")), dispatch(1e9, Set.of(K80)));
     assertEquals(List.of(new Assignment("k0", "a")),
         dispatch(Double.POSITIVE_INFINITY, Set.of(K80)));
+  }
+
+  /** h: next round at 100 after a sync on the K80; l: a 1000 ms task, K80 only. */
+  private static final TaskTimeModel HOLD_TIMES = ProfileTable.builder()
+      .put("h", "v100", 100, 100).put("h", "k80", 300, 100)
+      .put("blocker", "v100", 500, 0)
+      .put("l", "k80", 1000, 0).build();
+
+  /**
+   * The same penalty in a hold across a sync. At 0, h (ranked first) syncs until 100; the V100
+   * runs the blocker until 500, so h's next task ends there at 700; the free K80, held from 100,
+   * ends it at 500, compared as 100 + 400 x (1 + penalty). When h holds the K80, l (ranked
+   * second, a 1000 ms task that cannot backfill the 100 ms left) gets nothing; when h waits for
+   * the V100, l takes the K80.
+   */
+  private static List<Assignment> holdThenDispatch(double penalty, Set<GpuType> affinity) {
+    FakeJob h = new FakeJob("h", "h", 1, OptionalInt.of(3), HOLD_TIMES);
+    FakeJob blocker = new FakeJob("blocker", "blocker", 1, OptionalInt.of(1), HOLD_TIMES);
+    FakeJob l = new FakeJob("l", "l", 1, OptionalInt.of(3), HOLD_TIMES);
+    l.ready = 1;
+    Gpu v0 = new Gpu("v0", V100, true);
+    Gpu k0 = new Gpu("k0", K80, false);
+    HareTracker tracker = new HareTracker();
+    tracker.started(h, k0, -300); // h's round 0 computed on the K80 at 0: its sync ends at 100
+    tracker.computed(h, k0, 0);
+    tracker.started(blocker, v0, 0);
+    RoundRanks ranks = new RoundRanks();
+    ranks.put(h, 1);
+    ranks.put(l, 2);
+    PriorityDispatcher d = new PriorityDispatcher(ranks, tracker, 1000,
+        Double.POSITIVE_INFINITY, penalty);
+    d.refresh(h);
+    d.refresh(l);
+    if (affinity != null) {
+      d.affinity().put("h", affinity, 0);
+    }
+    FakeCluster c = new FakeCluster(List.of(h, blocker, l), List.of(v0, k0), HOLD_TIMES);
+    return d.assign(c, List.of(k0), 0, tracker, new FreeGpuIndex(), List.of());
+  }
+
+  @Test(timeout = 60_000)
+  public void aHoldTakesATypeOutsideItsAffinityOnlyWhenItStillEndsFirstWithThePenalty() {
+    List<Assignment> lOnK80 = List.of(new Assignment("k0", "l"));
+    // 100 + 400 x 1.25 = 600 < 700: h holds the K80
+    assertEquals(List.of(), holdThenDispatch(0.25, Set.of(V100)));
+    // 100 + 400 x 2 = 900 > 700: h waits for the V100 and l runs on the K80
+    assertEquals(lOnK80, holdThenDispatch(1, Set.of(V100)));
+    assertEquals(lOnK80, holdThenDispatch(Double.POSITIVE_INFINITY, Set.of(V100)));
+    // without affinity the K80 (500) is h's best
+    assertEquals(List.of(), holdThenDispatch(1, null));
   }
 
   @Test(timeout = 60_000)
