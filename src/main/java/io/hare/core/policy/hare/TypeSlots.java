@@ -41,17 +41,11 @@ final class TypeSlots {
    * Free GPUs held in this call, ascending by the end of their hold and, among equal ends, in
    * the order they were held: a backfill count is then a binary search, not a scan of every
    * hold (thousands, on a large cluster between rounds), and the tightest fit is the first
-   * that fits. Only {@code [0, settled)} is in that order; holds made since are appended in the
-   * order held and merged in when a backfill asks ({@link #settle}): a pass makes several holds
-   * between two ready jobs' backfill questions, and moving the later holds up for each one cost
-   * more than the holds themselves.
+   * that fits.
    */
   private GpuView[] heldGpu = new GpuView[0];
   private long[] heldUntil = new long[0];
   private int held;
-  private int settled;
-  private GpuView[] newGpu = new GpuView[0];
-  private long[] newUntil = new long[0];
 
   TypeSlots(long nowMs, List<GpuView> free, NavigableMap<Long, Integer> busyEnds) {
     reset(nowMs, free, busyEnds);
@@ -73,7 +67,6 @@ final class TypeSlots {
     this.busyLeft = 0;
     Arrays.fill(heldGpu, 0, held, null); // no GPU of an earlier call kept reachable
     this.held = 0;
-    this.settled = 0;
     return this;
   }
 
@@ -157,50 +150,29 @@ final class TypeSlots {
       heldGpu = Arrays.copyOf(heldGpu, Math.max(4, 2 * held));
       heldUntil = Arrays.copyOf(heldUntil, heldGpu.length);
     }
-    heldGpu[held] = g;
-    heldUntil[held++] = untilMs;
+    // after every hold ending no later: equal ends stay in the order held
+    int at = after(untilMs);
+    System.arraycopy(heldGpu, at, heldGpu, at + 1, held - at);
+    System.arraycopy(heldUntil, at, heldUntil, at + 1, held - at);
+    heldGpu[at] = g;
+    heldUntil[at] = untilMs;
+    held++;
     return true;
   }
 
-  /**
-   * Merges the holds made since the last backfill question into the ordered ones: sorted among
-   * themselves (few, often one job's with equal ends), then merged from the back, each after
-   * every earlier hold ending no later, so equal ends stay in the order held.
-   */
-  private void settle() {
-    int t = held - settled;
-    if (t == 0) {
-      return;
-    }
-    if (newGpu.length < t) {
-      newGpu = new GpuView[Math.max(t, 2 * newGpu.length)];
-      newUntil = new long[newGpu.length];
-    }
-    for (int i = 0; i < t; i++) { // insertion sort, stable
-      GpuView g = heldGpu[settled + i];
-      long u = heldUntil[settled + i];
-      int j = i;
-      while (j > 0 && newUntil[j - 1] > u) {
-        newGpu[j] = newGpu[j - 1];
-        newUntil[j] = newUntil[j - 1];
-        j--;
-      }
-      newGpu[j] = g;
-      newUntil[j] = u;
-    }
-    int i = settled - 1;
-    int j = t - 1;
-    for (int k = held - 1; j >= 0; k--) {
-      if (i >= 0 && heldUntil[i] > newUntil[j]) {
-        heldGpu[k] = heldGpu[i];
-        heldUntil[k] = heldUntil[i--];
+  /** Index of the first hold ending after {@code untilMs}; held if none. */
+  private int after(long untilMs) {
+    int lo = 0;
+    int hi = held;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (heldUntil[mid] > untilMs) {
+        hi = mid;
       } else {
-        heldGpu[k] = newGpu[j];
-        heldUntil[k] = newUntil[j];
-        newGpu[j--] = null;
+        lo = mid + 1;
       }
     }
-    settled = held;
+    return lo;
   }
 
   /** Held GPUs on which a task of {@code computeMs} started now ends before its hold does. */
@@ -210,7 +182,6 @@ final class TypeSlots {
 
   /** Index of the first hold a task of {@code computeMs} started now fits in; held if none. */
   private int firstFit(double computeMs) {
-    settle();
     int lo = 0;
     int hi = held;
     while (lo < hi) {
@@ -237,7 +208,6 @@ final class TypeSlots {
     System.arraycopy(heldGpu, best + 1, heldGpu, best, held - best - 1);
     System.arraycopy(heldUntil, best + 1, heldUntil, best, held - best - 1);
     heldGpu[--held] = null;
-    settled--;
     return g;
   }
 
