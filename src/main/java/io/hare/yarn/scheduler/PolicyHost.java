@@ -443,7 +443,7 @@ final class PolicyHost implements ClusterView {
       // a HashMap, not Map.copyOf: a dispatch looks up every job it visits, and the immutable
       // map's open addressing compares colliding application ids (same length, same long
       // prefix) byte by byte where a HashMap compares their cached hashes first
-      shownJobs = Collections.unmodifiableMap(new HashMap<>(active));
+      shownJobs = new HashMap<>(active); // private and read-only: no wrapper to go through per lookup
       jobsChanged = false;
     }
     if (gpusVersion != inventory.version()) {

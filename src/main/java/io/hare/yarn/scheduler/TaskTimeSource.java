@@ -64,6 +64,9 @@ final class TaskTimeSource {
       }
       for (int i = 0; i < cached; i++) {
         if (types[i].equals(type)) {
+          // the host's views may hold their own equal instances: keep the one asked for, so
+          // the next call (one per type at every visit of a pass) matches by identity
+          types[i] = type;
           return answers[i];
         }
       }

@@ -24,13 +24,27 @@ final class HareTracker {
   private final Map<String, Running> byGpu = new HashMap<>();
   /** Expected compute ends of running tasks per type, as a multiset (end -> count). */
   private final Map<GpuType, java.util.TreeMap<Long, Integer>> busyEnds = new HashMap<>();
-  /** Per job: latest expected end (compute + sync) of any task started in its current round. */
-  private final Map<String, Long> roundEnd = new HashMap<>();
   /**
-   * Per job: the round its running or syncing tasks belong to, read at the round's first start,
-   * when {@link JobView#roundsDone()} is that round.
+   * Per job, what its current round is and when it is expected to end: one entry, so a dispatch
+   * asking when a job between rounds is ready (every such job, at every pass) looks up once.
    */
-  private final Map<String, Integer> round = new HashMap<>();
+  private final Map<String, JobRound> rounds = new HashMap<>();
+
+  private static final class JobRound {
+    /**
+     * The round its running or syncing tasks belong to, read at the round's first start, when
+     * {@link JobView#roundsDone()} is that round; -1 if none.
+     */
+    int round = -1;
+    /** Latest expected end (compute + sync) of any task started in its current round. */
+    long endMs;
+    boolean hasEnd;
+
+    void end(long ms) {
+      endMs = hasEnd ? Math.max(endMs, ms) : ms;
+      hasEnd = true;
+    }
+  }
 
   void started(JobView job, GpuView gpu, long nowMs) {
     TaskTimes t = job.times(gpu.type());
@@ -42,8 +56,11 @@ final class HareTracker {
     }
     busyEnds.computeIfAbsent(gpu.type(), x -> new java.util.TreeMap<>())
         .merge(nowMs + compute, 1, Integer::sum);
-    roundEnd.merge(job.id(), nowMs + compute + sync, Math::max);
-    round.putIfAbsent(job.id(), job.roundsDone());
+    JobRound r = rounds.computeIfAbsent(job.id(), x -> new JobRound());
+    r.end(nowMs + compute + sync);
+    if (r.round < 0) {
+      r.round = job.roundsDone();
+    }
   }
 
   private void unbusy(Running r) {
@@ -58,7 +75,7 @@ final class HareTracker {
     }
     TaskTimes t = job.times(gpu.type());
     long sync = t == null ? 0 : Math.round(t.syncMs());
-    roundEnd.merge(job.id(), nowMs + sync, Math::max);
+    rounds.computeIfAbsent(job.id(), x -> new JobRound()).end(nowMs + sync);
   }
 
   void failed(GpuView gpu) {
@@ -74,13 +91,11 @@ final class HareTracker {
   }
 
   void roundDone(JobView job) {
-    roundEnd.remove(job.id());
-    round.remove(job.id());
+    rounds.remove(job.id());
   }
 
   void jobDone(JobView job) {
-    roundEnd.remove(job.id());
-    round.remove(job.id());
+    rounds.remove(job.id());
   }
 
   /**
@@ -88,11 +103,14 @@ final class HareTracker {
    * round; -1 when the job is not between two rounds.
    */
   int nextRound(JobView job) {
-    Integer r = round.get(job.id());
-    if (r == null || job.readyTasks() > 0 || job.runningTasks() > 0) {
+    return nextRound(job, rounds.get(job.id()));
+  }
+
+  private static int nextRound(JobView job, JobRound r) {
+    if (r == null || r.round < 0 || job.readyTasks() > 0 || job.runningTasks() > 0) {
       return -1;
     }
-    return job.rounds().isPresent() && r + 1 >= job.rounds().getAsInt() ? -1 : r + 1;
+    return job.rounds().isPresent() && r.round + 1 >= job.rounds().getAsInt() ? -1 : r.round + 1;
   }
 
   /**
@@ -101,11 +119,8 @@ final class HareTracker {
    * ready or running tasks, has not started a round, or syncs its last declared round).
    */
   long nextRoundAtMs(JobView job) {
-    if (nextRound(job) < 0) {
-      return -1;
-    }
-    Long end = roundEnd.get(job.id());
-    return end == null ? -1 : end;
+    JobRound r = rounds.get(job.id());
+    return nextRound(job, r) < 0 || !r.hasEnd ? -1 : r.endMs;
   }
 
   /**
@@ -148,7 +163,8 @@ final class HareTracker {
       }
       int rounds = j.rounds().orElse(Math.max(2 * j.roundsDone(), j.roundsDone() + 1));
       int after = Math.max(0, rounds - j.roundsDone() - 1);
-      long end = Math.max(nowMs, roundEnd.getOrDefault(j.id(), nowMs));
+      JobRound r = this.rounds.get(j.id());
+      long end = Math.max(nowMs, r == null || !r.hasEnd ? nowMs : r.endMs);
       int ready = j.readyTasks();
       long release = ready > 0 ? nowMs : end;
       jobs.add(new PlanJob(j.id(), j.weight(), j.arrivalMs(), release, j.tasksPerRound(),

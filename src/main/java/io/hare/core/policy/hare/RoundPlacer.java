@@ -177,20 +177,29 @@ final class RoundPlacer {
       int freeHere = readyMs - call.nowMs > holdMaxShare * tt.computeMs() ? 0
           : Math.min(tasks, ts.freeLeft());
       int m = ts.busyEarliest(tasks, slotBuffer);
-      ensure(n + m + freeHere);
+      // Only the first `tasks` candidates of a type are listed: each starts no earlier than the
+      // ones listed before it (at readyMs, or at its end when later), and ties go to the one
+      // listed first, so a task goes to a later candidate only once every earlier one has a
+      // task, and a round of `tasks` never reaches past the first `tasks`. Listing the rest
+      // (often as many again: free GPUs besides busy ones) only grows the heap.
+      int room = tasks;
+      ensure(n + room);
       // busy GPUs due by then first: they leave the free ones to others; but not those past
       // their estimate (read as ending a millisecond from now), which may run long
-      for (int i = 0; i < m; i++) {
+      for (int i = 0; i < m && room > 0; i++) {
         if (dueBy(slotBuffer[i], call.nowMs, readyMs)) {
           add(t, slotBuffer[i], BUSY, tt, sc);
+          room--;
         }
       }
-      for (int f = 0; f < freeHere; f++) {
+      for (int f = 0; f < freeHere && room > 0; f++) {
         add(t, call.nowMs, FREE, tt, sc);
+        room--;
       }
-      for (int i = 0; i < m; i++) {
+      for (int i = 0; i < m && room > 0; i++) {
         if (!dueBy(slotBuffer[i], call.nowMs, readyMs)) {
           add(t, slotBuffer[i], BUSY, tt, sc);
+          room--;
         }
       }
     }
@@ -220,6 +229,11 @@ final class RoundPlacer {
       }
     }
     return heldHere;
+  }
+
+  /** How many candidates the last {@link #place} or {@link #hold} listed. */
+  int candidates() {
+    return n;
   }
 
   private static boolean dueBy(long endMs, long nowMs, long readyMs) {

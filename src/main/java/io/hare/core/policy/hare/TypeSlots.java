@@ -150,16 +150,29 @@ final class TypeSlots {
       heldGpu = Arrays.copyOf(heldGpu, Math.max(4, 2 * held));
       heldUntil = Arrays.copyOf(heldUntil, heldGpu.length);
     }
-    int at = held;
-    while (at > 0 && heldUntil[at - 1] > untilMs) {
-      at--; // after every hold ending no later: equal ends stay in the order held
-    }
+    // after every hold ending no later: equal ends stay in the order held
+    int at = after(untilMs);
     System.arraycopy(heldGpu, at, heldGpu, at + 1, held - at);
     System.arraycopy(heldUntil, at, heldUntil, at + 1, held - at);
     heldGpu[at] = g;
     heldUntil[at] = untilMs;
     held++;
     return true;
+  }
+
+  /** Index of the first hold ending after {@code untilMs}; held if none. */
+  private int after(long untilMs) {
+    int lo = 0;
+    int hi = held;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (heldUntil[mid] > untilMs) {
+        hi = mid;
+      } else {
+        lo = mid + 1;
+      }
+    }
+    return lo;
   }
 
   /** Held GPUs on which a task of {@code computeMs} started now ends before its hold does. */

@@ -84,6 +84,53 @@ public class TypeSlotsTest {
     }
   }
 
+  @Test(timeout = 10_000)
+  public void holdsMadeBetweenBackfillsCountAndArePickedAsAScanOfEveryHold() {
+    Random r = new Random(11);
+    for (int round = 0; round < 200; round++) {
+      int n = 1 + r.nextInt(60);
+      List<GpuView> free = gpus(n);
+      TypeSlots s = new TypeSlots(NOW, free, new TreeMap<>());
+      List<GpuView> heldGpu = new ArrayList<>();
+      List<Long> heldUntil = new ArrayList<>();
+      int taken = 0;
+      for (int step = 0; step < 4 * n; step++) {
+        if (taken < n && r.nextInt(3) > 0) { // holds come in runs, as a pass's holds do
+          int run = 1 + r.nextInt(4);
+          long until = NOW + 10 * r.nextInt(20);
+          for (int i = 0; i < run && taken < n; i++, taken++) {
+            long u = r.nextInt(4) == 0 ? NOW + 10 * r.nextInt(20) : until;
+            s.hold(u);
+            heldGpu.add(free.get(n - 1 - taken));
+            heldUntil.add(u);
+          }
+          continue;
+        }
+        double compute = 10 * r.nextInt(22) + (r.nextBoolean() ? 0 : 0.5);
+        int expected = 0;
+        int best = -1;
+        for (int i = 0; i < heldGpu.size(); i++) {
+          if (heldGpu.get(i) != null && NOW + compute <= heldUntil.get(i)) {
+            expected++;
+            if (best < 0 || heldUntil.get(i) < heldUntil.get(best)) {
+              best = i;
+            }
+          }
+        }
+        assertEquals(expected, s.backfillable(compute));
+        if (r.nextBoolean()) {
+          GpuView got = s.takeBackfill(compute);
+          if (best < 0) {
+            assertNull(got);
+          } else {
+            assertSame(heldGpu.get(best), got);
+            heldGpu.set(best, null);
+          }
+        }
+      }
+    }
+  }
+
   private static List<GpuView> gpus(int n) {
     List<GpuView> out = new ArrayList<>();
     for (int i = 0; i < n; i++) {
