@@ -162,7 +162,12 @@ public final class BenchCluster implements AutoCloseable {
     }
     rm.drainEvents();
     for (int j = 0; j < apps.size(); j++) {
-      ApplicationAttemptId attempt = apps.get(j).getCurrentAppAttempt().getAppAttemptId();
+      RMApp app = apps.get(j);
+      if (app.getCurrentAppAttempt() == null) {
+        throw new IllegalStateException("the " + contender.label() + " scheduler did not accept job " + j
+            + " of " + apps.size() + " (" + app.getState() + "): " + app.getDiagnostics());
+      }
+      ApplicationAttemptId attempt = app.getCurrentAppAttempt().getAppAttemptId();
       MockAM am = new MockAM(rm.getRMContext(), rm.getApplicationMasterService(), attempt);
       rm.waitForState(attempt, org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt
           .RMAppAttemptState.LAUNCHED);

@@ -56,6 +56,8 @@ public enum Contender {
       c.setClass(YarnConfiguration.RM_SCHEDULER, TimedHareScheduler.class,
           ResourceScheduler.class);
       c.set(SchedulerKeys.PROFILES_FILE, work.resolve("profiles.csv").toString());
+      // as CapacityScheduler's below: the queue's default of 10,000 would refuse larger runs
+      c.setInt(SchedulerKeys.QUEUE_DEFAULT_MAXIMUM_APPLICATIONS, 100_000);
     } else {
       c.setClass(YarnConfiguration.RM_SCHEDULER, TimedCapacityScheduler.class,
           ResourceScheduler.class);

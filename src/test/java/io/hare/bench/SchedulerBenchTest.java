@@ -3,6 +3,9 @@ package io.hare.bench;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
+import io.hare.core.SchedulerKeys;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.Rule;
 import org.junit.Test;
@@ -45,6 +48,19 @@ public class SchedulerBenchTest {
         assertEquals(c + ": nothing runs at the end", 0, cl.busyGpus());
       }
     }
+  }
+
+  /**
+   * The largest runs documented (10,000 nodes, 20,000 jobs) submit more applications than a
+   * queue holds by default (10,000 under either scheduler): each contender's RM takes them.
+   */
+  @Test(timeout = 60_000)
+  public void bothSchedulersTakeTwentyThousandApplications() throws Exception {
+    Path work = Files.createTempDirectory("hare-bench-test-");
+    assertTrue(Contender.HARE.conf(8, work).getInt(
+        SchedulerKeys.QUEUE_DEFAULT_MAXIMUM_APPLICATIONS, 0) >= 20_000);
+    assertTrue(Contender.CAPACITY.conf(8, work).getInt(
+        "yarn.scheduler.capacity.maximum-applications", 0) >= 20_000);
   }
 
   @Test(timeout = 600_000)
