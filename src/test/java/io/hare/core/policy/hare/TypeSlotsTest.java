@@ -59,27 +59,7 @@ public class TypeSlotsTest {
         heldUntil.add(until);
       }
       for (int q = 0; q < 3 * n; q++) {
-        double compute = 10 * r.nextInt(22) + (r.nextBoolean() ? 0 : 0.5);
-        int expected = 0;
-        int best = -1;
-        for (int i = 0; i < heldGpu.size(); i++) {
-          if (heldGpu.get(i) != null && NOW + compute <= heldUntil.get(i)) {
-            expected++;
-            if (best < 0 || heldUntil.get(i) < heldUntil.get(best)) {
-              best = i;
-            }
-          }
-        }
-        assertEquals(expected, s.backfillable(compute));
-        if (r.nextBoolean()) {
-          GpuView got = s.takeBackfill(compute);
-          if (best < 0) {
-            assertNull(got);
-          } else {
-            assertSame(heldGpu.get(best), got);
-            heldGpu.set(best, null);
-          }
-        }
+        askAndMaybeTake(r, s, heldGpu, heldUntil);
       }
     }
   }
@@ -106,27 +86,36 @@ public class TypeSlotsTest {
           }
           continue;
         }
-        double compute = 10 * r.nextInt(22) + (r.nextBoolean() ? 0 : 0.5);
-        int expected = 0;
-        int best = -1;
-        for (int i = 0; i < heldGpu.size(); i++) {
-          if (heldGpu.get(i) != null && NOW + compute <= heldUntil.get(i)) {
-            expected++;
-            if (best < 0 || heldUntil.get(i) < heldUntil.get(best)) {
-              best = i;
-            }
-          }
+        askAndMaybeTake(r, s, heldGpu, heldUntil);
+      }
+    }
+  }
+
+  /**
+   * A backfill question of a random compute time, answered as a scan of every hold would: how
+   * many holds the task fits before, and (half the time) the one ending first taken.
+   */
+  private static void askAndMaybeTake(Random r, TypeSlots s, List<GpuView> heldGpu,
+      List<Long> heldUntil) {
+    double compute = 10 * r.nextInt(22) + (r.nextBoolean() ? 0 : 0.5);
+    int expected = 0;
+    int best = -1;
+    for (int i = 0; i < heldGpu.size(); i++) {
+      if (heldGpu.get(i) != null && NOW + compute <= heldUntil.get(i)) {
+        expected++;
+        if (best < 0 || heldUntil.get(i) < heldUntil.get(best)) {
+          best = i;
         }
-        assertEquals(expected, s.backfillable(compute));
-        if (r.nextBoolean()) {
-          GpuView got = s.takeBackfill(compute);
-          if (best < 0) {
-            assertNull(got);
-          } else {
-            assertSame(heldGpu.get(best), got);
-            heldGpu.set(best, null);
-          }
-        }
+      }
+    }
+    assertEquals(expected, s.backfillable(compute));
+    if (r.nextBoolean()) {
+      GpuView got = s.takeBackfill(compute);
+      if (best < 0) {
+        assertNull(got);
+      } else {
+        assertSame(heldGpu.get(best), got);
+        heldGpu.set(best, null);
       }
     }
   }
