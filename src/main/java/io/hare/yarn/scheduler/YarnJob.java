@@ -228,8 +228,8 @@ public final class YarnJob implements QueuedJob {
   @Override
   public int roundsDone() {
     int r = roundsDone(shownDone, shownPeak, shownOverran);
-    int k = declaredK.orElse(Math.max(1, shownPeak));
-    boolean syncing = shownDone > 0 && shownDone % k == 0 && shownReady == 0 && shownRunning == 0;
+    boolean syncing = shownDone > 0 && shownDone % tasksPerRound() == 0 && shownReady == 0
+        && shownRunning == 0;
     return syncing && r > 0 ? r - 1 : r;
   }
 
