@@ -74,6 +74,16 @@ public final class SchedulerKeys {
   public static final long DEFAULT_REPLAN_INTERVAL_MS = 1000L;
 
   /**
+   * Least scheduler time between two policy passes in the ResourceManager; 0: a pass at every
+   * heartbeat that changed something. A heartbeat within the interval of the last pass records
+   * what it reports and leaves the placing to the next pass. A pass walks every waiting job, so
+   * on a cluster of thousands of nodes, whose heartbeats come a fraction of a millisecond apart,
+   * a pass per heartbeat costs the scheduler's thread nodes x waiting jobs per second.
+   */
+  public static final String PASS_MIN_INTERVAL_MS = PREFIX + "pass.min-interval-ms";
+  public static final long DEFAULT_PASS_MIN_INTERVAL_MS = 0L;
+
+  /**
    * How long a node may go without a heartbeat before it gets no new containers and its GPUs
    * leave the policy's view; it is back at its next heartbeat. YARN's RM keeps a silent node
    * RUNNING until {@code yarn.nm.liveness-monitor.expiry-interval-ms} (10 minutes by default),

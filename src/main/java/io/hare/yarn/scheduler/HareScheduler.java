@@ -169,8 +169,8 @@ public class HareScheduler extends FifoScheduler {
       SchedulingPolicy policy = read.policy(); // built once, while its keys were validated
       replanExecutor = newReplanExecutor();
       hareMetrics = HareSchedulerMetrics.register();
-      host = new PolicyHost(policy, inventory, times, s.replanIntervalMs(), replanExecutor,
-          hareMetrics::replanned);
+      host = new PolicyHost(policy, inventory, times, s.replanIntervalMs(),
+          s.passMinIntervalMs(), replanExecutor, hareMetrics::replanned);
       host.queueGate().configure(s.admin().queues());
       multiGpu = new MultiGpuContainers(inventory, placer, host::markDirty);
       gpuReserve = new GpuReserve(s.reserveMemoryMb(), s.reserveVcores(), minimumAllocation);
@@ -186,9 +186,9 @@ public class HareScheduler extends FifoScheduler {
       centralTypes.apply(s.admin().mapping(), List.of(), null); // nodes register later
       web = HareWeb.install(c, this::report);
       LOG.info("Hare scheduler: policy {}, GPU type attribute {} (default type {}), weight cap"
-          + " {}, {} profiled models, re-plan interval {} ms", policy.name(),
-          s.gpuTypeAttribute(), s.defaultGpuType(), s.weightMax(), s.profiles().models().size(),
-          s.replanIntervalMs());
+          + " {}, {} profiled models, re-plan interval {} ms, least pass interval {} ms",
+          policy.name(), s.gpuTypeAttribute(), s.defaultGpuType(), s.weightMax(),
+          s.profiles().models().size(), s.replanIntervalMs(), s.passMinIntervalMs());
     }
     super.serviceInit(c);
   }

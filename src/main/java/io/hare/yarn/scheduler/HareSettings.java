@@ -57,7 +57,7 @@ public record HareSettings(String policyName, PolicyConfig policyConfig, String 
     long defaultComputeMs,
     double priorWeight, int window, long replanIntervalMs, boolean standbyEnabled,
     long standbyLeadMs, AdminSettings admin, long nodeLivenessGraceMs, long reserveMemoryMb,
-    long reserveVcores) {
+    long reserveVcores, long passMinIntervalMs) {
 
   /** YARN's rule for node-attribute names. */
   private static final Pattern ATTRIBUTE_NAME = Pattern.compile("[0-9a-zA-Z_-]+");
@@ -123,6 +123,8 @@ public record HareSettings(String policyName, PolicyConfig policyConfig, String 
         100_000);
     long replan = t.getLong(SchedulerKeys.REPLAN_INTERVAL_MS,
         SchedulerKeys.DEFAULT_REPLAN_INTERVAL_MS, 0, Long.MAX_VALUE);
+    long passInterval = t.getLong(SchedulerKeys.PASS_MIN_INTERVAL_MS,
+        SchedulerKeys.DEFAULT_PASS_MIN_INTERVAL_MS, 0, 1000);
     boolean standby = t.getBoolean(SchedulerKeys.STANDBY_ENABLED,
         SchedulerKeys.DEFAULT_STANDBY_ENABLED);
     long lead = t.getLong(SchedulerKeys.STANDBY_LEAD_MS, SchedulerKeys.DEFAULT_STANDBY_LEAD_MS, 0,
@@ -155,7 +157,7 @@ public record HareSettings(String policyName, PolicyConfig policyConfig, String 
     }
     return new WithPolicy(new HareSettings(policyName, new PolicyConfig(values, seed), attribute,
         defaultType, isolated, weightMax, profiles, defaultCompute, priorWeight, window, replan,
-        standby, lead, admin, grace, reserveMb, reserveVcores), policy);
+        standby, lead, admin, grace, reserveMb, reserveVcores, passInterval), policy);
   }
 
   /** {@link SchedulerKeys#GPU_ISOLATION_DEFAULT} read: {@code auto} from the RM's own conf. */

@@ -68,6 +68,9 @@ final class PolicyHost implements ClusterView {
   private final GpuInventory inventory;
   private final TaskTimeSource times;
   private final long replanIntervalMs;
+  private final long passMinIntervalMs;
+  /** When the last pass began (the scheduler's clock); far in the past before the first. */
+  private long lastPassMs = Long.MIN_VALUE / 2;
   private final PolicyGate gate = new PolicyGate(this::publish);
   private final QueueGate queueGate = new QueueGate();
   private final Replanner replanner;
@@ -109,16 +112,19 @@ final class PolicyHost implements ClusterView {
   private List<GpuType> types = List.of();
 
   /**
+   * @param passMinIntervalMs least time between two passes ({@link #passDue}); 0: none
    * @param replans runs re-plans: the RM's background thread, or a same-thread executor in
    *     tests
    * @param listener told each re-plan's duration (metrics)
    */
   PolicyHost(SchedulingPolicy policy, GpuInventory inventory, TaskTimeSource times,
-      long replanIntervalMs, Executor replans, Replanner.Listener listener) {
+      long replanIntervalMs, long passMinIntervalMs, Executor replans,
+      Replanner.Listener listener) {
     this.policy = policy;
     this.inventory = inventory;
     this.times = times;
     this.replanIntervalMs = replanIntervalMs;
+    this.passMinIntervalMs = passMinIntervalMs;
     this.replanner = new Replanner(policy, this, gate, replans, listener);
   }
 
@@ -265,8 +271,15 @@ final class PolicyHost implements ClusterView {
     return replanStarted;
   }
 
-  /** Whether a pass could place anything or the policy wants time now; cheap. */
+  /**
+   * Whether a pass could place anything or the policy wants time now; cheap. Never within the
+   * least interval of the last pass: what changed meanwhile stays recorded ({@code dirty}, the
+   * gate's queue), and the first call after the interval answers for all of it.
+   */
   boolean passDue(long nowMs) {
+    if (nowMs - lastPassMs < passMinIntervalMs) {
+      return false;
+    }
     if (replanner.takePlanReady()) {
       dirty = true; // a background plan finished: use it
     }
@@ -287,6 +300,7 @@ final class PolicyHost implements ClusterView {
   List<Assignment> pass(long nowMs) {
     consulted = false;
     replanStarted = false;
+    lastPassMs = nowMs;
     if (!gate.enter()) {
       return List.of(); // a re-plan is in flight: its plan is used at a later heartbeat
     }

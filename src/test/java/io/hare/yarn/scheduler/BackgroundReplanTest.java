@@ -45,7 +45,7 @@ public class BackgroundReplanTest {
     Scripted policy = new Scripted();
     ExecutorService background = Replanner.newThread();
     List<Long> durations = Collections.synchronizedList(new ArrayList<>());
-    PolicyHost host = new PolicyHost(policy, inventory, times, 0, background, durations::add);
+    PolicyHost host = new PolicyHost(policy, inventory, times, 0, 0, background, durations::add);
     inventory.setNode(NodeId.newInstance("h1", 1), 2, GpuType.of("v100"));
     YarnJob a = job(1);
     host.asksChanged(a, 1, 0);
@@ -97,7 +97,7 @@ public class BackgroundReplanTest {
   public void aTaskEndingDuringASolveRefinesTheEstimatesAfterIt() throws Exception {
     Scripted policy = new Scripted();
     ExecutorService background = Replanner.newThread();
-    PolicyHost host = new PolicyHost(policy, inventory, times, 0, background, n -> { });
+    PolicyHost host = new PolicyHost(policy, inventory, times, 0, 0, background, n -> { });
     inventory.setNode(NodeId.newInstance("h1", 1), 1, GpuType.of("v100"));
     YarnJob a = job(1);
     host.asksChanged(a, 2, 0);
@@ -152,7 +152,7 @@ public class BackgroundReplanTest {
    */
   private PolicyHost sameThreadOnOneGpu(Scripted policy, long intervalMs) {
     policy.release.countDown();
-    PolicyHost host = new PolicyHost(policy, inventory, times, intervalMs, Runnable::run,
+    PolicyHost host = new PolicyHost(policy, inventory, times, intervalMs, 0, Runnable::run,
         n -> { });
     inventory.setNode(NodeId.newInstance("h1", 1), 1, GpuType.of("v100"));
     return host;

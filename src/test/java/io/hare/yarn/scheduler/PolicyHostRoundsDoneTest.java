@@ -35,7 +35,7 @@ public class PolicyHostRoundsDoneTest {
   @Test(timeout = 60_000)
   public void aRoundIsDoneWhenItsSyncEndsNotWhenItsTasksDo() {
     Recording policy = new Recording();
-    PolicyHost host = new PolicyHost(policy, inventory, times, 0, Runnable::run, n -> { });
+    PolicyHost host = new PolicyHost(policy, inventory, times, 0, 0, Runnable::run, n -> { });
     inventory.setNode(NodeId.newInstance("h1", 1), 2, GpuType.of("v100"));
     ApplicationId id = ApplicationId.newInstance(1, 1);
     times.addJob(id.toString(), null);
