@@ -38,9 +38,9 @@ import org.slf4j.LoggerFactory;
  * A ResourceManager (YARN's {@link MockRM}, its real services in one JVM) with one scheduler
  * under test, {@code N} NodeManagers and {@code J} unmanaged ApplicationMasters, driven in
  * <em>ticks</em>. A tick is one NodeManager heartbeat interval (1 s on the scheduler's clock,
- * which the bench owns): every node heartbeats once, reporting the task containers that ended,
- * and every AM with something to do heartbeats once ({@link BenchJob#step}), the two
- * interleaved ({@link #tick}).
+ * which the bench owns; node {@code i} of {@code N} at {@code i/N} of it): every node heartbeats
+ * once, reporting the task containers that ended, and every AM with something to do heartbeats
+ * once ({@link BenchJob#step}), the two interleaved ({@link #tick}).
  *
  * <p>Why MockRM rather than calling the scheduler's event handler directly: the heartbeat and
  * the AM calls then go through YARN's own ResourceTrackerService, RMNode state machine,
@@ -94,10 +94,17 @@ public final class BenchCluster implements AutoCloseable {
 
   /** Starts the RM with the contender's scheduler and registers the nodes (no jobs yet). */
   public static BenchCluster start(Contender contender, BenchShape shape) throws Exception {
+    return start(contender, shape, 0);
+  }
+
+  /** {@link #start(Contender, BenchShape)} with Hare's least time between two passes. */
+  public static BenchCluster start(Contender contender, BenchShape shape, long passIntervalMs)
+      throws Exception {
     Path work = Files.createTempDirectory("hare-bench-");
     Files.writeString(work.resolve("profiles.csv"), BenchWorkload.profilesCsv(),
         StandardCharsets.UTF_8);
     YarnConfiguration conf = contender.conf(shape.gpusPerNode(), work);
+    conf.setLong(SchedulerKeys.PASS_MIN_INTERVAL_MS, passIntervalMs); // read by Hare only
     ResourceUtils.resetResourceTypes(conf);
     Level level = LogManager.getRootLogger().getLevel();
     MockRM rm = new BenchRm(conf);
@@ -204,10 +211,12 @@ public final class BenchCluster implements AutoCloseable {
    */
   public int tick() throws Exception {
     tick++;
-    clock.set(tick * TICK_MS);
     int received = 0;
     int next = 0; // next job to step, in slot order
     for (BenchNode n : nodes) {
+      // heartbeats spread over the interval, as a real RM hears them: what depends on the time
+      // between two heartbeats (Hare's least pass interval) sees the gaps a cluster this size has
+      clock.set(tick * TICK_MS + n.index * TICK_MS / nodes.size());
       List<BenchNode.Running> due = n.takeDue(tick);
       List<ContainerStatus> statuses = new ArrayList<>(due.size());
       for (BenchNode.Running r : due) {

@@ -38,6 +38,7 @@ public final class BenchReport {
     o.put("jobs", s.shape().jobs());
     o.put("warmup_ticks", s.warmupTicks());
     o.put("churn_ticks", s.churnTicks());
+    o.put("hare_pass_interval_ms", s.passIntervalMs());
     for (Contender k : Contender.values()) {
       RunResult r = find(results, k);
       String p = k.label() + "_";
@@ -56,6 +57,7 @@ public final class BenchReport {
       put(o, p + "heartbeat_max_ms", r, x -> x.churnHeartbeats().maxMs());
       put(o, p + "heartbeat_cpu_p50_ms", r, x -> x.churnHeartbeatsCpu().p50Ms());
       put(o, p + "heartbeat_cpu_p99_ms", r, x -> x.churnHeartbeatsCpu().p99Ms());
+      put(o, p + "heartbeat_cpu_max_ms", r, x -> x.churnHeartbeatsCpu().maxMs());
       put(o, p + "replans", r, x -> x.replans().count());
       put(o, p + "replan_avg_ms", r, x -> x.replans().meanMs());
       put(o, p + "replan_cpu_max_ms", r, x -> x.replansCpu().maxMs());
@@ -77,9 +79,10 @@ public final class BenchReport {
   public static String table(SchedulerBench.Settings s, List<RunResult> results) {
     StringBuilder b = new StringBuilder();
     b.append(String.format(Locale.ROOT, "scheduler bench: %d nodes x %d GPUs, %d jobs "
-        + "(k 1-8, tasks 1-%d ticks), %d warm-up + %d measured churn ticks%n%n",
+        + "(k 1-8, tasks 1-%d ticks), %d warm-up + %d measured churn ticks; Hare's least pass"
+        + " interval %d ms%n%n",
         s.shape().nodes(), s.shape().gpusPerNode(), s.shape().jobs(),
-        BenchWorkload.MAX_TASK_TICKS, s.warmupTicks(), s.churnTicks()));
+        BenchWorkload.MAX_TASK_TICKS, s.warmupTicks(), s.churnTicks(), s.passIntervalMs()));
     b.append(String.format(Locale.ROOT, "%-34s", ""));
     for (RunResult r : results) {
       b.append(String.format(Locale.ROOT, "%14s", r.contender().label()));
@@ -103,6 +106,8 @@ public final class BenchReport {
     row(b, "churn: heartbeat CPU p50 ms", results, r -> r.churnHeartbeatsCpu().p50Ms(),
         "%.3f");
     row(b, "churn: heartbeat CPU p99 ms", results, r -> r.churnHeartbeatsCpu().p99Ms(),
+        "%.3f");
+    row(b, "churn: heartbeat CPU max ms", results, r -> r.churnHeartbeatsCpu().maxMs(),
         "%.3f");
     row(b, "re-plans", results, r -> (double) r.replans().count(), "%.0f");
     row(b, "re-plan max ms", results, r -> r.replans().maxMs(), "%.1f");

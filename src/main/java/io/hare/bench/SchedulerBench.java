@@ -31,13 +31,25 @@ public final class SchedulerBench {
   static final int STALL_TICKS = 3;
   static final int MAX_FILL_TICKS = 100;
 
-  /** A bench: the workload's shape, and how many warm-up and measured churn ticks. */
-  public record Settings(BenchShape shape, int warmupTicks, int churnTicks) {
+  /**
+   * A bench: the workload's shape, how many warm-up and measured churn ticks, and Hare's least
+   * time between two policy passes ({@code yarn.scheduler.hare.pass.min-interval-ms}).
+   */
+  public record Settings(BenchShape shape, int warmupTicks, int churnTicks,
+      long passIntervalMs) {
     public Settings {
       if (warmupTicks < 0 || churnTicks < 1) {
         throw new IllegalArgumentException("warm-up ticks must be >= 0 and churn ticks >= 1,"
             + " got " + warmupTicks + " and " + churnTicks);
       }
+      if (passIntervalMs < 0 || passIntervalMs > 1000) {
+        throw new IllegalArgumentException("the pass interval must be 0 to 1000 ms, got "
+            + passIntervalMs);
+      }
+    }
+
+    public Settings(BenchShape shape, int warmupTicks, int churnTicks) {
+      this(shape, warmupTicks, churnTicks, 0);
     }
   }
 
@@ -59,7 +71,7 @@ public final class SchedulerBench {
     QueueMetrics.clearQueueMetrics(); // per-JVM cache; each RM registers its own queues
     LOG.info("{}: starting an RM with {} nodes x {} GPUs", c.label(), s.shape().nodes(),
         s.shape().gpusPerNode());
-    try (BenchCluster cl = BenchCluster.start(c, s.shape())) {
+    try (BenchCluster cl = BenchCluster.start(c, s.shape(), s.passIntervalMs())) {
       long heapNodes = HeapProbe.usedAfterGc();
       cl.submitJobs();
       LOG.info("{}: {} jobs submitted; filling", c.label(), s.shape().jobs());

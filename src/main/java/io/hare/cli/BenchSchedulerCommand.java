@@ -66,6 +66,12 @@ public final class BenchSchedulerCommand implements Callable<Integer> {
       description = "Which to run, in order: hare, capacity (default: ${DEFAULT-VALUE}).")
   String schedulers;
 
+  @Option(names = "--pass-interval-ms", paramLabel = "MS", defaultValue = "0",
+      description = "Hare's least time between two policy passes, 0 to 1000 "
+          + "(yarn.scheduler.hare.pass.min-interval-ms; default: ${DEFAULT-VALUE}, a pass at every"
+          + " heartbeat that changed something). Heartbeats are spread over each tick.")
+  long passIntervalMs;
+
   @Option(names = "--json", description = "Print one JSON object instead of the table.")
   boolean json;
 
@@ -88,8 +94,12 @@ public final class BenchSchedulerCommand implements Callable<Integer> {
     if (gpusPerNode < 1 || gpusPerNode > 64) {
       throw new BadInputException("--gpus-per-node: must be 1 to 64, got " + gpusPerNode);
     }
+    if (passIntervalMs < 0 || passIntervalMs > 1000) {
+      throw new BadInputException("--pass-interval-ms: must be 0 to 1000, got "
+          + passIntervalMs);
+    }
     return new SchedulerBench.Settings(new BenchShape(nodes, gpusPerNode, jobs, 0, 0),
-        warmupTicks, churnTicks);
+        warmupTicks, churnTicks, passIntervalMs);
   }
 
   private List<Contender> contenders() throws BadInputException {
