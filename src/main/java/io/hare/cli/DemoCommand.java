@@ -207,15 +207,16 @@ public final class DemoCommand implements Callable<Integer> {
         // a retried or recovered task is one the simulator does not know
         boolean simulate = faults.isEmpty();
         QueueShares shares = QueueKeys.read(rm);
-        replays.add(simulate ? Replay.of(r, scheduler, shares) : new Replay.Outcome(List.of(),
-            "faults were injected"));
+        Replay.Outcome replay = simulate ? Replay.of(r, scheduler, shares)
+            : new Replay.Outcome(List.of(), "faults were injected");
+        replays.add(replay);
         // what the same policy core predicts without YARN; not with faults, which add jobs and
         // retries the simulator does not model
         ContendedShares.Figures queues = tenants
             ? ContendedShares.of(r, TenantsWorkload.shares(shares, cluster)) : null;
         notes.put(p, new DemoReport.Notes(simulate ? predicted(workload, cluster,
             run.schedulerProfiles(), scheduler, startupMs, shares) : null,
-            LoadCheck.warning(r, taskMs).orElse(null), queues));
+            LoadCheck.warning(r, taskMs).orElse(null), queues, replay));
       }
     } finally {
       if (out == null) {

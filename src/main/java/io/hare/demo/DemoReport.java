@@ -39,12 +39,18 @@ public final class DemoReport {
    * @param queues the queues' shares in contended windows, or null when not reported
    */
   public record Notes(Double simulatedTotalWeightedJctS, String loadWarning,
-      ContendedShares.Figures queues) {
+      ContendedShares.Figures queues, Replay.Outcome replay) {
     public static final Notes NONE = new Notes(null, null);
 
-    /** Notes without queue figures. */
+    /** Notes without queue figures or a replay. */
     public Notes(Double simulatedTotalWeightedJctS, String loadWarning) {
-      this(simulatedTotalWeightedJctS, loadWarning, null);
+      this(simulatedTotalWeightedJctS, loadWarning, null, null);
+    }
+
+    /** Notes without a replay. */
+    public Notes(Double simulatedTotalWeightedJctS, String loadWarning,
+        ContendedShares.Figures queues) {
+      this(simulatedTotalWeightedJctS, loadWarning, queues, null);
     }
   }
 
@@ -277,6 +283,18 @@ public final class DemoReport {
       o.put("load_warning", notes.loadWarning());
     } else {
       o.putNull("load_warning");
+    }
+    if (notes.replay() == null) {
+      o.putNull("replay");
+    } else {
+      Replay.Outcome p = notes.replay();
+      ObjectNode replay = o.putObject("replay").put("nodes", p.nodes().size())
+          .put("same_nodes", p.sameNodes());
+      if (p.nodes().isEmpty()) {
+        replay.put("not_replayed", p.why());
+      } else {
+        replay.putNull("not_replayed");
+      }
     }
     ArrayNode nodes = o.putArray("nodes");
     for (Map.Entry<String, Integer> e : r.gpusByHost().entrySet()) {

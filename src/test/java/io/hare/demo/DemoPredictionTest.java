@@ -126,4 +126,28 @@ public class DemoPredictionTest {
         DemoReportTest.run("yarn-fifo", 8000)), notes, new PrintWriter(text, true));
     assertTrue(text.toString(), text.toString().contains("hare 12.5 s, yarn-fifo 20.3 s"));
   }
+
+  @Test(timeout = 60_000)
+  public void theJsonSaysHowManyNodesTheReplayMatchedOrWhyItDidNotRun() throws Exception {
+    Replay.Outcome two = new Replay.Outcome(List.of(
+        new Replay.NodeOrder("127.0.0.2", List.of("a/r0"), List.of("a/r0"), List.of(0L),
+            List.of(0L)),
+        new Replay.NodeOrder("127.0.0.3", List.of("a/r0", "b/r0"), List.of("b/r0", "a/r0"),
+            List.of(0L, 5L), List.of(0L, 5L))), null);
+    Map<String, DemoReport.Notes> notes = Map.of(
+        "hare", new DemoReport.Notes(12.5, null, null, two),
+        "yarn-fifo", new DemoReport.Notes(null, null, null,
+            new Replay.Outcome(List.of(), "faults were injected")));
+    JsonNode o = new ObjectMapper().readTree(DemoReport.json(DemoReportTest.run("hare", 4000),
+        Optional.of(DemoReportTest.run("yarn-fifo", 8000)), notes));
+    assertEquals(2, o.get("replay").get("nodes").asInt());
+    assertEquals(1, o.get("replay").get("same_nodes").asInt());
+    assertTrue(o.get("replay").get("not_replayed").isNull());
+    JsonNode c = o.get("compare").get("replay");
+    assertEquals(0, c.get("nodes").asInt());
+    assertEquals("faults were injected", c.get("not_replayed").asText());
+    JsonNode none = new ObjectMapper().readTree(DemoReport.json(DemoReportTest.run("hare", 4000),
+        Optional.empty()));
+    assertTrue("null without a replay", none.get("replay").isNull());
+  }
 }
