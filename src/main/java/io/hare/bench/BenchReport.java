@@ -58,6 +58,9 @@ public final class BenchReport {
       put(o, p + "heartbeat_cpu_p50_ms", r, x -> x.churnHeartbeatsCpu().p50Ms());
       put(o, p + "heartbeat_cpu_p99_ms", r, x -> x.churnHeartbeatsCpu().p99Ms());
       put(o, p + "heartbeat_cpu_max_ms", r, x -> x.churnHeartbeatsCpu().maxMs());
+      put(o, p + "pass_heartbeats", r, x -> x.churnPassesCpu().count());
+      put(o, p + "pass_heartbeat_cpu_p50_ms", r, x -> x.churnPassesCpu().p50Ms());
+      put(o, p + "pass_heartbeat_cpu_p99_ms", r, x -> x.churnPassesCpu().p99Ms());
       put(o, p + "replans", r, x -> x.replans().count());
       put(o, p + "replan_avg_ms", r, x -> x.replans().meanMs());
       put(o, p + "replan_cpu_max_ms", r, x -> x.replansCpu().maxMs());
@@ -108,6 +111,12 @@ public final class BenchReport {
     row(b, "churn: heartbeat CPU p99 ms", results, r -> r.churnHeartbeatsCpu().p99Ms(),
         "%.3f");
     row(b, "churn: heartbeat CPU max ms", results, r -> r.churnHeartbeatsCpu().maxMs(),
+        "%.3f");
+    row(b, "churn: heartbeats with a pass", results, r -> (double) r.churnPassesCpu().count(),
+        "%.0f");
+    row(b, "churn: pass heartbeat CPU p50 ms", results, r -> r.churnPassesCpu().p50Ms(),
+        "%.3f");
+    row(b, "churn: pass heartbeat CPU p99 ms", results, r -> r.churnPassesCpu().p99Ms(),
         "%.3f");
     row(b, "re-plans", results, r -> (double) r.replans().count(), "%.0f");
     row(b, "re-plan max ms", results, r -> r.replans().maxMs(), "%.1f");

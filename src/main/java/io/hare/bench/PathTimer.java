@@ -3,6 +3,7 @@ package io.hare.bench;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.Arrays;
+import java.util.function.BooleanSupplier;
 
 /**
  * Time a scheduler spends in its scheduling path, as the {@link TimedScheduler}s measure it:
@@ -46,6 +47,8 @@ public final class PathTimer {
 
   private long[] wall = new long[4096];
   private long[] cpu = new long[4096];
+  /** Whether each heartbeat ran a policy pass (Hare's; never for other schedulers). */
+  private boolean[] passed = new boolean[4096];
   private int count;
   private long heartbeatNanos;
   private long heartbeatCpuNanos;
@@ -64,14 +67,22 @@ public final class PathTimer {
   }
 
   void heartbeat(Start s) {
+    heartbeat(s, () -> false);
+  }
+
+  /** A heartbeat's end; {@code pass} says, after the clocks are read, whether it ran a pass. */
+  void heartbeat(Start s, BooleanSupplier pass) {
     long w = System.nanoTime() - s.wallNanos();
     long c = THREADS.getCurrentThreadCpuTime() - s.cpuNanos();
+    boolean p = pass.getAsBoolean();
     synchronized (this) {
       if (count == wall.length) {
         wall = Arrays.copyOf(wall, count * 2);
         cpu = Arrays.copyOf(cpu, count * 2);
+        passed = Arrays.copyOf(passed, count * 2);
       }
       wall[count] = w;
+      passed[count] = p;
       cpu[count++] = c;
       heartbeatNanos += w;
       heartbeatCpuNanos += c;
@@ -96,6 +107,18 @@ public final class PathTimer {
   /** Wall durations of the heartbeats from index {@code from} (a snapshot's count) on. */
   public synchronized long[] heartbeatsSince(int from) {
     return Arrays.copyOfRange(wall, Math.min(from, count), count);
+  }
+
+  /** CPU durations of the heartbeats from index {@code from} on that ran a policy pass. */
+  public synchronized long[] passCpuSince(int from) {
+    long[] out = new long[count];
+    int n = 0;
+    for (int i = Math.min(from, count); i < count; i++) {
+      if (passed[i]) {
+        out[n++] = cpu[i];
+      }
+    }
+    return Arrays.copyOf(out, n);
   }
 
   /** CPU durations of the heartbeats from index {@code from} on. */

@@ -8,6 +8,7 @@ package io.hare.bench;
  * @param fillHeartbeats duration of every heartbeat of the fill phase
  * @param churnHeartbeats wall duration of every heartbeat of the measured churn ticks
  * @param churnHeartbeatsCpu the same heartbeats' CPU time on the RM's dispatcher thread
+ * @param churnPassesCpu the CPU time of those heartbeats that ran a policy pass (Hare only)
  * @param replans the scheduler's background re-plans over the whole run, wall time
  * @param replansCpu the same re-plans' CPU time
  * @param stateHeapBytes RM heap after GC with every job active and the cluster full, minus the
@@ -16,5 +17,5 @@ package io.hare.bench;
  */
 public record RunResult(Contender contender, PhaseResult fill, PhaseResult churn,
     Latency fillHeartbeats, Latency churnHeartbeats, Latency churnHeartbeatsCpu,
-    Latency replans, Latency replansCpu, long stateHeapBytes,
+    Latency churnPassesCpu, Latency replans, Latency replansCpu, long stateHeapBytes,
     boolean filled, Violations violations) {}

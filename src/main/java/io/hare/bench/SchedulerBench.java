@@ -116,7 +116,8 @@ public final class SchedulerBench {
       LOG.info("{}: churn placed {} containers in {} ticks", c.label(), churned,
           s.churnTicks());
       Latency churnCpu = Latency.ofNanos(timer.heartbeatCpuSince(s2.heartbeats()));
-      return new RunResult(c, fill, churn, fillBeats, churnBeats, churnCpu,
+      Latency passCpu = Latency.ofNanos(timer.passCpuSince(s2.heartbeats()));
+      return new RunResult(c, fill, churn, fillBeats, churnBeats, churnCpu, passCpu,
           Latency.ofNanos(cl.replanTimes().nanos()), Latency.ofNanos(cl.replanTimes().cpuNanos()),
           heapFull - heapNodes, filled,
           cl.violations());

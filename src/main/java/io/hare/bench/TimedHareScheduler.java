@@ -50,11 +50,12 @@ public class TimedHareScheduler extends HareScheduler implements TimedScheduler 
       super.handle(event);
       return;
     }
+    long passes = hareMetrics().passes();
     PathTimer.Start t0 = PathTimer.start();
     try {
       super.handle(event);
     } finally {
-      timer.heartbeat(t0);
+      timer.heartbeat(t0, () -> hareMetrics().passes() != passes);
     }
   }
 

@@ -80,7 +80,25 @@ public class SchedulerBenchTest {
           <= r.churnHeartbeats().p99Ms() && r.churnHeartbeats().p99Ms()
           <= r.churnHeartbeats().maxMs());
       assertTrue(c + ": no violation", r.violations().none());
+      int passes = r.churnPassesCpu().count();
+      assertTrue(c + ": heartbeats with a policy pass, Hare's only: " + passes,
+          c == Contender.HARE ? passes > 0 && passes <= 4 * 3 : passes == 0);
     }
+  }
+
+  /**
+   * With a least pass interval longer than a tick, heartbeats spread over the tick run at most
+   * one pass per tick, and the churn still places containers.
+   */
+  @Test(timeout = 600_000)
+  public void aPassIntervalLeavesHeartbeatsWithoutAPass() throws Exception {
+    SchedulerBench.Settings s = new SchedulerBench.Settings(new BenchShape(4, 2, 6, 0, 0), 1, 3,
+        1000);
+    RunResult r = SchedulerBench.run(s, Contender.HARE);
+    assertTrue("churn placed " + r.churn().allocations(), r.churn().allocations() > 0);
+    assertEquals(4 * 3, r.churnHeartbeats().count());
+    assertTrue("passes: " + r.churnPassesCpu().count(), r.churnPassesCpu().count() <= 3);
+    assertTrue(r.violations().none());
   }
 
   @Test(timeout = 300_000)

@@ -357,8 +357,13 @@ public class HareScheduler extends FifoScheduler {
         liveness::silent)) {
       Resources.addTo(used, c.getAllocatedResource());
     }
+    long passes = host.passes();
+    long t0 = System.nanoTime();
     for (RMContainer c : gpuTasks.schedule(this::currentAttempt, nodeTracker::getNode, nowMs)) {
       Resources.addTo(used, c.getAllocatedResource());
+    }
+    if (host.passes() != passes) {
+      hareMetrics.passed(System.nanoTime() - t0);
     }
     Resources.addTo(used, gpuTasks.takeGrowth()); // standbys given their GPU, parked ones not
   }

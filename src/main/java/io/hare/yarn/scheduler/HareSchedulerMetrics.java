@@ -47,6 +47,12 @@ public final class HareSchedulerMetrics {
   @Metric("Re-plan time in ms")
   MutableRate replanTime;
 
+  @Metric("Policy passes run (each offers every free GPU to the policy)")
+  MutableCounterLong policyPasses;
+
+  @Metric("Policy pass time in microseconds, containers made included")
+  MutableRate policyPassTime;
+
   @Metric("Applications rejected for malformed Hare tags")
   MutableCounterLong rejectedApps;
 
@@ -108,6 +114,16 @@ public final class HareSchedulerMetrics {
   void replanned(long nanos) {
     replans.incr();
     replanTime.add(Math.round(nanos / 1e6));
+  }
+
+  void passed(long nanos) {
+    policyPasses.incr();
+    policyPassTime.add(nanos / 1000);
+  }
+
+  /** Policy passes run since the scheduler started. */
+  public long passes() {
+    return policyPasses.value();
   }
 
   void rejected() {

@@ -71,6 +71,7 @@ final class PolicyHost implements ClusterView {
   private final long passMinIntervalMs;
   /** When the last pass began (the scheduler's clock); far in the past before the first. */
   private long lastPassMs = Long.MIN_VALUE / 2;
+  private long passes;
   private final PolicyGate gate = new PolicyGate(this::publish);
   private final QueueGate queueGate = new QueueGate();
   private final Replanner replanner;
@@ -266,6 +267,11 @@ final class PolicyHost implements ClusterView {
     return consulted;
   }
 
+  /** Passes run so far. */
+  long passes() {
+    return passes;
+  }
+
   /** Whether the last {@link #pass} started a re-plan (on the state it had just published). */
   boolean replanStarted() {
     return replanStarted;
@@ -301,6 +307,7 @@ final class PolicyHost implements ClusterView {
     consulted = false;
     replanStarted = false;
     lastPassMs = nowMs;
+    passes++;
     if (!gate.enter()) {
       return List.of(); // a re-plan is in flight: its plan is used at a later heartbeat
     }

@@ -53,13 +53,17 @@ public class PassIntervalTest {
         h.heartbeatAndPull(am, h1).size());
 
     clock.tickMsec(INTERVAL_MS - 1);
+    long passes = h.scheduler().hareMetrics().passes();
     HareRm.askGpuTasks(am, 2);
     assertEquals("within the interval: no pass", 0, h.heartbeatAndPull(am, h1).size());
     assertEquals("still within it", 0, h.heartbeatAndPull(am, h1).size());
+    assertEquals("the metric counts no pass either", passes,
+        h.scheduler().hareMetrics().passes());
 
     clock.tickMsec(1);
     List<Container> after = h.heartbeatAndPull(am, h1);
     assertEquals("the interval is over: one pass places both asks", 2, after.size());
+    assertEquals(passes + 1, h.scheduler().hareMetrics().passes());
     assertEquals("and nothing more", 0, h.heartbeatAndPull(am, h1).size());
   }
 
