@@ -1,8 +1,9 @@
 package io.hare.core.plan;
 
 import java.util.ArrayList;
-import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
+import java.util.PriorityQueue;
 
 /**
  * Smith's rule (weighted shortest processing time) over what is left of each job: jobs ranked by
@@ -58,15 +59,25 @@ public final class SmithOrder {
   }
 
   /**
-   * The jobs with groups left, by index, in the order {@link #of} first names them: by the key
-   * of their first group there, then arrival, then id, as {@link MidpointOrder#sort} ties.
+   * The first {@code max} jobs with groups left, by index, in the order {@link #of} first names
+   * them: by the key of their first group there, then arrival, then id, as
+   * {@link MidpointOrder#sort} ties. Selects before it sorts: a re-plan's LP takes its first
+   * 50 of 20,000 jobs.
    */
-  public static int[] jobOrder(PlanningProblem p, double[] jobKeys) {
+  public static int[] jobOrder(PlanningProblem p, double[] jobKeys, int max) {
     List<PlanJob> jobs = p.jobs();
     double[] first = new double[jobs.size()];
-    Integer[] order = new Integer[jobs.size()];
-    int size = 0;
-    for (int n = 0; n < jobs.size(); n++) {
+    Comparator<Integer> order = (a, b) -> {
+      int c = Double.compare(first[a], first[b]);
+      if (c != 0) {
+        return c;
+      }
+      c = Long.compare(jobs.get(a).arrivalMs(), jobs.get(b).arrivalMs());
+      return c != 0 ? c : jobs.get(a).id().compareTo(jobs.get(b).id());
+    };
+    // the max first seen so far, the last of them on top
+    PriorityQueue<Integer> head = new PriorityQueue<>(order.reversed());
+    for (int n = 0; n < jobs.size() && max > 0; n++) {
       int groups = jobs.get(n).orderedGroups();
       if (groups == 0) {
         continue;
@@ -77,19 +88,16 @@ public final class SmithOrder {
       if (groups > 1 && Double.compare(groupKey(jobKeys[n], 1), first[n]) < 0) {
         first[n] = groupKey(jobKeys[n], 1);
       }
-      order[size++] = n;
-    }
-    Arrays.sort(order, 0, size, (a, b) -> {
-      int c = Double.compare(first[a], first[b]);
-      if (c != 0) {
-        return c;
+      if (head.size() < max) {
+        head.add(n);
+      } else if (order.compare(n, head.peek()) < 0) {
+        head.poll();
+        head.add(n);
       }
-      c = Long.compare(jobs.get(a).arrivalMs(), jobs.get(b).arrivalMs());
-      return c != 0 ? c : jobs.get(a).id().compareTo(jobs.get(b).id());
-    });
-    int[] out = new int[size];
-    for (int i = 0; i < size; i++) {
-      out[i] = order[i];
+    }
+    int[] out = new int[head.size()];
+    for (int i = out.length - 1; i >= 0; i--) {
+      out[i] = head.poll();
     }
     return out;
   }

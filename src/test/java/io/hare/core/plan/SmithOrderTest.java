@@ -62,7 +62,7 @@ public class SmithOrderTest {
     PlanJob c = new PlanJob("C", 4, 0, 0, 2, 0, 2, 0, t100, 0);
     PlanningProblem p = new PlanningProblem(7, types, new int[] {0}, new long[] {0},
         new String[] {"a0"}, List.of(a, b, c));
-    int[] order = SmithOrder.jobOrder(p, SmithOrder.jobKeys(p));
+    int[] order = SmithOrder.jobOrder(p, SmithOrder.jobKeys(p), 2);
     PlanningProblem head = p.firstJobs(order, 2);
     assertEquals(List.of(c, a), head.jobs());
     assertEquals(7, head.nowMs());
@@ -96,9 +96,11 @@ public class SmithOrderTest {
           firstNamed.add(g.job());
         }
       }
-      int[] order = SmithOrder.jobOrder(p, keys);
-      assertEquals("case " + c, firstNamed, Arrays.stream(order).boxed().toList());
       for (int max = 0; max <= p.jobs().size() + 1; max++) {
+        int[] order = SmithOrder.jobOrder(p, keys, max);
+        assertEquals("case " + c + " max " + max,
+            firstNamed.subList(0, Math.min(max, firstNamed.size())),
+            Arrays.stream(order).boxed().toList());
         assertEquals("case " + c + " max " + max, firstJobsOfList(p, listed, max).jobs(),
             p.firstJobs(order, max).jobs());
       }

@@ -353,7 +353,7 @@ public final class HarePolicy implements SchedulingPolicy {
     if (relaxationOrder || (dispatcher != null && affinityMinShare > 0)) {
       // the midpoint order needs every job in the LP; affinity only the jobs that run soon
       PlanningProblem lp = relaxationOrder ? p
-          : p.firstJobs(SmithOrder.jobOrder(p, smithKeys), lpMaxJobs);
+          : p.firstJobs(SmithOrder.jobOrder(p, smithKeys, lpMaxJobs), lpMaxJobs);
       FluidSolution s = FluidRelaxation.solve(lp, lpOptions);
       if (s.optimal()) {
         if (relaxationOrder) {
