@@ -41,8 +41,15 @@ final class HareTracker {
       for (int i = 0; i < types.size(); i++) {
         typeIndex.put(types.get(i), i);
       }
+      GpuType last = null; // the GPUs of a node come together and share their type
+      int index = -1;
       for (int i = 0; i < gpus.size(); i++) {
-        type[i] = typeIndex.get(gpus.get(i).type());
+        GpuType t = gpus.get(i).type();
+        if (t != last) {
+          index = typeIndex.get(t);
+          last = t;
+        }
+        type[i] = index;
         ids[i] = gpus.get(i).id();
       }
     }
