@@ -50,23 +50,17 @@ public record PlanningProblem(long nowMs, List<GpuType> types, int[] gpuType, lo
   }
 
   /**
-   * The same problem with only the first {@code max} jobs that {@code order} names, in that
-   * order; this problem itself if {@code max} is 0 or there are no more jobs than that.
+   * The same problem with only the first {@code max} jobs of {@code jobOrder} (job indices, each
+   * once, as {@link SmithOrder#jobOrder} gives them), in that order; this problem itself if
+   * {@code max} is 0 or there are no more jobs than that.
    */
-  public PlanningProblem firstJobs(List<GroupRef> order, int max) {
+  public PlanningProblem firstJobs(int[] jobOrder, int max) {
     if (max == 0 || jobs.size() <= max) {
       return this;
     }
-    boolean[] taken = new boolean[jobs.size()];
     List<PlanJob> head = new ArrayList<>(max);
-    for (GroupRef g : order) {
-      if (!taken[g.job()]) {
-        taken[g.job()] = true;
-        head.add(jobs.get(g.job()));
-        if (head.size() == max) {
-          break;
-        }
-      }
+    for (int i = 0; i < jobOrder.length && head.size() < max; i++) {
+      head.add(jobs.get(jobOrder[i]));
     }
     return new PlanningProblem(nowMs, types, gpuType, gpuFreeMs, gpuIds, head);
   }

@@ -4,7 +4,10 @@ import static org.junit.Assert.assertEquals;
 
 import io.hare.core.GpuType;
 import io.hare.core.TaskTimes;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Random;
 import org.junit.Test;
 
 /** Smith's rule on remaining GPU work on the fastest present type; groups keep their order. */
@@ -59,7 +62,7 @@ public class SmithOrderTest {
     PlanJob c = new PlanJob("C", 4, 0, 0, 2, 0, 2, 0, t100, 0);
     PlanningProblem p = new PlanningProblem(7, types, new int[] {0}, new long[] {0},
         new String[] {"a0"}, List.of(a, b, c));
-    List<GroupRef> order = SmithOrder.of(p);
+    int[] order = SmithOrder.jobOrder(p, SmithOrder.jobKeys(p), 2);
     PlanningProblem head = p.firstJobs(order, 2);
     assertEquals(List.of(c, a), head.jobs());
     assertEquals(7, head.nowMs());
@@ -67,5 +70,57 @@ public class SmithOrderTest {
     // 0 or a cap at least the number of jobs: the problem itself
     org.junit.Assert.assertSame(p, p.firstJobs(order, 0));
     org.junit.Assert.assertSame(p, p.firstJobs(order, 3));
+  }
+
+  /**
+   * The job keys and job order give what the listed order does: every group's key, and the jobs
+   * in the order the list first names them, hence the same first jobs for the LP.
+   */
+  @Test(timeout = 60_000)
+  public void jobKeysAndOrderAgreeWithTheListedGroups() {
+    Random r = new Random(5);
+    for (int c = 0; c < 3000; c++) {
+      PlanningProblem p = RandomProblems.of(r);
+      List<GroupRef> listed = SmithOrder.of(p);
+      double[] keys = SmithOrder.jobKeys(p);
+      boolean[] present = p.presentTypes();
+      List<Integer> firstNamed = new ArrayList<>();
+      boolean[] named = new boolean[p.jobs().size()];
+      for (GroupRef g : listed) {
+        PlanJob j = p.jobs().get(g.job());
+        double key = SmithOrder.key(j.unstartedTasks() * j.minComputeMs(present), j.weight());
+        assertEquals(Double.doubleToLongBits(key + g.group() * 1e-9 * Math.max(1, key)),
+            Double.doubleToLongBits(SmithOrder.groupKey(keys[g.job()], g.group())));
+        if (!named[g.job()]) {
+          named[g.job()] = true;
+          firstNamed.add(g.job());
+        }
+      }
+      for (int max = 0; max <= p.jobs().size() + 1; max++) {
+        int[] order = SmithOrder.jobOrder(p, keys, max);
+        assertEquals("case " + c + " max " + max,
+            firstNamed.subList(0, Math.min(max, firstNamed.size())),
+            Arrays.stream(order).boxed().toList());
+        assertEquals("case " + c + " max " + max, firstJobsOfList(p, listed, max).jobs(),
+            p.firstJobs(order, max).jobs());
+      }
+    }
+  }
+
+  /** The first jobs as the listed order names them, read off the list of groups. */
+  private static PlanningProblem firstJobsOfList(PlanningProblem p, List<GroupRef> order,
+      int max) {
+    if (max == 0 || p.jobs().size() <= max) {
+      return p;
+    }
+    boolean[] taken = new boolean[p.jobs().size()];
+    List<PlanJob> head = new ArrayList<>();
+    for (GroupRef g : order) {
+      if (!taken[g.job()] && head.size() < max) {
+        taken[g.job()] = true;
+        head.add(p.jobs().get(g.job()));
+      }
+    }
+    return new PlanningProblem(p.nowMs(), p.types(), p.gpuType(), p.gpuFreeMs(), p.gpuIds(), head);
   }
 }

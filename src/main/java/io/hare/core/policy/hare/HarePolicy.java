@@ -346,10 +346,14 @@ public final class HarePolicy implements SchedulingPolicy {
     dirty = false;
     lastReplanMs = nowMs;
     PlanningProblem p = tracker.snapshot(cluster, nowMs);
-    List<GroupRef> order = relaxationOrder ? null : SmithOrder.of(p);
+    // the Smith order as job keys: the LP takes its first jobs, and every group's key follows
+    // from its job's, so its groups are listed only for a plan to follow
+    double[] smithKeys = relaxationOrder ? null : SmithOrder.jobKeys(p);
+    List<GroupRef> order = null;
     if (relaxationOrder || (dispatcher != null && affinityMinShare > 0)) {
       // the midpoint order needs every job in the LP; affinity only the jobs that run soon
-      PlanningProblem lp = relaxationOrder ? p : p.firstJobs(order, lpMaxJobs);
+      PlanningProblem lp = relaxationOrder ? p
+          : p.firstJobs(SmithOrder.jobOrder(p, smithKeys, lpMaxJobs), lpMaxJobs);
       FluidSolution s = FluidRelaxation.solve(lp, lpOptions);
       if (s.optimal()) {
         if (relaxationOrder) {
@@ -367,15 +371,19 @@ public final class HarePolicy implements SchedulingPolicy {
         }
       }
     }
-    if (order == null) {
-      order = SmithOrder.of(p);
+    if (order == null && smithKeys == null) {
+      smithKeys = SmithOrder.jobKeys(p); // the relaxation failed: the stand-in order
     }
-    ranks.reset(p, order);
+    if (order != null) {
+      ranks.reset(p, order);
+    } else {
+      ranks.reset(p, smithKeys);
+    }
     unranked.clear();
     if (dispatcher != null) {
       dispatcher.rebuild(cluster);
     } else {
-      follower.replan(p, order, HareTracker.lastJobs(cluster));
+      follower.replan(p, order != null ? order : SmithOrder.of(p), HareTracker.lastJobs(cluster));
     }
   }
 

@@ -24,6 +24,43 @@ final class HareTracker {
   private final Map<String, Running> byGpu = new HashMap<>();
   /** Expected compute ends of running tasks per type, as a multiset (end -> count). */
   private final Map<GpuType, java.util.TreeMap<Long, Integer>> busyEnds = new HashMap<>();
+  /** The GPUs' types and ids as the last snapshot read them, while the cluster's GPUs stay. */
+  private GpuArrays gpuArrays;
+
+  /**
+   * The parts of a snapshot that change only with the cluster's GPUs: each GPU's type index and
+   * id, in the cluster's order. A re-plan at 80,000 GPUs spent a hash lookup of every GPU's type
+   * on them; snapshots share the arrays, which no planner writes.
+   */
+  private record GpuArrays(long version, List<? extends GpuView> gpus, List<GpuType> types,
+      int[] type, String[] ids) {
+
+    GpuArrays(long version, List<? extends GpuView> gpus, List<GpuType> types) {
+      this(version, gpus, List.copyOf(types), new int[gpus.size()], new String[gpus.size()]);
+      Map<GpuType, Integer> typeIndex = new HashMap<>();
+      for (int i = 0; i < types.size(); i++) {
+        typeIndex.put(types.get(i), i);
+      }
+      GpuType last = null; // the GPUs of a node come together and share their type
+      int index = -1;
+      for (int i = 0; i < gpus.size(); i++) {
+        GpuType t = gpus.get(i).type();
+        if (t != last) {
+          index = typeIndex.get(t);
+          last = t;
+        }
+        type[i] = index;
+        ids[i] = gpus.get(i).id();
+      }
+    }
+
+    /** Whether these are the arrays of that list of GPUs: the same list, version and types. */
+    boolean describe(ClusterView cluster, List<? extends GpuView> list, List<GpuType> now) {
+      return list == gpus && cluster.gpusVersion() == version && list.size() == ids.length
+          && now.equals(types);
+    }
+  }
+
   /**
    * Per job, what its current round is and when it is expected to end: one entry, so a dispatch
    * asking when a job between rounds is ready (every such job, at every pass) looks up once.
@@ -130,21 +167,20 @@ final class HareTracker {
    */
   PlanningProblem snapshot(ClusterView cluster, long nowMs) {
     List<GpuType> types = cluster.gpuTypes();
-    Map<GpuType, Integer> typeIndex = new HashMap<>();
-    for (int i = 0; i < types.size(); i++) {
-      typeIndex.put(types.get(i), i);
-    }
     List<? extends GpuView> gpus = cluster.gpus();
-    int[] gpuType = new int[gpus.size()];
+    GpuArrays a = gpuArrays;
+    if (a == null || !a.describe(cluster, gpus, types)) {
+      a = new GpuArrays(cluster.gpusVersion(), gpus, types);
+      gpuArrays = a;
+    }
+    int[] gpuType = a.type();
+    String[] ids = a.ids();
     long[] free = new long[gpus.size()];
-    String[] ids = new String[gpus.size()];
-    for (int i = 0; i < gpus.size(); i++) {
-      GpuView g = gpus.get(i);
-      gpuType[i] = typeIndex.get(g.type());
-      ids[i] = g.id();
-      Running r = byGpu.get(g.id());
+    for (int i = 0; i < free.length; i++) {
+      Running r;
       // a task running past its estimate is assumed to end just now, not in the past
-      free[i] = r == null || !g.busy() ? nowMs : Math.max(nowMs + 1, r.expectedEndMs());
+      free[i] = !gpus.get(i).busy() || (r = byGpu.get(ids[i])) == null ? nowMs
+          : Math.max(nowMs + 1, r.expectedEndMs());
     }
     boolean[] present = new boolean[types.size()];
     for (int t : gpuType) {

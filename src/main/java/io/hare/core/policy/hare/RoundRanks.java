@@ -4,6 +4,7 @@ import io.hare.core.plan.GroupRef;
 import io.hare.core.plan.MidpointOrder;
 import io.hare.core.plan.PlanJob;
 import io.hare.core.plan.PlanningProblem;
+import io.hare.core.plan.SmithOrder;
 import io.hare.core.policy.JobView;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -18,8 +19,24 @@ import java.util.Map;
  */
 final class RoundRanks {
 
-  /** @param truncated the order ranked only the job's first groups (PlanJob#orderedGroups) */
-  private record Ranks(int firstRound, double[] keys, boolean truncated) {}
+  /**
+   * The keys of a job's ranked rounds: {@code keys} when an order gave them one by one, else the
+   * Smith key of each of {@code count} groups, computed when asked ({@link SmithOrder#groupKey}),
+   * so a re-plan stores one number per job, not one per round.
+   *
+   * @param truncated the order ranked only the job's first groups (PlanJob#orderedGroups)
+   */
+  private record Ranks(int firstRound, double[] keys, double smithKey, int count,
+      boolean truncated) {
+
+    Ranks(int firstRound, double[] keys, boolean truncated) {
+      this(firstRound, keys, Double.NaN, keys.length, truncated);
+    }
+
+    double key(int i) {
+      return keys != null ? keys[i] : SmithOrder.groupKey(smithKey, i);
+    }
+  }
 
   private final Map<String, Ranks> byJob = new HashMap<>();
 
@@ -38,6 +55,22 @@ final class RoundRanks {
       if (keys[n] != null) {
         PlanJob j = p.jobs().get(n);
         byJob.put(j.id(), new Ranks(j.groupRound(0), keys[n], j.groups() > keys[n].length));
+      }
+    }
+  }
+
+  /**
+   * The Smith order's keys ({@link SmithOrder#jobKeys}): the same ranks as {@link #reset} given
+   * {@link SmithOrder#of}, without listing the groups.
+   */
+  void reset(PlanningProblem p, double[] smithKeys) {
+    byJob.clear();
+    for (int n = 0; n < smithKeys.length; n++) {
+      PlanJob j = p.jobs().get(n);
+      int count = j.orderedGroups();
+      if (count > 0) {
+        byJob.put(j.id(), new Ranks(j.groupRound(0), null, smithKeys[n], count,
+            j.groups() > count));
       }
     }
   }
@@ -69,8 +102,8 @@ final class RoundRanks {
     // a job ranked by one key for all its rounds, or only for its first rounds, keeps its last
     // key; one that outlived the rounds a plan gave it (its size was a guess, or it ran past the
     // one it declared) ranks last until the next plan
-    return i < r.keys().length ? r.keys()[i]
-        : r.truncated() ? r.keys()[r.keys().length - 1]
+    return i < r.count() ? r.key(i)
+        : r.truncated() ? r.key(r.count() - 1)
         : Double.POSITIVE_INFINITY;
   }
 

@@ -1,0 +1,176 @@
+package io.hare.core.policy.hare;
+
+import static org.junit.Assert.assertArrayEquals;
+
+import io.hare.core.GpuType;
+import io.hare.core.plan.PlanningProblem;
+import io.hare.core.policy.ClusterView;
+import io.hare.core.policy.GpuView;
+import io.hare.core.policy.JobView;
+import io.hare.core.profile.ProfileTable;
+import io.hare.core.profile.TaskTimeModel;
+import io.hare.testing.FakeJob;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.Random;
+import org.junit.Test;
+
+/**
+ * The snapshot's GPU arrays, which the tracker keeps while the cluster's GPUs stay, are those of
+ * the GPUs of the moment: after tasks start and end on the same list, and after the list changes.
+ */
+public class HareTrackerTest {
+
+  private static final List<GpuType> TYPES = List.of(GpuType.of("a"), GpuType.of("b"),
+      GpuType.of("c"));
+  private static final TaskTimeModel TIMES = ProfileTable.builder()
+      .put("m", "a", 100, 10).put("m", "b", 250, 10).put("m", "c", 700, 10).build();
+
+  /** A GPU whose busy flag the test sets. */
+  private static final class Gpu implements GpuView {
+    private final String id;
+    private final GpuType type;
+    boolean busy;
+
+    Gpu(String id, GpuType type) {
+      this.id = id;
+      this.type = type;
+    }
+
+    @Override
+    public String id() {
+      return id;
+    }
+
+    @Override
+    public GpuType type() {
+      return type;
+    }
+
+    @Override
+    public String node() {
+      return "n-" + id;
+    }
+
+    @Override
+    public boolean busy() {
+      return busy;
+    }
+
+    @Override
+    public String lastJobId() {
+      return null;
+    }
+  }
+
+  /** A view whose GPU list and version the test replaces. */
+  private static final class View implements ClusterView {
+    List<Gpu> gpus = List.of();
+    long version;
+    final List<FakeJob> jobs = new ArrayList<>();
+
+    @Override
+    public List<? extends JobView> jobs() {
+      return jobs;
+    }
+
+    @Override
+    public JobView job(String id) {
+      return jobs.stream().filter(j -> j.id().equals(id)).findFirst().orElse(null);
+    }
+
+    @Override
+    public List<? extends GpuView> gpus() {
+      return gpus;
+    }
+
+    @Override
+    public long gpusVersion() {
+      return version;
+    }
+
+    @Override
+    public List<GpuType> gpuTypes() {
+      return gpus.stream().map(GpuView::type).distinct().sorted().toList();
+    }
+
+    @Override
+    public int gpuCount(GpuType type) {
+      return (int) gpus.stream().filter(g -> g.type().equals(type)).count();
+    }
+
+    @Override
+    public int freeGpuCount(GpuType type) {
+      return (int) gpus.stream().filter(g -> g.type().equals(type) && !g.busy()).count();
+    }
+
+    @Override
+    public TaskTimeModel taskTimes() {
+      return TIMES;
+    }
+  }
+
+  @Test(timeout = 60_000)
+  public void snapshotGpuArraysFollowTheGpusAndTheirTasks() {
+    Random r = new Random(9);
+    HareTracker tracker = new HareTracker();
+    View view = new View();
+    FakeJob job = new FakeJob("j", "m", 2, OptionalInt.of(3), TIMES);
+    job.ready = 1;
+    view.jobs.add(job);
+    Map<String, Long> endMs = new HashMap<>(); // expected compute end of each started task
+    long now = 0;
+    for (int step = 0; step < 400; step++) {
+      now += r.nextInt(300);
+      if (step % 10 == 0) {
+        // a new list of GPUs, mostly of the same length and types as the last: ids and types
+        // drawn again (one of type a at least)
+        List<Integer> idPool = new ArrayList<>();
+        for (int i = 0; i < 16; i++) {
+          idPool.add(i);
+        }
+        Collections.shuffle(idPool, r);
+        List<Gpu> gpus = new ArrayList<>();
+        int n = 4 + r.nextInt(3);
+        for (int i = 0; i < n; i++) {
+          gpus.add(new Gpu("g" + idPool.get(i), TYPES.get(i == 0 ? 0 : r.nextInt(3))));
+        }
+        view.gpus = gpus;
+        view.version++;
+      }
+      Gpu g = view.gpus.get(r.nextInt(view.gpus.size()));
+      if (!g.busy && r.nextBoolean()) {
+        tracker.started(job, g, now);
+        g.busy = true;
+        endMs.put(g.id(), now + Math.round(TIMES.times("m", g.type()).computeMs()));
+      } else if (g.busy) {
+        if (r.nextBoolean()) {
+          tracker.computed(job, g, now);
+        } else {
+          tracker.failed(g);
+        }
+        g.busy = false;
+        endMs.remove(g.id());
+      }
+      PlanningProblem p = tracker.snapshot(view, now);
+      List<GpuType> types = view.gpuTypes();
+      int[] type = new int[view.gpus.size()];
+      String[] ids = new String[type.length];
+      long[] free = new long[type.length];
+      for (int i = 0; i < type.length; i++) {
+        Gpu x = view.gpus.get(i);
+        type[i] = types.indexOf(x.type());
+        ids[i] = x.id();
+        Long end = endMs.get(x.id());
+        free[i] = end == null || !x.busy() ? now : Math.max(now + 1, end);
+      }
+      assertArrayEquals("step " + step, type, p.gpuType());
+      assertArrayEquals("step " + step, ids, p.gpuIds());
+      assertArrayEquals("step " + step, free, p.gpuFreeMs());
+    }
+  }
+}
