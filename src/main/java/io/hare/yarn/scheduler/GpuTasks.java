@@ -65,11 +65,11 @@ final class GpuTasks {
   /** The running task of each busy GPU (identity: a GPU object is one slot of one node). */
   private final Map<YarnGpu, Running> onGpu = new HashMap<>();
   private final StandbySwitching standbys;
-  private final Set<ApplicationId> asksChanged = ConcurrentHashMap.newKeySet();
+  private final PendingKeys<ApplicationId> asksChanged = new PendingKeys<>();
   /** Warm containers whose AM reported that their next task started. */
-  private final Set<ContainerId> continued = ConcurrentHashMap.newKeySet();
+  private final PendingKeys<ContainerId> continued = new PendingKeys<>();
   /** Warm containers whose AM reported that their task ended and asked to park them. */
-  private final Set<ContainerId> parking = ConcurrentHashMap.newKeySet();
+  private final PendingKeys<ContainerId> parking = new PendingKeys<>();
   /** Containers whose parking was refused: killed at the next {@link #prelaunch}. */
   private final List<RMContainer> refused = new ArrayList<>();
   /** Job and GPU type of each running task container, for AM RPC threads. */
@@ -190,8 +190,7 @@ final class GpuTasks {
       Function<NodeId, FiCaSchedulerNode> nodes, long nowMs) {
     // before the asks: the ask a continued task took is withdrawn in the same AM heartbeat
     if (!continued.isEmpty()) {
-      for (ContainerId id : new ArrayList<>(continued)) {
-        continued.remove(id);
+      for (ContainerId id : continued.take()) {
         Running r = running.get(id);
         if (r != null) {
           host.taskContinued(r.job(), r.gpu(), nowMs, Math.max(1, nowMs - r.startMs()),
@@ -207,14 +206,12 @@ final class GpuTasks {
       }
     }
     if (!parking.isEmpty()) {
-      for (ContainerId id : new ArrayList<>(parking)) {
-        parking.remove(id);
+      for (ContainerId id : parking.take()) {
         park(id, attempts, nodes, nowMs);
       }
     }
     if (!asksChanged.isEmpty()) {
-      for (ApplicationId id : new ArrayList<>(asksChanged)) {
-        asksChanged.remove(id);
+      for (ApplicationId id : asksChanged.take()) {
         YarnJob j = jobs.get(id);
         HareAppAttempt a = attempts.apply(id);
         if (j != null) {
