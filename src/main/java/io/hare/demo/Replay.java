@@ -165,7 +165,8 @@ public final class Replay {
     // the real task on its own type
     ReplayedPolicy policy = new ReplayedPolicy(settings.newPolicy(), (appId, type, ms) ->
         estimates.get(appId).observe(jobs.get(appId).model(), type, ms),
-        Passes.relative(passes.replans, origin), Passes.relative(passes.consults, origin),
+        Passes.relative(passes.replans, origin), Passes.relative(passes.installs, origin),
+        Passes.relative(passes.consults, origin),
         Passes.continuations(run.journal(), origin));
     TaskDurations measured = new TaskDurations() {
       @Override
@@ -257,10 +258,12 @@ public final class Replay {
     private final long[] publishes;
     final long[] consults;
     final long[] replans;
+    final long[] installs;
 
     Passes(List<SchedulerJournal.Entry> journal) {
       consults = times(journal, SchedulerJournal.Kind.CONSULTED);
       replans = times(journal, SchedulerJournal.Kind.REPLANNED);
+      installs = times(journal, SchedulerJournal.Kind.INSTALLED);
       publishes = java.util.stream.LongStream.concat(java.util.Arrays.stream(consults),
           java.util.Arrays.stream(replans)).sorted().distinct().toArray();
     }

@@ -5,8 +5,10 @@ import io.hare.core.policy.Assignment;
 import io.hare.core.policy.ClusterView;
 import io.hare.core.policy.GpuView;
 import io.hare.core.policy.JobView;
+import io.hare.core.policy.Replan;
 import io.hare.core.policy.SchedulingPolicy;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -16,7 +18,9 @@ import java.util.OptionalLong;
  *   <li>every computed task's measured time is recorded ({@link Observer}) before the policy
  *       hears of it, so the estimates it reads next are refined as in {@code PolicyHost.taskEnded};
  *   <li>it re-plans when, and only when, the RM started a re-plan ({@code replan-interval-ms},
- *       background re-plans), and is offered GPUs only at the times the RM consulted it (its
+ *       background re-plans); a re-plan the RM split ({@link SchedulingPolicy#startReplan})
+ *       and installed at a later pass is installed at that pass's time here too, before the
+ *       policy is offered GPUs then; it is offered GPUs only at the times the RM consulted it (its
  *       heartbeat passes), so an event the RM batched into a later pass is decided there too;
  *       the simulator is woken at each of those times;
  *   <li>where a warm container went on with its job's next task between passes, the same job
@@ -42,6 +46,8 @@ final class ReplayedPolicy implements SchedulingPolicy {
   private final SchedulingPolicy policy;
   private final Observer observer;
   private final long[] replans;
+  /** When the RM installed its split re-plans, the k-th for the k-th begun; empty: none split. */
+  private final long[] installs;
   private final long[] consults;
   private final java.util.Map<Long, List<Continuation>> continuations = new java.util.HashMap<>();
   private final long[] wakeUps;
@@ -50,22 +56,31 @@ final class ReplayedPolicy implements SchedulingPolicy {
   private long computedAtMs = Long.MIN_VALUE;
   private long lastReplanMs = Long.MIN_VALUE;
   private long nowMs = Long.MIN_VALUE;
+  private int replansBegun;
+  /** A split re-plan solved and waiting for its install time; null when none. */
+  private Replan.Solved pending;
+  private long pendingAtMs;
+  private ClusterView pendingCluster;
 
   /**
    * @param replans times the RM started a re-plan, ascending
+   * @param installs times the RM installed a split re-plan, ascending; empty where it split none
+   *     (a policy that does not split, or a run recorded before re-plans were split)
    * @param consults times the RM offered the policy its free GPUs, ascending
    * @param continuations warm containers that went on with their job's next task
    */
-  ReplayedPolicy(SchedulingPolicy policy, Observer observer, long[] replans, long[] consults,
-      List<Continuation> continuations) {
+  ReplayedPolicy(SchedulingPolicy policy, Observer observer, long[] replans, long[] installs,
+      long[] consults, List<Continuation> continuations) {
     this.policy = policy;
     this.observer = observer;
     this.replans = replans.clone();
+    this.installs = installs.clone();
     this.consults = consults.clone();
     continuations.forEach(c -> this.continuations.computeIfAbsent(c.ms(),
         k -> new java.util.ArrayList<>()).add(c));
     this.wakeUps = java.util.stream.LongStream.concat(java.util.stream.LongStream.concat(
-        java.util.Arrays.stream(replans), java.util.Arrays.stream(consults)),
+        java.util.stream.LongStream.concat(java.util.Arrays.stream(replans),
+            java.util.Arrays.stream(installs)), java.util.Arrays.stream(consults)),
         continuations.stream().mapToLong(Continuation::ms)).sorted().distinct().toArray();
   }
 
@@ -125,9 +140,18 @@ final class ReplayedPolicy implements SchedulingPolicy {
     policy.onJobDone(job, nowMs);
   }
 
+  /**
+   * Also installs a split re-plan whose time has come: the simulator asks this at every instant
+   * after that instant's events and before it offers GPUs, where the RM's pass installs one.
+   */
   @Override
   public boolean replanDue(long nowMs) {
     this.nowMs = nowMs;
+    if (pending != null && pendingAtMs <= nowMs) {
+      Replan.Solved s = pending;
+      pending = null;
+      s.install(pendingCluster, nowMs);
+    }
     int i = firstAfter(replans, lastReplanMs);
     boolean due = i < replans.length && replans[i] <= nowMs;
     if (due) {
@@ -136,8 +160,25 @@ final class ReplayedPolicy implements SchedulingPolicy {
     return due;
   }
 
+  /**
+   * As the RM: where it installed this re-plan at a later pass, the snapshot and solve are now
+   * and the install then ({@link #replanDue}); else the whole re-plan now.
+   */
   @Override
   public void replan(ClusterView cluster, long nowMs) {
+    int k = replansBegun++;
+    // a split re-plan the run ended before installing is never installed
+    long installAt = installs.length == 0 ? nowMs
+        : k < installs.length ? installs[k] : Long.MAX_VALUE;
+    if (installAt > nowMs) {
+      Optional<Replan> split = policy.startReplan(cluster, nowMs);
+      if (split.isPresent()) {
+        pending = split.get().solve();
+        pendingAtMs = installAt;
+        pendingCluster = cluster;
+        return;
+      }
+    }
     policy.replan(cluster, nowMs);
   }
 

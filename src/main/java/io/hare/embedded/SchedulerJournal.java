@@ -15,7 +15,7 @@ import org.apache.hadoop.yarn.api.records.NodeId;
  */
 public final class SchedulerJournal implements TaskListener {
 
-  public enum Kind { ASKS, REPLANNED, CONSULTED, STARTED, ENDED }
+  public enum Kind { ASKS, REPLANNED, INSTALLED, CONSULTED, STARTED, ENDED }
 
   /**
    * One entry; fields a kind does not have are null or 0.
@@ -37,6 +37,11 @@ public final class SchedulerJournal implements TaskListener {
   @Override
   public synchronized void replanStarted(long nowMs) {
     entries.add(new Entry(Kind.REPLANNED, nowMs, null, null, null, null, 0, false));
+  }
+
+  @Override
+  public synchronized void planInstalled(long nowMs) {
+    entries.add(new Entry(Kind.INSTALLED, nowMs, null, null, null, null, 0, false));
   }
 
   @Override

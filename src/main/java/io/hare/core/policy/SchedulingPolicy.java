@@ -84,6 +84,19 @@ public interface SchedulingPolicy {
   /** Heavy planning work (e.g. solving a relaxation). */
   default void replan(ClusterView cluster, long nowMs) {}
 
+  /**
+   * The re-plan of {@link #replan} in two steps, for a host that keeps offering GPUs while it
+   * solves: called instead of {@code replan} (under the one-thread rule) when
+   * {@link #replanDue} said so, it reads what the plan needs now and returns the {@link Replan},
+   * whose solve the host runs on another thread and whose result it installs at a later
+   * instant; meanwhile the policy decides by its previous plan. Empty (the default): the policy
+   * does not split; the host calls {@code replan}. A policy that splits decides in
+   * {@code replan(c, t)} exactly as {@code startReplan(c, t).solve().install(c, t)}.
+   */
+  default Optional<Replan> startReplan(ClusterView cluster, long nowMs) {
+    return Optional.empty();
+  }
+
   /** A time at which the policy wants to be offered GPUs again even if nothing happens. */
   default OptionalLong wakeUpAtMs() {
     return OptionalLong.empty();

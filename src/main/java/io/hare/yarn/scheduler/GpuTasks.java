@@ -232,6 +232,11 @@ final class GpuTasks {
       return placed;
     }
     List<Assignment> decided = host.pass(nowMs);
+    if (host.planInstalled()) { // before a re-plan this pass started: it installs first
+      for (TaskListener l : listeners) {
+        l.planInstalled(nowMs);
+      }
+    }
     if (host.replanStarted()) {
       for (TaskListener l : listeners) {
         l.replanStarted(nowMs);

@@ -6,6 +6,7 @@ import io.hare.core.policy.Assignment;
 import io.hare.core.policy.ClusterView;
 import io.hare.core.policy.GpuView;
 import io.hare.core.policy.JobView;
+import io.hare.core.policy.Replan;
 import io.hare.core.policy.SchedulingPolicy;
 import io.hare.core.profile.TaskTimeModel;
 import java.util.ArrayList;
@@ -48,9 +49,12 @@ import org.slf4j.LoggerFactory;
  * from the {@link Replanner}'s thread. What the policy reads (this {@link ClusterView}, the
  * {@link YarnJob} and {@link YarnGpu} views) is a copy published only under that lock, so a
  * background re-plan sees a state that does not move under it (the view's job and GPU lists are
- * copied when a pass enters, the jobs' and GPUs' counts at every callback). While a re-plan is in flight a
- * pass places nothing through the policy and callbacks wait in the gate's queue; the heartbeat
- * never waits for a solve. A task's measured time refines the task-time estimates
+ * copied when a pass enters, the jobs' and GPUs' counts at every callback). A policy that splits
+ * its re-plan ({@link SchedulingPolicy#startReplan}) takes its snapshot in the pass; only the
+ * solve runs on the other thread, passes meanwhile place by the previous plan, and the first pass
+ * after the solve installs the new one before it assigns. For a policy that does not split, while
+ * its re-plan is in flight a pass places nothing through the policy and callbacks wait in the
+ * gate's queue. Either way the heartbeat never waits for a solve. A task's measured time refines the task-time estimates
  * ({@link TaskTimeSource}) when the policy is told of the task, in the gate, not when YARN
  * reports it: a re-plan reads the estimates of exactly the callbacks it was given, so a task
  * that ends during a solve cannot change a close call halfway through it, and the simulator's
@@ -99,6 +103,7 @@ final class PolicyHost implements ClusterView {
   /** The jobs in line, by GPU type ({@link #line}); null: none. */
   private volatile Map<GpuType, List<String>> warmLine;
   private boolean replanStarted;
+  private boolean planInstalled;
   private long lastReplanMs = Long.MIN_VALUE;
   /**
    * When the least interval between two re-plans ends, after a pass it held back from asking
@@ -278,6 +283,14 @@ final class PolicyHost implements ClusterView {
   }
 
   /**
+   * Whether the last {@link #pass} installed a split re-plan's plan, before it assigned: one that
+   * an earlier pass started, or its own where the executor solved it on the same thread.
+   */
+  boolean planInstalled() {
+    return planInstalled;
+  }
+
+  /**
    * Whether a pass could place anything or the policy wants time now; cheap. Never within the
    * least interval of the last pass: what changed meanwhile stays recorded ({@code dirty}, the
    * gate's queue), and the first call after the interval answers for all of it.
@@ -306,6 +319,7 @@ final class PolicyHost implements ClusterView {
   List<Assignment> pass(long nowMs) {
     consulted = false;
     replanStarted = false;
+    planInstalled = false;
     lastPassMs = nowMs;
     passes++;
     if (!gate.enter()) {
@@ -319,15 +333,23 @@ final class PolicyHost implements ClusterView {
       // asking the policy now would be its answer for now (some record the question): one more
       // pass once the interval is over lets it answer then
       heldReplanAtMs = mayReplan ? Long.MAX_VALUE : lastReplanMs + replanIntervalMs;
-      if (mayReplan && policy.replanDue(nowMs)) {
+      boolean solving = replanner.solving(); // before the take: false, the result is visible
+      install(replanner.takeSolved(), nowMs);
+      if (mayReplan && !solving && policy.replanDue(nowMs)) {
         lastReplanMs = nowMs;
         replanStarted = true;
-        replanner.start(nowMs); // a same-thread executor has finished it on return
-        if (gate.replanInFlight()) {
-          dirty = true;
-          return List.of();
+        Optional<Replan> split = policy.startReplan(this, nowMs);
+        if (split.isPresent()) {
+          replanner.solve(split.get()); // this pass goes on by the previous plan
+          install(replanner.takeSolved(), nowMs); // solved already by a same-thread executor
+        } else {
+          replanner.start(nowMs); // a same-thread executor has finished it on return
+          if (gate.replanInFlight()) {
+            dirty = true;
+            return List.of();
+          }
+          replanner.takePlanReady(); // finished already: this pass uses it
         }
-        replanner.takePlanReady(); // finished already: this pass uses it
       }
       consulted = true;
       List<YarnGpu> free = inventory.free();
@@ -344,6 +366,14 @@ final class PolicyHost implements ClusterView {
         publishFirstInLine(nowMs);
       }
       gate.exit();
+    }
+  }
+
+  /** Makes a solved split re-plan the policy's, in this pass before it assigns. */
+  private void install(Replan.Solved solved, long nowMs) {
+    if (solved != null) {
+      solved.install(this, nowMs);
+      planInstalled = true;
     }
   }
 

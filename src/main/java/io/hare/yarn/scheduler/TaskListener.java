@@ -18,9 +18,16 @@ public interface TaskListener {
 
   /**
    * A re-plan of the policy began, on the state brought up to date at this pass (it finishes on
-   * its own thread; the policy is consulted again after it).
+   * its own thread; a policy that does not split its re-plan is consulted again after it).
    */
   default void replanStarted(long nowMs) {}
+
+  /**
+   * A split re-plan's plan became the policy's at this pass, before it was offered the free
+   * GPUs (the k-th such call installs the k-th split re-plan started; at the same instant where
+   * the re-plan was solved on the scheduler's thread).
+   */
+  default void planInstalled(long nowMs) {}
 
   /**
    * The policy was brought up to date with everything above and offered the free GPUs (a pass

@@ -18,7 +18,9 @@ import io.hare.core.policy.FreeGpuIndex;
 import io.hare.core.policy.GpuView;
 import io.hare.core.policy.JobView;
 import io.hare.core.policy.PolicyConfig;
+import io.hare.core.policy.Replan;
 import io.hare.core.policy.SchedulingPolicy;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -126,6 +128,11 @@ public final class HarePolicy implements SchedulingPolicy {
   private final WaitAging aging;
   private boolean dirty;
   private long lastReplanMs = Long.MIN_VALUE;
+  /**
+   * Jobs that arrived since the snapshot of a re-plan started with {@link #startReplan} and not
+   * installed yet; null when none is outstanding.
+   */
+  private List<JobView> lateArrivals;
   private long lpFailures;
 
   public HarePolicy(PolicyConfig c) {
@@ -211,6 +218,9 @@ public final class HarePolicy implements SchedulingPolicy {
       unranked.add(job); // keyed in assign, where the cluster's types are known
     }
     arrivals.add(job);
+    if (lateArrivals != null) {
+      lateArrivals.add(job);
+    }
     refresh(job);
     aging.ready(job, nowMs);
   }
@@ -343,47 +353,105 @@ public final class HarePolicy implements SchedulingPolicy {
 
   @Override
   public void replan(ClusterView cluster, long nowMs) {
+    begin(cluster, nowMs).solve().install(cluster, nowMs);
+  }
+
+  /**
+   * Priority dispatch ranks every job anew whenever a plan comes, so its re-plan splits: the
+   * snapshot now, the solve on the host's thread, the ranks and affinity at the install. A plan
+   * to follow is a schedule from the instant of its snapshot, so {@code dispatch=plan} does not.
+   */
+  @Override
+  public Optional<Replan> startReplan(ClusterView cluster, long nowMs) {
+    if (dispatcher == null) {
+      return Optional.empty();
+    }
+    Replan r = begin(cluster, nowMs);
+    lateArrivals = new ArrayList<>();
+    return Optional.of(r);
+  }
+
+  private Replan begin(ClusterView cluster, long nowMs) {
     dirty = false;
     lastReplanMs = nowMs;
+    lateArrivals = null;
     PlanningProblem p = tracker.snapshot(cluster, nowMs);
+    return () -> solve(p, nowMs);
+  }
+
+  /**
+   * The heavy part of a re-plan, on any thread: it reads only the snapshot and the policy's
+   * settings.
+   */
+  private Replan.Solved solve(PlanningProblem p, long startMs) {
     // the Smith order as job keys: the LP takes its first jobs, and every group's key follows
     // from its job's, so its groups are listed only for a plan to follow
     double[] smithKeys = relaxationOrder ? null : SmithOrder.jobKeys(p);
     List<GroupRef> order = null;
+    PlanningProblem lp = null;
+    FluidSolution lpSolution = null;
     if (relaxationOrder || (dispatcher != null && affinityMinShare > 0)) {
       // the midpoint order needs every job in the LP; affinity only the jobs that run soon
-      PlanningProblem lp = relaxationOrder ? p
+      lp = relaxationOrder ? p
           : p.firstJobs(SmithOrder.jobOrder(p, smithKeys, lpMaxJobs), lpMaxJobs);
-      FluidSolution s = FluidRelaxation.solve(lp, lpOptions);
-      if (s.optimal()) {
-        if (relaxationOrder) {
-          order = MidpointOrder.of(p, s);
-        }
-        if (dispatcher != null) {
-          setAffinity(cluster, lp, s, lp.jobs().size() < p.jobs().size(), nowMs);
-        }
-      } else {
-        lpFailures++;
+      lpSolution = FluidRelaxation.solve(lp, lpOptions);
+      if (lpSolution.optimal() && relaxationOrder) {
+        order = MidpointOrder.of(p, lpSolution);
+      } else if (!lpSolution.optimal()) {
         LOG.warn("{}: relaxation not solved at {} ms ({} jobs); using the smith order, no "
-            + "affinity", name, nowMs, p.jobs().size());
-        if (dispatcher != null) {
-          dispatcher.affinity().clear();
+            + "affinity", name, startMs, p.jobs().size());
+        if (smithKeys == null) {
+          smithKeys = SmithOrder.jobKeys(p); // the stand-in order
         }
       }
     }
-    if (order == null && smithKeys == null) {
-      smithKeys = SmithOrder.jobKeys(p); // the relaxation failed: the stand-in order
+    Solution plan = new Solution(p, startMs, smithKeys, order, lp, lpSolution);
+    return (cluster, nowMs) -> install(cluster, plan);
+  }
+
+  /** What a solve found, to install. */
+  private record Solution(PlanningProblem p, long startMs, double[] smithKeys,
+      List<GroupRef> order, PlanningProblem lp, FluidSolution lpSolution) {}
+
+  private void install(ClusterView cluster, Solution plan) {
+    PlanningProblem p = plan.p();
+    FluidSolution s = plan.lpSolution();
+    if (s != null && s.optimal()) {
+      if (dispatcher != null) {
+        setAffinity(cluster, plan.lp(), s, plan.lp().jobs().size() < p.jobs().size(),
+            plan.startMs());
+      }
+    } else if (s != null) {
+      lpFailures++;
+      if (dispatcher != null) {
+        dispatcher.affinity().clear();
+      }
     }
-    if (order != null) {
-      ranks.reset(p, order);
+    if (plan.order() != null) {
+      ranks.reset(p, plan.order());
     } else {
-      ranks.reset(p, smithKeys);
+      ranks.reset(p, plan.smithKeys());
     }
     unranked.clear();
+    List<JobView> late = lateArrivals;
+    lateArrivals = null;
+    if (late != null) {
+      // installed after its snapshot: jobs gone since lose their ranks, and jobs that arrived
+      // since are ranked by their own keys at the next assign, as every arrival between plans
+      for (int n = 0; n < p.jobs().size(); n++) {
+        if (cluster.job(p.jobs().get(n).id()) == null) {
+          ranks.remove(p.jobs().get(n).id());
+        }
+      }
+      if (!relaxationOrder) {
+        unranked.addAll(late);
+      }
+    }
     if (dispatcher != null) {
       dispatcher.rebuild(cluster);
     } else {
-      follower.replan(p, order != null ? order : SmithOrder.of(p), HareTracker.lastJobs(cluster));
+      follower.replan(p, plan.order() != null ? plan.order() : SmithOrder.of(p),
+          HareTracker.lastJobs(cluster));
     }
   }
 
@@ -413,6 +481,9 @@ public final class HarePolicy implements SchedulingPolicy {
       }
     }
     for (int n = 0; n < p.jobs().size(); n++) {
+      if (cluster.job(p.jobs().get(n).id()) == null) {
+        continue; // left after the snapshot
+      }
       Set<GpuType> ok = new HashSet<>();
       for (int m = 0; m < p.types().size(); m++) {
         if (s.typeShare()[n][m] >= affinityMinShare) {
