@@ -64,6 +64,7 @@ public final class BenchReport {
       put(o, p + "replans", r, x -> x.replans().count());
       put(o, p + "replan_avg_ms", r, x -> x.replans().meanMs());
       put(o, p + "replan_cpu_max_ms", r, x -> x.replansCpu().maxMs());
+      put(o, p + "replan_snapshot_max_ms", r, x -> x.replanSnapshots().maxMs());
       put(o, p + "state_heap_mb", r, x -> x.stateHeapBytes() / 1048576.0);
       put(o, p + "violations", r, x -> x.violations().none() ? 0 : 1);
     }
@@ -121,6 +122,7 @@ public final class BenchReport {
     row(b, "re-plans", results, r -> (double) r.replans().count(), "%.0f");
     row(b, "re-plan max ms", results, r -> r.replans().maxMs(), "%.1f");
     row(b, "re-plan CPU max ms", results, r -> r.replansCpu().maxMs(), "%.1f");
+    row(b, "re-plan snapshot max ms", results, r -> r.replanSnapshots().maxMs(), "%.1f");
     row(b, "RM heap for the jobs MB", results, r -> r.stateHeapBytes() / 1048576.0, "%.1f");
     row(b, "violations (over-commit etc.)", results, r -> r.violations().none() ? 0.0 : 1.0,
         "%.0f");

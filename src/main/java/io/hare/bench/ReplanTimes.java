@@ -30,6 +30,14 @@ public interface ReplanTimes {
   List<Long> cpuNanos();
 
   /**
+   * Wall time of each split re-plan's snapshot, taken in a heartbeat's pass (counted in that
+   * heartbeat too), in order; none for a scheduler whose re-plans do not split.
+   */
+  default List<Long> snapshotNanos() {
+    return List.of();
+  }
+
+  /**
    * Waits until no re-plan runs or waits to run, at most {@code timeoutMs}.
    *
    * @return false if one was still running at the timeout

@@ -11,11 +11,13 @@ package io.hare.bench;
  * @param churnPassesCpu the CPU time of those heartbeats that ran a policy pass (Hare only)
  * @param replans the scheduler's background re-plans over the whole run, wall time
  * @param replansCpu the same re-plans' CPU time
+ * @param replanSnapshots the split re-plans' snapshots, taken in heartbeats, wall time
  * @param stateHeapBytes RM heap after GC with every job active and the cluster full, minus the
  *     RM's heap after GC with only the nodes registered
  * @param filled whether the fill phase reached its target before stalling
  */
 public record RunResult(Contender contender, PhaseResult fill, PhaseResult churn,
     Latency fillHeartbeats, Latency churnHeartbeats, Latency churnHeartbeatsCpu,
-    Latency churnPassesCpu, Latency replans, Latency replansCpu, long stateHeapBytes,
+    Latency churnPassesCpu, Latency replans, Latency replansCpu, Latency replanSnapshots,
+    long stateHeapBytes,
     boolean filled, Violations violations) {}

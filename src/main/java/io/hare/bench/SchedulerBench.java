@@ -119,7 +119,7 @@ public final class SchedulerBench {
       Latency passCpu = Latency.ofNanos(timer.passCpuSince(s2.heartbeats()));
       return new RunResult(c, fill, churn, fillBeats, churnBeats, churnCpu, passCpu,
           Latency.ofNanos(cl.replanTimes().nanos()), Latency.ofNanos(cl.replanTimes().cpuNanos()),
-          heapFull - heapNodes, filled,
+          Latency.ofNanos(cl.replanTimes().snapshotNanos()), heapFull - heapNodes, filled,
           cl.violations());
     }
   }

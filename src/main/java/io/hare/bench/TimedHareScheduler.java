@@ -1,6 +1,8 @@
 package io.hare.bench;
 
 import io.hare.yarn.scheduler.HareScheduler;
+import io.hare.yarn.scheduler.ReplanListener;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
@@ -22,6 +24,7 @@ public class TimedHareScheduler extends HareScheduler implements TimedScheduler 
 
   private final PathTimer timer = new PathTimer();
   private volatile TimedExecutor replans;
+  private final List<Long> snapshots = new ArrayList<>();
 
   @Override
   public PathTimer timer() {
@@ -31,7 +34,49 @@ public class TimedHareScheduler extends HareScheduler implements TimedScheduler 
   @Override
   public ReplanTimes replanTimes() {
     TimedExecutor r = replans;
-    return r == null ? ReplanTimes.NONE : r;
+    ReplanTimes solves = r == null ? ReplanTimes.NONE : r;
+    return new ReplanTimes() {
+      @Override
+      public List<Long> nanos() {
+        return solves.nanos();
+      }
+
+      @Override
+      public List<Long> cpuNanos() {
+        return solves.cpuNanos();
+      }
+
+      @Override
+      public List<Long> snapshotNanos() {
+        synchronized (snapshots) {
+          return List.copyOf(snapshots);
+        }
+      }
+
+      @Override
+      public boolean awaitIdle(long timeoutMs) throws InterruptedException {
+        return solves.awaitIdle(timeoutMs);
+      }
+    };
+  }
+
+  /** The metrics' listener, and each split re-plan's snapshot time recorded. */
+  @Override
+  protected ReplanListener replanListener(ReplanListener metrics) {
+    return new ReplanListener() {
+      @Override
+      public void replanned(long nanos) {
+        metrics.replanned(nanos);
+      }
+
+      @Override
+      public void snapshotTaken(long nanos) {
+        metrics.snapshotTaken(nanos);
+        synchronized (snapshots) {
+          snapshots.add(nanos);
+        }
+      }
+    };
   }
 
   @Override

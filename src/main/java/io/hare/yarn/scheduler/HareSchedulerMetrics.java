@@ -19,7 +19,8 @@ import org.apache.hadoop.metrics2.lib.MutableRate;
  * GPU tasks pending (outstanding one-GPU asks of jobs the policy knows) and running, GPUs free
  * and used per GPU type ({@code GpusFree<Type>}, {@code GpusUsed<Type>}, one gauge pair per type
  * the cluster has had), re-plans ({@code Replans} and {@code ReplanTime}, a rate in ms: count and
- * average), applications rejected for malformed Hare tags, nodes silent past the liveness
+ * average; {@code ReplanSnapshotTime}, in microseconds, the part a split re-plan takes in a
+ * heartbeat), applications rejected for malformed Hare tags, nodes silent past the liveness
  * grace ({@code SilentNodes}), and {@code StandbysSkippedIsolated}: task containers of jobs that
  * take standbys placed (or parking refused) on nodes whose GPUs YARN isolates per container,
  * where standbys are not used; containers of several GPUs running ({@code MultiGpuContainers})
@@ -44,8 +45,11 @@ public final class HareSchedulerMetrics {
   @Metric("Re-plans run")
   MutableCounterLong replans;
 
-  @Metric("Re-plan time in ms")
+  @Metric("Re-plan time in ms: the solve, or the whole re-plan of a policy that does not split")
   MutableRate replanTime;
+
+  @Metric("Re-plan snapshot time in microseconds, taken in a heartbeat's pass")
+  MutableRate replanSnapshotTime;
 
   @Metric("Policy passes run (each offers every free GPU to the policy)")
   MutableCounterLong policyPasses;
@@ -114,6 +118,10 @@ public final class HareSchedulerMetrics {
   void replanned(long nanos) {
     replans.incr();
     replanTime.add(Math.round(nanos / 1e6));
+  }
+
+  void snapshotTaken(long nanos) {
+    replanSnapshotTime.add(nanos / 1000);
   }
 
   void passed(long nanos) {

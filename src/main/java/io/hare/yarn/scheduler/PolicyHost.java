@@ -121,11 +121,11 @@ final class PolicyHost implements ClusterView {
    * @param passMinIntervalMs least time between two passes ({@link #passDue}); 0: none
    * @param replans runs re-plans: the RM's background thread, or a same-thread executor in
    *     tests
-   * @param listener told each re-plan's duration (metrics)
+   * @param listener told each re-plan's snapshot and solve times (metrics)
    */
   PolicyHost(SchedulingPolicy policy, GpuInventory inventory, TaskTimeSource times,
       long replanIntervalMs, long passMinIntervalMs, Executor replans,
-      Replanner.Listener listener) {
+      ReplanListener listener) {
     this.policy = policy;
     this.inventory = inventory;
     this.times = times;
@@ -338,8 +338,10 @@ final class PolicyHost implements ClusterView {
       if (mayReplan && !solving && policy.replanDue(nowMs)) {
         lastReplanMs = nowMs;
         replanStarted = true;
+        long t0 = System.nanoTime();
         Optional<Replan> split = policy.startReplan(this, nowMs);
         if (split.isPresent()) {
+          replanner.snapshotTaken(System.nanoTime() - t0);
           replanner.solve(split.get()); // this pass goes on by the previous plan
           install(replanner.takeSolved(), nowMs); // solved already by a same-thread executor
         } else {

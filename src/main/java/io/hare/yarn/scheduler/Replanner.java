@@ -34,16 +34,11 @@ final class Replanner {
 
   private static final Logger LOG = LoggerFactory.getLogger(Replanner.class);
 
-  /** Told the duration of every finished re-plan; called on the re-planning thread. */
-  interface Listener {
-    void replanned(long nanos);
-  }
-
   private final SchedulingPolicy policy;
   private final ClusterView view;
   private final PolicyGate gate;
   private final Executor executor;
-  private final Listener listener;
+  private final ReplanListener listener;
   private final AtomicLong replans = new AtomicLong();
   private volatile boolean planReady;
   /** A split re-plan's solve is running. */
@@ -51,8 +46,9 @@ final class Replanner {
   /** A split re-plan's result, not installed yet. */
   private volatile Replan.Solved solved;
 
+  /** @param listener told each re-plan's duration (on the re-planning thread) */
   Replanner(SchedulingPolicy policy, ClusterView view, PolicyGate gate, Executor executor,
-      Listener listener) {
+      ReplanListener listener) {
     this.policy = policy;
     this.view = view;
     this.gate = gate;
@@ -127,6 +123,11 @@ final class Replanner {
       planReady = true; // a pass is due: to install it, or to re-plan again
       solving = false; // after the result: whoever sees it false sees the result
     }
+  }
+
+  /** A split re-plan's snapshot, just taken in a pass, took {@code nanos}. */
+  void snapshotTaken(long nanos) {
+    listener.snapshotTaken(nanos);
   }
 
   /** Whether a split re-plan's solve is running. */

@@ -45,9 +45,23 @@ public class SplitReplanTest {
   public void passesAssignByThePreviousPlanUntilTheSolvedOneIsInstalled() throws Exception {
     Splitting policy = new Splitting();
     ExecutorService background = Replanner.newThread();
-    List<Long> solves = new ArrayList<>();
+    List<String> timed = new ArrayList<>();
     PolicyHost host = new PolicyHost(policy, inventory, times, 0, 0, background,
-        n -> { synchronized (solves) { solves.add(n); } });
+        new ReplanListener() {
+          @Override
+          public void replanned(long nanos) {
+            synchronized (timed) {
+              timed.add("solve on " + Thread.currentThread().getName());
+            }
+          }
+
+          @Override
+          public void snapshotTaken(long nanos) {
+            synchronized (timed) {
+              timed.add("snapshot on " + Thread.currentThread().getName());
+            }
+          }
+        });
     inventory.setNode(NodeId.newInstance("h1", 1), 4, GpuType.of("v100"));
     YarnJob a = job(1);
     host.asksChanged(a, 1, 0);
@@ -77,7 +91,10 @@ public class SplitReplanTest {
     assertEquals("the snapshot was taken on the heartbeat thread, the solve elsewhere",
         "hare-replan", policy.solveThread);
     assertEquals(1, host.replans());
-    assertEquals(1, solves.size());
+    synchronized (timed) {
+      assertEquals(List.of("snapshot on " + Thread.currentThread().getName(),
+          "solve on hare-replan"), timed);
+    }
   }
 
   @Test(timeout = 60_000)
