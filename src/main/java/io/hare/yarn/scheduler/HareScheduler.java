@@ -169,19 +169,8 @@ public class HareScheduler extends FifoScheduler {
       SchedulingPolicy policy = read.policy(); // built once, while its keys were validated
       replanExecutor = newReplanExecutor();
       hareMetrics = HareSchedulerMetrics.register();
-      HareSchedulerMetrics m = hareMetrics;
       host = new PolicyHost(policy, inventory, times, s.replanIntervalMs(),
-          s.passMinIntervalMs(), replanExecutor, replanListener(new ReplanListener() {
-            @Override
-            public void replanned(long nanos) {
-              m.replanned(nanos);
-            }
-
-            @Override
-            public void snapshotTaken(long nanos) {
-              m.snapshotTaken(nanos);
-            }
-          }));
+          s.passMinIntervalMs(), replanExecutor, replanListener(hareMetrics));
       host.queueGate().configure(s.admin().queues());
       multiGpu = new MultiGpuContainers(inventory, placer, host::markDirty);
       gpuReserve = new GpuReserve(s.reserveMemoryMb(), s.reserveVcores(), minimumAllocation);

@@ -30,7 +30,7 @@ import org.apache.hadoop.metrics2.lib.MutableRate;
  * the re-planning thread (metrics2 mutable metrics are thread-safe).
  */
 @Metrics(name = HareSchedulerMetrics.NAME, about = "Hare GPU scheduler", context = "yarn")
-public final class HareSchedulerMetrics {
+public final class HareSchedulerMetrics implements ReplanListener {
 
   public static final String NAME = "HareSchedulerMetrics";
 
@@ -115,12 +115,14 @@ public final class HareSchedulerMetrics {
         registry.newGauge("GpusUsed" + name, "GPUs of type " + t + " running a task", 0)};
   }
 
-  void replanned(long nanos) {
+  @Override
+  public void replanned(long nanos) {
     replans.incr();
     replanTime.add(Math.round(nanos / 1e6));
   }
 
-  void snapshotTaken(long nanos) {
+  @Override
+  public void snapshotTaken(long nanos) {
     replanSnapshotTime.add(nanos / 1000);
   }
 

@@ -339,11 +339,13 @@ final class PolicyHost implements ClusterView {
         lastReplanMs = nowMs;
         replanStarted = true;
         long t0 = System.nanoTime();
-        Optional<Replan> split = policy.startReplan(this, nowMs);
+        Optional<Replan> split = startReplan(nowMs);
         if (split.isPresent()) {
           replanner.snapshotTaken(System.nanoTime() - t0);
           replanner.solve(split.get()); // this pass goes on by the previous plan
-          install(replanner.takeSolved(), nowMs); // solved already by a same-thread executor
+          if (install(replanner.takeSolved(), nowMs)) {
+            replanner.takePlanReady(); // solved by a same-thread executor: this pass uses it
+          }
         } else {
           replanner.start(nowMs); // a same-thread executor has finished it on return
           if (gate.replanInFlight()) {
@@ -371,12 +373,35 @@ final class PolicyHost implements ClusterView {
     }
   }
 
-  /** Makes a solved split re-plan the policy's, in this pass before it assigns. */
-  private void install(Replan.Solved solved, long nowMs) {
-    if (solved != null) {
-      solved.install(this, nowMs);
-      planInstalled = true;
+  /**
+   * The policy's {@link SchedulingPolicy#startReplan}, or where it threw a re-plan that keeps the
+   * previous plan: a re-plan is the policy's own business, and one that fails keeps the plan it
+   * had, as a failed solve does, without costing the heartbeat its pass.
+   */
+  private Optional<Replan> startReplan(long nowMs) {
+    try {
+      return policy.startReplan(this, nowMs);
+    } catch (RuntimeException e) {
+      LOG.error("{}: re-plan at {} ms failed in its snapshot; the previous plan stays",
+          policy.name(), nowMs, e);
+      return Optional.of(KEEP_PLAN);
     }
+  }
+
+  /** A re-plan that changes nothing. */
+  private static final Replan KEEP_PLAN = () -> (cluster, nowMs) -> { };
+
+  /**
+   * Makes a solved split re-plan the policy's, in this pass before it assigns; false when there
+   * is none.
+   */
+  private boolean install(Replan.Solved solved, long nowMs) {
+    if (solved == null) {
+      return false;
+    }
+    solved.install(this, nowMs);
+    planInstalled = true;
+    return true;
   }
 
   /**

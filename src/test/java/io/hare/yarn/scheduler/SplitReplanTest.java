@@ -135,6 +135,22 @@ public class SplitReplanTest {
         policy.events().get(policy.events().size() - 2));
   }
 
+  @Test(timeout = 60_000)
+  public void aSnapshotThatThrowsKeepsThePreviousPlanAndThePassPlaces() {
+    Splitting policy = new Splitting();
+    policy.release.countDown();
+    policy.failSnapshot = true;
+    PolicyHost host = new PolicyHost(policy, inventory, times, 0, 0, Runnable::run, n -> { });
+    inventory.setNode(NodeId.newInstance("h1", 1), 1, GpuType.of("v100"));
+    host.asksChanged(job(1), 1, 0);
+    policy.replanDue = true;
+
+    assertEquals("the heartbeat keeps its pass", 1, host.pass(10).size());
+    assertEquals(List.of("arrived 1", "assign by plan 0 at 10"), policy.events());
+    assertFalse("no second try at every pass: the next re-plan waits until one is due",
+        host.passDue(20));
+  }
+
   /**
    * Splits its re-plan: the snapshot records the first job's ready tasks, the solve blocks until
    * released, the install bumps the plan number that each assign names. Gives every free GPU to
@@ -146,6 +162,7 @@ public class SplitReplanTest {
     private final List<String> events = new ArrayList<>();
     volatile boolean replanDue;
     volatile boolean failSolve;
+    volatile boolean failSnapshot;
     volatile String solveThread;
     String lastAssigned;
     private int plan;
@@ -196,6 +213,9 @@ public class SplitReplanTest {
     @Override
     public Optional<Replan> startReplan(ClusterView cluster, long nowMs) {
       replanDue = false;
+      if (failSnapshot) {
+        throw new IllegalStateException("a job this policy cannot plan");
+      }
       record("snapshot " + cluster.jobs().get(0).readyTasks() + " at " + nowMs);
       boolean fail = failSolve;
       return Optional.of(() -> {

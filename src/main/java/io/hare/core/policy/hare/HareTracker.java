@@ -201,7 +201,9 @@ final class HareTracker {
       int after = Math.max(0, rounds - j.roundsDone() - 1);
       JobRound r = this.rounds.get(j.id());
       long end = Math.max(nowMs, r == null || !r.hasEnd ? nowMs : r.endMs);
-      int ready = j.readyTasks();
+      // an AM may ask ahead of its declared round (k): the plan counts at most a round now, and
+      // the rest of its asks as the rounds it declared
+      int ready = Math.min(j.readyTasks(), j.tasksPerRound());
       long release = ready > 0 ? nowMs : end;
       jobs.add(new PlanJob(j.id(), j.weight(), j.arrivalMs(), release, j.tasksPerRound(),
           j.roundsDone(), ready, after, times, end));

@@ -83,6 +83,26 @@ public class SplitReplanPolicyTest {
     assertEquals(List.of(new Assignment("v0", "long")), policy.assign(cluster, List.of(v0), 10));
   }
 
+  /**
+   * An AM that asks ahead of its declared round (k = 1, three asks) is planned with one round
+   * now and its declared rounds after: its asks never make the re-plan fail, which would keep
+   * every job on the previous plan.
+   */
+  @Test(timeout = 60_000)
+  public void aJobAskingMoreThanItsRoundIsPlannedAndPlaced() throws Exception {
+    SchedulingPolicy policy = hare("priority");
+    FakeJob ahead = new FakeJob("long", "long", 1, OptionalInt.of(4), TIMES);
+    ahead.ready = 3;
+    Gpu v0 = new Gpu("v0", V100, false);
+    Gpu v1 = new Gpu("v1", V100, false);
+    FakeCluster cluster = new FakeCluster(List.of(ahead), List.of(v0, v1), TIMES);
+    policy.onJobArrived(ahead, 0);
+
+    policy.replan(cluster, 0);
+
+    assertEquals(2, policy.assign(cluster, List.of(v0, v1), 0).size());
+  }
+
   @Test(timeout = 60_000)
   public void aPlanToFollowIsNotSplit() throws Exception {
     SchedulingPolicy policy = hare("plan");
