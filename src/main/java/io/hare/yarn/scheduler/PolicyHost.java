@@ -54,12 +54,12 @@ import org.slf4j.LoggerFactory;
  * solve runs on the other thread, passes meanwhile place by the previous plan, and the first pass
  * after the solve installs the new one before it assigns. For a policy that does not split, while
  * its re-plan is in flight a pass places nothing through the policy and callbacks wait in the
- * gate's queue. Either way the heartbeat never waits for a solve. A task's measured time refines the task-time estimates
- * ({@link TaskTimeSource}) when the policy is told of the task, in the gate, not when YARN
- * reports it: a re-plan reads the estimates of exactly the callbacks it was given, so a task
- * that ends during a solve cannot change a close call halfway through it, and the simulator's
- * replay of a run ({@code io.hare.demo.Replay}, which refines them at the same point) decides
- * as the RM did.
+ * gate's queue. Either way the heartbeat never waits for a solve. A task's measured time refines
+ * the task-time estimates ({@link TaskTimeSource}) when the policy is told of the task, in the
+ * gate, not when YARN reports it: a re-plan reads the estimates of exactly the callbacks it was
+ * given (a split one only in its snapshot), so a task that ends during a solve cannot change a
+ * close call halfway through it, and the simulator's replay of a run ({@code io.hare.demo.Replay},
+ * which refines them at the same point) decides as the RM did.
  */
 final class PolicyHost implements ClusterView {
 
@@ -399,7 +399,11 @@ final class PolicyHost implements ClusterView {
     if (solved == null) {
       return false;
     }
-    solved.install(this, nowMs);
+    try {
+      solved.install(this, nowMs);
+    } catch (RuntimeException e) {
+      LOG.error("{}: installing a re-plan at {} ms failed", policy.name(), nowMs, e);
+    }
     planInstalled = true;
     return true;
   }
