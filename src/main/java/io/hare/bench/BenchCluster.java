@@ -78,6 +78,7 @@ public final class BenchCluster implements AutoCloseable {
   private final List<BenchJob> jobs = new ArrayList<>();
   private long tick;
   private boolean clocksOn;
+  private int arrivalsPerTick;
   private final Violations violations = new Violations();
   private final Level chattyLevel;
 
@@ -160,28 +161,60 @@ public final class BenchCluster implements AutoCloseable {
 
   /** Submits every job's application and registers its (unmanaged) AM; nothing asked yet. */
   public void submitJobs() throws Exception {
+    submit(shape.jobs());
+  }
+
+  /**
+   * Jobs arriving during the churn: from the next tick on, {@code perTick} new jobs arrive in
+   * each tick, spread over it (before the heartbeats of nodes {@code i N / perTick}), and ask
+   * for their first round at once. They continue the workload's job indices.
+   */
+  public void arriveEachTick(int perTick) {
+    if (perTick < 0) {
+      throw new IllegalArgumentException("arrivals per tick must be >= 0, got " + perTick);
+    }
+    arrivalsPerTick = perTick;
+  }
+
+  /** Jobs submitted so far, those that arrived during the churn included. */
+  public int submittedJobs() {
+    return jobs.size();
+  }
+
+  /**
+   * Submits {@code n} more jobs and registers their (unmanaged) AMs; nothing asked yet. Not
+   * timed: only the scheduler's heartbeat and allocate paths are.
+   */
+  private List<BenchJob> submit(int n) throws Exception {
     List<RMApp> apps = new ArrayList<>();
-    for (int j = 0; j < shape.jobs(); j++) {
+    int first = jobs.size();
+    for (int j = first; j < first + n; j++) {
       apps.add(MockRMAppSubmitter.submit(rm, MockRMAppSubmissionData.Builder
           .createWithMemory(1024, rm).withAppName("bench-" + j).withUnmanagedAM(true)
           .withApplicationTags(BenchWorkload.tags(j, BenchWorkload.rounds(j, shape.rounds())))
           .withWaitForAppAcceptedState(false).build()));
     }
     rm.drainEvents();
-    for (int j = 0; j < apps.size(); j++) {
-      RMApp app = apps.get(j);
+    List<BenchJob> added = new ArrayList<>();
+    for (int i = 0; i < apps.size(); i++) {
+      int j = first + i;
+      RMApp app = apps.get(i);
       if (app.getCurrentAppAttempt() == null) {
-        throw new IllegalStateException("the " + contender.label() + " scheduler did not accept job " + j
-            + " of " + apps.size() + " (" + app.getState() + "): " + app.getDiagnostics());
+        throw new IllegalStateException("the " + contender.label() + " scheduler did not accept"
+            + " job " + j + " (" + app.getState() + "): " + app.getDiagnostics());
       }
       ApplicationAttemptId attempt = app.getCurrentAppAttempt().getAppAttemptId();
       MockAM am = new MockAM(rm.getRMContext(), rm.getApplicationMasterService(), attempt);
       rm.waitForState(attempt, org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt
           .RMAppAttemptState.LAUNCHED);
       am.registerAppAttempt();
-      jobs.add(new BenchJob(j, BenchWorkload.rounds(j, shape.rounds()), shape.failEvery(), am));
+      BenchJob job = new BenchJob(j, BenchWorkload.rounds(j, shape.rounds()), shape.failEvery(),
+          am);
+      jobs.add(job);
+      added.add(job);
     }
     rm.drainEvents();
+    return added;
   }
 
   /** Every job asks for its first round. */
@@ -204,8 +237,9 @@ public final class BenchCluster implements AutoCloseable {
    * One tick: every node heartbeats once (reporting the containers that ended) and every AM
    * with something to do heartbeats once, interleaved as in an RM where both come every second:
    * AM {@code j} right after node {@code j * N / J}, with the RM's events drained first so it
-   * sees every allocation made so far. Re-plans in flight finish before the tick ends (as they
-   * would within a 1 s heartbeat interval).
+   * sees every allocation made so far; the tick's arrivals ({@link #arriveEachTick}) are
+   * submitted between the heartbeats and ask at once. Re-plans in flight finish before the tick
+   * ends (as they would within a 1 s heartbeat interval).
    *
    * @return containers the AMs received in this tick
    */
@@ -213,13 +247,21 @@ public final class BenchCluster implements AutoCloseable {
     tick++;
     int received = 0;
     int next = 0; // next job to step, in slot order
+    int arrived = 0;
     for (BenchNode n : nodes) {
       // heartbeats spread over the interval, as a real RM hears them: what depends on the time
       // between two heartbeats (Hare's least pass interval) sees the gaps a cluster this size has
       clock.set(tick * TICK_MS + n.index * TICK_MS / nodes.size());
-      List<BenchNode.Running> due = n.takeDue(tick);
-      List<ContainerStatus> statuses = new ArrayList<>(due.size());
-      for (BenchNode.Running r : due) {
+      int due = (int) ((n.index + 1L) * arrivalsPerTick / nodes.size()) - arrived;
+      if (due > 0) {
+        for (BenchJob j : submit(due)) {
+          j.start();
+        }
+        arrived += due;
+      }
+      List<BenchNode.Running> ended = n.takeDue(tick);
+      List<ContainerStatus> statuses = new ArrayList<>(ended.size());
+      for (BenchNode.Running r : ended) {
         statuses.add(BenchNode.completed(r));
         r.job.ended(r);
       }

@@ -39,6 +39,7 @@ public final class BenchReport {
     o.put("warmup_ticks", s.warmupTicks());
     o.put("churn_ticks", s.churnTicks());
     o.put("hare_pass_interval_ms", s.passIntervalMs());
+    o.put("arrivals_per_tick", s.arrivalsPerTick());
     for (Contender k : Contender.values()) {
       RunResult r = find(results, k);
       String p = k.label() + "_";
@@ -63,7 +64,9 @@ public final class BenchReport {
       put(o, p + "pass_heartbeat_cpu_p99_ms", r, x -> x.churnPassesCpu().p99Ms());
       put(o, p + "replans", r, x -> x.replans().count());
       put(o, p + "replan_avg_ms", r, x -> x.replans().meanMs());
+      put(o, p + "replan_p99_ms", r, x -> x.replans().p99Ms());
       put(o, p + "replan_cpu_max_ms", r, x -> x.replansCpu().maxMs());
+      put(o, p + "replan_snapshot_p50_ms", r, x -> x.replanSnapshots().p50Ms());
       put(o, p + "replan_snapshot_max_ms", r, x -> x.replanSnapshots().maxMs());
       put(o, p + "state_heap_mb", r, x -> x.stateHeapBytes() / 1048576.0);
       put(o, p + "violations", r, x -> x.violations().none() ? 0 : 1);
@@ -84,9 +87,11 @@ public final class BenchReport {
     StringBuilder b = new StringBuilder();
     b.append(String.format(Locale.ROOT, "scheduler bench: %d nodes x %d GPUs, %d jobs "
         + "(k 1-8, tasks 1-%d ticks), %d warm-up + %d measured churn ticks; Hare's least pass"
-        + " interval %d ms%n%n",
+        + " interval %d ms%s%n%n",
         s.shape().nodes(), s.shape().gpusPerNode(), s.shape().jobs(),
-        BenchWorkload.MAX_TASK_TICKS, s.warmupTicks(), s.churnTicks(), s.passIntervalMs()));
+        BenchWorkload.MAX_TASK_TICKS, s.warmupTicks(), s.churnTicks(), s.passIntervalMs(),
+        s.arrivalsPerTick() == 0 ? "" : String.format(Locale.ROOT,
+            "; %d more jobs arrive in each warm-up and churn tick", s.arrivalsPerTick())));
     b.append(String.format(Locale.ROOT, "%-34s", ""));
     for (RunResult r : results) {
       b.append(String.format(Locale.ROOT, "%14s", r.contender().label()));
@@ -120,8 +125,10 @@ public final class BenchReport {
     row(b, "churn: pass heartbeat CPU p99 ms", results, r -> r.churnPassesCpu().p99Ms(),
         "%.3f");
     row(b, "re-plans", results, r -> (double) r.replans().count(), "%.0f");
+    row(b, "re-plan p50 ms", results, r -> r.replans().p50Ms(), "%.1f");
     row(b, "re-plan max ms", results, r -> r.replans().maxMs(), "%.1f");
     row(b, "re-plan CPU max ms", results, r -> r.replansCpu().maxMs(), "%.1f");
+    row(b, "re-plan snapshot p50 ms", results, r -> r.replanSnapshots().p50Ms(), "%.1f");
     row(b, "re-plan snapshot max ms", results, r -> r.replanSnapshots().maxMs(), "%.1f");
     row(b, "RM heap for the jobs MB", results, r -> r.stateHeapBytes() / 1048576.0, "%.1f");
     row(b, "violations (over-commit etc.)", results, r -> r.violations().none() ? 0.0 : 1.0,

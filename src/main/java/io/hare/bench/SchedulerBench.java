@@ -21,6 +21,10 @@ import org.slf4j.LoggerFactory;
  *       heartbeat (p50, p99, max).
  * </ol>
  *
+ * <p>With arrivals ({@link Settings#arrivalsPerTick}), new jobs arrive in every warm-up and
+ * churn tick, so Hare re-plans during the churn (at most once per re-plan interval, one tick)
+ * and the churn's figures include what those re-plans cost the heartbeats.
+ *
  * <p>Schedulers run one after another, Hare first: the second runs in a JVM warmed by the first
  * (YARN's shared code is compiled), which if anything favours CapacityScheduler.
  */
@@ -32,12 +36,18 @@ public final class SchedulerBench {
   static final int MAX_FILL_TICKS = 100;
 
   /**
-   * A bench: the workload's shape, how many warm-up and measured churn ticks, and Hare's least
-   * time between two policy passes ({@code yarn.scheduler.hare.pass.min-interval-ms}).
+   * A bench: the workload's shape, how many warm-up and measured churn ticks, Hare's least
+   * time between two policy passes ({@code yarn.scheduler.hare.pass.min-interval-ms}), and how
+   * many jobs arrive in each warm-up and churn tick (spread over the tick), on top of the
+   * shape's jobs that all arrive at the start.
    */
   public record Settings(BenchShape shape, int warmupTicks, int churnTicks,
-      long passIntervalMs) {
+      long passIntervalMs, int arrivalsPerTick) {
     public Settings {
+      if (arrivalsPerTick < 0) {
+        throw new IllegalArgumentException("arrivals per tick must be >= 0, got "
+            + arrivalsPerTick);
+      }
       if (warmupTicks < 0 || churnTicks < 1) {
         throw new IllegalArgumentException("warm-up ticks must be >= 0 and churn ticks >= 1,"
             + " got " + warmupTicks + " and " + churnTicks);
@@ -46,6 +56,10 @@ public final class SchedulerBench {
         throw new IllegalArgumentException("the pass interval must be 0 to 1000 ms, got "
             + passIntervalMs);
       }
+    }
+
+    public Settings(BenchShape shape, int warmupTicks, int churnTicks, long passIntervalMs) {
+      this(shape, warmupTicks, churnTicks, passIntervalMs, 0);
     }
 
     public Settings(BenchShape shape, int warmupTicks, int churnTicks) {
@@ -102,6 +116,7 @@ public final class SchedulerBench {
       LOG.info("{}: fill placed {} containers in {} ticks; warming up for {} ticks", c.label(),
           allocations, filledAt, s.warmupTicks());
       cl.startClocks();
+      cl.arriveEachTick(s.arrivalsPerTick());
       for (int i = 0; i < s.warmupTicks(); i++) {
         cl.tick();
       }

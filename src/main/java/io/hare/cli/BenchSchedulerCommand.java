@@ -72,6 +72,12 @@ public final class BenchSchedulerCommand implements Callable<Integer> {
           + " heartbeat that changed something). Heartbeats are spread over each tick.")
   long passIntervalMs;
 
+  @Option(names = "--arrivals-per-tick", paramLabel = "A", defaultValue = "0",
+      description = "New jobs arriving in each warm-up and churn tick, spread over it, beside "
+          + "the --jobs that arrive at the start; each arrival makes Hare re-plan (at most once "
+          + "per tick). 0 to 100,000 (default: ${DEFAULT-VALUE}).")
+  int arrivalsPerTick;
+
   @Option(names = "--json", description = "Print one JSON object instead of the table.")
   boolean json;
 
@@ -98,8 +104,12 @@ public final class BenchSchedulerCommand implements Callable<Integer> {
       throw new BadInputException("--pass-interval-ms: must be 0 to 1000, got "
           + passIntervalMs);
     }
+    if (arrivalsPerTick < 0 || arrivalsPerTick > 100_000) {
+      throw new BadInputException("--arrivals-per-tick: must be 0 to 100000, got "
+          + arrivalsPerTick);
+    }
     return new SchedulerBench.Settings(new BenchShape(nodes, gpusPerNode, jobs, 0, 0),
-        warmupTicks, churnTicks, passIntervalMs);
+        warmupTicks, churnTicks, passIntervalMs, arrivalsPerTick);
   }
 
   private List<Contender> contenders() throws BadInputException {

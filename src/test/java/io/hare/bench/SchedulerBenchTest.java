@@ -101,6 +101,44 @@ public class SchedulerBenchTest {
     assertTrue(r.violations().none());
   }
 
+  /**
+   * Jobs arriving during the churn are submitted between the heartbeats, get their first
+   * round's containers (64 GPUs, enough for every job's round), and make Hare re-plan beyond
+   * the fill's re-plan.
+   */
+  @Test(timeout = 600_000)
+  public void jobsArrivingInTheChurnRunAndMakeHareReplan() throws Exception {
+    try (BenchCluster cl = BenchCluster.start(Contender.HARE, new BenchShape(16, 4, 2, 0, 0))) {
+      cl.submitJobs();
+      cl.startJobs();
+      cl.tick();
+      int fillReplans = cl.replanTimes().nanos().size();
+      cl.startClocks();
+      cl.arriveEachTick(2);
+      for (int t = 0; t < 4; t++) {
+        cl.tick();
+      }
+      assertEquals("2 jobs at the start and 2 in each of 4 ticks", 2 + 2 * 4, cl.submittedJobs());
+      for (BenchJob j : cl.jobs().subList(2, cl.submittedJobs() - 2)) {
+        assertTrue("job " + j.index + " arrived in the churn and ran its first round",
+            j.allocations[0] > 0);
+      }
+      assertTrue("re-plans after the fill's " + fillReplans + ": "
+          + cl.replanTimes().nanos().size(), cl.replanTimes().nanos().size() > fillReplans);
+      assertTrue(cl.violations().none());
+    }
+  }
+
+  @Test(timeout = 600_000)
+  public void negativeArrivalsAreRefused() {
+    try {
+      new SchedulerBench.Settings(new BenchShape(4, 2, 6, 0, 0), 2, 3, 0, -1);
+      throw new AssertionError("negative arrivals accepted");
+    } catch (IllegalArgumentException e) {
+      assertTrue(e.getMessage(), e.getMessage().contains("arrivals per tick"));
+    }
+  }
+
   @Test(timeout = 300_000)
   public void workloadIsTheSameFunctionOfIndicesForEveryone() {
     long sum = 0;

@@ -40,6 +40,7 @@ public class BenchCommandTest {
     badInput("--schedulers", "bench", "scheduler", "--schedulers", "hare,fair");
     badInput("--schedulers", "bench", "scheduler", "--schedulers", "hare,hare");
     badInput("--no-such", "bench", "scheduler", "--no-such");
+    badInput("--arrivals-per-tick", "bench", "scheduler", "--arrivals-per-tick", "-1");
   }
 
   @Test(timeout = 60_000)
@@ -56,7 +57,8 @@ public class BenchCommandTest {
   @Test(timeout = 600_000)
   public void jsonIsOneObjectWithTheIssuesFieldsFirst() throws Exception {
     CliRun r = CliRun.run("bench", "scheduler", "--nodes", "4", "--gpus-per-node", "2",
-        "--jobs", "6", "--warmup-ticks", "1", "--churn-ticks", "3", "--json");
+        "--jobs", "6", "--warmup-ticks", "1", "--churn-ticks", "3", "--arrivals-per-tick", "1",
+        "--json");
     assertEquals(r.toString(), HareCommand.OK, r.code);
     ObjectMapper m = new ObjectMapper();
     JsonNode o = m.readTree(r.out);
@@ -69,6 +71,9 @@ public class BenchCommandTest {
     assertTrue(o.get("hare_allocations_per_s").asDouble() > 0);
     assertTrue(o.get("capacity_allocations_per_s").asDouble() > 0);
     assertEquals(4, o.get("nodes").asInt());
+    assertEquals(1, o.get("arrivals_per_tick").asInt());
+    assertTrue("the fill's re-plan and the arrivals' " + o.get("hare_replans"),
+        o.get("hare_replans").asInt() >= 2);
     assertEquals(0, o.get("hare_violations").asInt());
     assertEquals(0, o.get("capacity_violations").asInt());
     int documents = 0;
