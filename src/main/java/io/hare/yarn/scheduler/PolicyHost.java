@@ -82,9 +82,13 @@ final class PolicyHost implements ClusterView {
 
   private final Map<String, YarnJob> active = new HashMap<>();
   private final TreeMap<YarnJob, YarnJob> ordered = new TreeMap<>(ARRIVAL);
-  private List<YarnJob> jobList = List.of();
-  private Map<String, YarnJob> shownJobs = Map.of();
-  private boolean jobsChanged;
+  /** The jobs the policy sees, in arrival order; changed only by {@link #publishViews}. */
+  private final ArrayList<YarnJob> shownList = new ArrayList<>();
+  private final List<YarnJob> jobList = Collections.unmodifiableList(shownList);
+  /** The same jobs by id, for the policy's lookups; changed only by {@link #publishViews}. */
+  private final Map<String, YarnJob> shownJobs = new HashMap<>();
+  /** Jobs announced or done since the last publish (a job may be listed more than once). */
+  private final List<YarnJob> jobsChanged = new ArrayList<>();
   /** Jobs to publish, each once ({@link YarnJob#touched}); see {@link GpuInventory#drainTouched}. */
   private final List<YarnJob> touchedJobs = new ArrayList<>();
   private List<YarnGpu> shownGpus = List.of();
@@ -189,7 +193,7 @@ final class PolicyHost implements ClusterView {
     job.roundsNotified = job.liveRoundsDone();
     active.put(job.id(), job);
     ordered.put(job, job);
-    jobsChanged = true;
+    jobsChanged.add(job);
     readyTotal += job.ready;
     dirty = true;
     gate.call(() -> policy.onJobArrived(job, nowMs));
@@ -256,7 +260,7 @@ final class PolicyHost implements ClusterView {
   void jobDone(YarnJob job, long nowMs) {
     if (active.remove(job.id()) != null) {
       ordered.remove(job);
-      jobsChanged = true;
+      jobsChanged.add(job);
       readyTotal -= job.ready;
       dirty = true;
       touch(job);
@@ -515,23 +519,43 @@ final class PolicyHost implements ClusterView {
   /**
    * Brings the job and GPU lists of the {@link ClusterView} up to date, just before the policy
    * reads them (assign, and a re-plan started by the same pass); callbacks never read the view.
-   * Each copy costs the number of jobs or GPUs, and thousands of callbacks can come between two
-   * passes (every job arriving at once), so copying at every callback was quadratic. Under the
-   * gate's lock, on the scheduler thread.
+   * The jobs shown change in place, by the jobs that came or went since the last publish: a
+   * copy would cost every job at each arrival or departure, which on a large cluster comes
+   * several times a second. Nothing else changes them, so a policy sees them fixed for the
+   * whole of a call, and a re-plan on the background thread for the whole of its run (the
+   * gate lets no pass in, so nothing publishes, until it ends). Under the gate's lock.
    */
   private void publishViews() {
-    if (jobsChanged) {
-      jobList = List.copyOf(ordered.keySet());
-      // a HashMap, not Map.copyOf: a dispatch looks up every job it visits, and the immutable
-      // map's open addressing compares colliding application ids (same length, same long
-      // prefix) byte by byte where a HashMap compares their cached hashes first
-      shownJobs = new HashMap<>(active); // private and read-only: no wrapper to go through per lookup
-      jobsChanged = false;
+    if (!jobsChanged.isEmpty()) {
+      for (YarnJob j : jobsChanged) {
+        YarnJob shown = shownJobs.get(j.id());
+        if (active.get(j.id()) == j) {
+          if (shown != j) {
+            unlist(shown);
+            shownJobs.put(j.id(), j);
+            int at = Collections.binarySearch(shownList, j, ARRIVAL);
+            shownList.add(at < 0 ? -at - 1 : at, j);
+          }
+        } else if (shown == j) {
+          shownJobs.remove(j.id());
+          unlist(j);
+        }
+      }
+      jobsChanged.clear();
     }
     if (gpusVersion != inventory.version()) {
       shownGpus = inventory.gpus();
       gpusVersion = inventory.version();
       countsStale = true;
+    }
+  }
+
+  private void unlist(YarnJob job) {
+    if (job != null) {
+      int at = Collections.binarySearch(shownList, job, ARRIVAL);
+      if (at >= 0) {
+        shownList.remove(at);
+      }
     }
   }
 
