@@ -89,6 +89,8 @@ final class PolicyHost implements ClusterView {
   private final Map<String, YarnJob> shownJobs = new HashMap<>();
   /** Jobs announced or done since the last publish (a job may be listed more than once). */
   private final List<YarnJob> jobsChanged = new ArrayList<>();
+  /** More changes than this (and than an eighth of the jobs) rebuild the shown jobs whole. */
+  private static final int REBUILD_AT = 64;
   /** Jobs to publish, each once ({@link YarnJob#touched}); see {@link GpuInventory#drainTouched}. */
   private final List<YarnJob> touchedJobs = new ArrayList<>();
   private List<YarnGpu> shownGpus = List.of();
@@ -526,7 +528,15 @@ final class PolicyHost implements ClusterView {
    * gate lets no pass in, so nothing publishes, until it ends). Under the gate's lock.
    */
   private void publishViews() {
-    if (!jobsChanged.isEmpty()) {
+    if (jobsChanged.size() > REBUILD_AT && jobsChanged.size() > shownList.size() / 8) {
+      // many at once (the jobs of a restart, a burst of submissions): a rebuild costs the
+      // jobs once, where inserts out of arrival order would each shift the list
+      shownList.clear();
+      shownList.addAll(ordered.keySet());
+      shownJobs.clear();
+      shownJobs.putAll(active);
+      jobsChanged.clear();
+    } else if (!jobsChanged.isEmpty()) {
       for (YarnJob j : jobsChanged) {
         YarnJob shown = shownJobs.get(j.id());
         if (active.get(j.id()) == j) {

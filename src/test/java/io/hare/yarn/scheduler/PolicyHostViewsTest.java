@@ -70,6 +70,27 @@ public class PolicyHostViewsTest {
     assertEquals(List.of(), host.jobs());
   }
 
+  /** A burst of jobs heard of out of arrival order is shown in arrival order all the same. */
+  @Test(timeout = 60_000)
+  public void aBurstOfJobsIsShownInArrivalOrder() {
+    inventory.setNode(NodeId.newInstance("h1", 1), 1, GpuType.of("v100"));
+    List<YarnJob> jobs = new ArrayList<>();
+    for (int i = 0; i < 300; i++) {
+      jobs.add(job((i * 7919L) % 300)); // every arrival time from 0 to 299 once, shuffled
+    }
+    for (YarnJob j : jobs) {
+      host.asksChanged(j, 1, 300);
+    }
+    host.jobDone(jobs.get(0), 300);
+    host.pass(300);
+    List<String> expected = new ArrayList<>();
+    jobs.subList(1, jobs.size()).stream()
+        .sorted(java.util.Comparator.comparingLong(YarnJob::arrivalMs))
+        .forEach(j -> expected.add(j.id()));
+    assertEquals(expected, policy.seen);
+    assertNull(host.job(jobs.get(0).id()));
+  }
+
   private YarnJob job(long arrivalMs) {
     ApplicationId id = ApplicationId.newInstance(1, ++apps);
     times.addJob(id.toString(), null);
