@@ -7,6 +7,7 @@ import io.hare.core.plan.ExactSolver;
 import io.hare.core.plan.RelaxationBound;
 import io.hare.core.policy.Policies;
 import io.hare.core.policy.PolicyConfig;
+import io.hare.core.policy.hare.HareKeys;
 import io.hare.core.policy.hare.HarePolicy;
 import io.hare.testing.Corpus;
 import java.util.ArrayList;
@@ -28,21 +29,30 @@ public class HareCorpusTest {
   /** Most hare may lose to the best other policy on any medium instance (the issue's target). */
   private static final double MEDIUM_MAX_BEHIND = 1.05;
   /**
-   * Most hare's geometric mean over the tiny optima may reach. The issue asks 1.05; hare
-   * measures 1.075, and even the best of all eleven policies per instance (hare included) comes
-   * to 1.052 against an optimum that knows every arrival in advance, so the test holds the line
-   * at what hare does, to catch a regression, and the gap stays open in issue 20. The instances
-   * hare loses most on are those where the optimum keeps a GPU idle for a job that has not
-   * arrived yet (tiny-4) or runs a job on a type the LP's affinity bans (tiny-2, tiny-8; a
-   * finite affinity-penalty wins tiny-8 back but loses tiny-2 and the medium instances, README,
-   * "Type affinity"); a dispatch lookahead gains little here and costs on the paper setting
-   * (README, "Dispatch").
+   * Most hare's geometric mean over the tiny optima may reach with exact plans of small states
+   * (exact.max-tasks=24; README, "Exact plans for small states"): the issue's target. It
+   * measures 1.034; what is left is what an online policy cannot know, as the optimum keeps a
+   * GPU idle for a job that has not arrived yet (tiny-4, 1.17x).
    */
-  private static final double TINY_MAX_GEO_MEAN = 1.08;
+  private static final double TINY_MAX_GEO_MEAN = 1.05;
+  /**
+   * The same without exact plans (off by default): 1.075 measured, held to catch a regression.
+   * The instances lost most are those where the optimum keeps a GPU idle for a job to come
+   * (tiny-4) or runs a job on a type the LP's affinity bans (tiny-2, tiny-8).
+   */
+  private static final double TINY_MAX_GEO_MEAN_DEFAULT = 1.08;
+
+  /** hare with exact plans of small states, which issue 20's tiny target is measured with. */
+  private static final Map<String, String> EXACT = Map.of(HareKeys.EXACT_MAX_TASKS, "24");
 
   private static SimResult run(String policy, Corpus.Instance in, long seed) throws Exception {
+    return run(policy, in, seed, Map.of());
+  }
+
+  private static SimResult run(String policy, Corpus.Instance in, long seed,
+      Map<String, String> keys) throws Exception {
     return new Simulator(in.cluster(), in.jobs(), in.profiles(), SimOptions.defaults())
-        .run(Policies.create(policy, new PolicyConfig(Map.of(), seed)));
+        .run(Policies.create(policy, new PolicyConfig(keys, seed)));
   }
 
   @Test(timeout = 180_000)
@@ -54,6 +64,7 @@ public class HareCorpusTest {
     for (long seed = 1; seed <= 40; seed++) {
       Corpus.Instance in = Corpus.medium(seed);
       double hare = run(HarePolicy.NAME, in, 1).totalWeightedJctS();
+      double exact = run(HarePolicy.NAME, in, 1, EXACT).totalWeightedJctS();
       double best = Double.POSITIVE_INFINITY;
       String bestName = "";
       for (String name : Policies.names()) {
@@ -73,6 +84,10 @@ public class HareCorpusTest {
         behind.add(String.format("%s: hare %.1f s, %s %.1f s (%.3fx)", in, hare, bestName, best,
             hare / best));
       }
+      if (exact > MEDIUM_MAX_BEHIND * best) {
+        behind.add(String.format("%s: hare with exact plans %.1f s, %s %.1f s (%.3fx)", in,
+            exact, bestName, best, exact / best));
+      }
     }
     // the figures, for the record (surefire keeps them in the test's output file)
     LOG.info("medium corpus: hare/best other policy geometric mean {}, worst {}",
@@ -85,6 +100,7 @@ public class HareCorpusTest {
   public void hareAgainstThirtyProvenOptima() throws Exception {
     ExactSolver solver = new ExactSolver(30, 1);
     double logSum = 0;
+    double defaultLogSum = 0;
     List<String> worst = new ArrayList<>();
     for (long seed = 1; seed <= 30; seed++) {
       Corpus.Instance in = Corpus.tiny(seed);
@@ -99,16 +115,21 @@ public class HareCorpusTest {
         assertTrue(in + ": " + name + " " + r.totalWeightedJctS() + " below the optimum "
             + optimum, r.unfinishedJobs() > 0 || r.totalWeightedJctS() >= optimum - 1e-9);
       }
-      double ratio = run(HarePolicy.NAME, in, 1).totalWeightedJctS() / optimum;
+      double ratio = run(HarePolicy.NAME, in, 1, EXACT).totalWeightedJctS() / optimum;
       logSum += Math.log(ratio);
+      defaultLogSum += Math.log(run(HarePolicy.NAME, in, 1).totalWeightedJctS() / optimum);
       if (ratio > 1.2) {
         worst.add(String.format("%s %.3f", in.name(), ratio));
       }
     }
     double geoMean = Math.exp(logSum / 30);
-    LOG.info("tiny corpus: hare/optimum geometric mean {}, over 1.2: {}",
-        String.format("%.3f", geoMean), worst);
-    assertTrue("hare/optimum geometric mean " + geoMean + " (issue target 1.05; worst " + worst
-        + ")", geoMean <= TINY_MAX_GEO_MEAN);
+    double defaultGeoMean = Math.exp(defaultLogSum / 30);
+    LOG.info("tiny corpus: hare/optimum geometric mean {} with exact plans (over 1.2: {}), {} "
+        + "without", String.format("%.3f", geoMean), worst,
+        String.format("%.3f", defaultGeoMean));
+    assertTrue("hare/optimum geometric mean " + geoMean + " with exact plans (issue target 1.05;"
+        + " worst " + worst + ")", geoMean <= TINY_MAX_GEO_MEAN);
+    assertTrue("hare/optimum geometric mean " + defaultGeoMean + " without exact plans",
+        defaultGeoMean <= TINY_MAX_GEO_MEAN_DEFAULT);
   }
 }

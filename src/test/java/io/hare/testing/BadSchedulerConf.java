@@ -100,6 +100,10 @@ public final class BadSchedulerConf {
         "[0.0, Infinity]");
     add(c, "hare-lp-intervals-one", HareKeys.LP_INTERVALS, "1", "got '1'",
         "[2, 10000]");
+    add(c, "hare-exact-max-tasks-negative", HareKeys.EXACT_MAX_TASKS, "-1", "got '-1'",
+        "[0, 1000]");
+    add(c, "hare-exact-work-limit-zero", HareKeys.EXACT_WORK_LIMIT, "0", "got '0'",
+        "[0.001, 60.0]");
     add(c, "hare-max-wait-negative", HareKeys.MAX_WAIT_MS, "-5", "got '-5'",
         "[0, 31536000000]");
     // keys of policies other than the running one: refused now, not at the restart that

@@ -125,8 +125,9 @@ public interface SchedulingPolicy {
   /**
    * The first {@code n} jobs in line for GPUs of {@code type}, in order, the first of them
    * {@link #firstInLine}'s: each would be given such GPUs once those before it have no ready
-   * task left. A host uses it to prepare the next jobs' starts (YARN's standby containers).
-   * Empty when the policy does not say; called like {@link #firstInLine}.
+   * task left. Where {@code firstInLine} is "" (the GPUs follow a plan), the jobs the plan runs
+   * next on such GPUs, by planned start. A host uses it to prepare the next jobs' starts (YARN's
+   * standby containers). Empty when the policy does not say; called like {@link #firstInLine}.
    */
   default List<String> line(ClusterView cluster, GpuType type, int n, long nowMs) {
     return List.of();

@@ -428,8 +428,8 @@ final class PolicyHost implements ClusterView {
     Map<GpuType, List<String>> line = new HashMap<>();
     for (GpuType t : gpuTypes()) {
       policy.firstInLine(this, t, nowMs).ifPresent(id -> first.put(t, id));
-      String f = first.get(t);
-      if (f != null && !f.isEmpty()) {
+      // "" (no job keeps such a GPU warm) may still come with a line to prepare standbys for
+      if (first.get(t) != null) {
         line.put(t, List.copyOf(policy.line(this, t, LINE, nowMs)));
       }
     }

@@ -4,6 +4,7 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
+import io.hare.core.policy.hare.HareKeys;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -69,6 +70,39 @@ public class HareSchedulerTest extends MockRmTestCase {
     List<Container> third = h.heartbeatAndPull(x, nm);
     assertEquals("x's second round follows", 2, third.size());
     assertEquals(Set.of(x.getApplicationAttemptId()), owners(third));
+  }
+
+  /**
+   * The same two jobs with an exact plan of the state (HareKeys.EXACT_MAX_TASKS): finishing one job first is optimal for two equal jobs without sync
+   * (rounds of time T: 2T + 4T, against 3T + 4T interleaved), so the RM gives x's second round
+   * the GPUs x freed and y waits for them.
+   */
+  @Test(timeout = 300_000)
+  public void withAnExactPlanTheFirstJobsSecondRoundTakesTheGpusItFreed() throws Exception {
+    YarnConfiguration conf = HareRm.conf();
+    conf.setInt(HareKeys.EXACT_MAX_TASKS, 24);
+    h = HareRm.start(conf);
+    MockNM nm = h.node("h1:1234", 2);
+    MockAM a = h.launch(h.submit("hare.rounds=2", "hare.tasks-per-round=2"), nm);
+    MockAM b = h.launch(h.submit("hare.rounds=2", "hare.tasks-per-round=2"), nm);
+    HareRm.askGpuTasks(a, 2);
+    HareRm.askGpuTasks(b, 2);
+    List<Container> first = h.heartbeatAndPull(a, nm);
+    first.addAll(h.heartbeatAndPull(b, nm));
+    assertEquals("a round runs on both GPUs together", 1, owners(first).size());
+    MockAM x = owners(first).contains(a.getApplicationAttemptId()) ? a : b;
+    MockAM y = x == a ? b : a;
+    for (Container c : first) {
+      h.finish(nm, c);
+    }
+    HareRm.askGpuTasks(x, 2);
+    assertEquals("y waits", 0, h.heartbeatAndPull(y, nm).size());
+    List<Container> second = h.heartbeatAndPull(x, nm);
+    assertEquals("x's second round takes the GPUs it freed", 2, second.size());
+    for (Container c : second) {
+      h.finish(nm, c);
+    }
+    assertEquals("then y's first round", 2, h.heartbeatAndPull(y, nm).size());
   }
 
   @Test(timeout = 300_000)

@@ -7,6 +7,7 @@ import io.hare.core.JobSpec;
 import io.hare.core.SchedulerKeys;
 import io.hare.core.policy.Policies;
 import io.hare.core.policy.PolicyConfig;
+import io.hare.core.policy.hare.HareKeys;
 import io.hare.core.profile.ProfileCsv;
 import io.hare.core.profile.ProfileTable;
 import io.hare.sim.SimOptions;
@@ -52,10 +53,14 @@ public class SameDecisionsTest extends MockRmTestCase {
   @Test(timeout = 300_000)
   public void simulatorAndSchedulerDecideAlike() throws Exception {
     // type-aware policies: their choice of type is by design, not by the order GPUs are listed
-    for (String policy : List.of("hare", "hlas")) {
-      Map<String, List<String>> sim = simulated(policy);
-      Map<String, List<String>> rm = scheduled(policy);
-      assertEquals(policy + ": first placements", sim, rm);
+    // hare twice: with an exact plan of the state (4 GPUs, 18 tasks) and with the Smith order
+    for (String exact : List.of("24", "0", "-")) {
+      String policy = exact.equals("-") ? "hlas" : "hare";
+      Map<String, String> keys = exact.equals("-") ? Map.of()
+          : Map.of(HareKeys.EXACT_MAX_TASKS, exact);
+      Map<String, List<String>> sim = simulated(policy, keys);
+      Map<String, List<String>> rm = scheduled(policy, keys);
+      assertEquals(policy + " " + keys + ": first placements", sim, rm);
       if (policy.equals("hare")) {
         // and they are the sensible ones: the heavy cnn job gets the v100s
         assertEquals(List.of("v100", "v100"), rm.get("A"));
@@ -64,10 +69,11 @@ public class SameDecisionsTest extends MockRmTestCase {
   }
 
   /** GPU types of the tasks each job starts at time 0 in the simulator. */
-  private static Map<String, List<String>> simulated(String policy) throws Exception {
+  private static Map<String, List<String>> simulated(String policy, Map<String, String> keys)
+      throws Exception {
     ProfileTable t = ProfileCsv.read(new java.io.StringReader(PROFILES), "profiles");
     SimResult r = new Simulator(ClusterSpec.parse("v100=2,k80=2"), JOBS, t,
-        new SimOptions(0, true)).run(Policies.create(policy, new PolicyConfig(Map.of(), 0)));
+        new SimOptions(0, true)).run(Policies.create(policy, new PolicyConfig(keys, 0)));
     Map<String, List<String>> out = new TreeMap<>();
     for (TaskRecord task : r.tasks()) {
       if (task.startMs() == 0) {
@@ -79,12 +85,14 @@ public class SameDecisionsTest extends MockRmTestCase {
   }
 
   /** GPU types of the containers each job gets from one scheduling pass of the MockRM. */
-  private Map<String, List<String>> scheduled(String policy) throws Exception {
+  private Map<String, List<String>> scheduled(String policy, Map<String, String> keys)
+      throws Exception {
     File csv = GenericTestUtils.getTestDir("same-decisions-profiles.csv");
     Files.writeString(csv.toPath(), PROFILES);
     YarnConfiguration conf = HareRm.conf();
     conf.set(SchedulerKeys.POLICY, policy);
     conf.set(SchedulerKeys.PROFILES_FILE, csv.getAbsolutePath());
+    keys.forEach(conf::set);
     h = HareRm.start(conf);
     MockNM am = h.node("amhost:1234", 0); // the ApplicationMasters run here
     MockNM v100 = h.node("v100host:1234", 2);

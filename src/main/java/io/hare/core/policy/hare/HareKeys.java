@@ -112,4 +112,24 @@ public final class HareKeys {
    */
   public static final String SYNC_HOLD_MAX_SHARE = ROOT + "sync-hold-max-share";
   public static final double DEFAULT_SYNC_HOLD_MAX_SHARE = 0.5;
+
+  /**
+   * States with at most this many unstarted tasks (and at most exact.max-gpus GPUs) are planned
+   * exactly (CP-SAT, {@link io.hare.core.plan.ExactPlanner}) and the plan followed task by task
+   * (dispatch=priority only); 0 (the default): never.
+   */
+  public static final String EXACT_MAX_TASKS = ROOT + "exact.max-tasks";
+  public static final int DEFAULT_EXACT_MAX_TASKS = 0;
+
+  /** Most GPUs a cluster may have for its states to be planned exactly. */
+  public static final String EXACT_MAX_GPUS = ROOT + "exact.max-gpus";
+  public static final int DEFAULT_EXACT_MAX_GPUS = 8;
+
+  /**
+   * CP-SAT's deterministic time limit per exact plan (about seconds of one core): deterministic,
+   * so the simulator and the RM reach the same plan; a plan the limit cuts short is used only if
+   * it beats a greedy list schedule.
+   */
+  public static final String EXACT_WORK_LIMIT = ROOT + "exact.work-limit";
+  public static final double DEFAULT_EXACT_WORK_LIMIT = 0.5;
 }

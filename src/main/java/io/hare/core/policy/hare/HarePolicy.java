@@ -1,6 +1,7 @@
 package io.hare.core.policy.hare;
 
 import io.hare.core.GpuType;
+import io.hare.core.plan.ExactPlanner;
 import io.hare.core.plan.FluidRelaxation;
 import io.hare.core.plan.Forecast;
 import io.hare.core.plan.FluidSolution;
@@ -57,6 +58,14 @@ import org.slf4j.LoggerFactory;
  * GPU that each GPU follows, waiting for its next planned task, as the paper's executors do
  * ({@link PlanFollower}).
  *
+ * <p><b>Exact plans of small states</b> ({@code exact.max-tasks}, {@code exact.max-gpus}): in a
+ * cluster of at most {@code exact.max-gpus} GPUs every arrival re-plans, and a state with at most
+ * {@code exact.max-tasks} unstarted tasks is solved exactly ({@link ExactPlanner}); each GPU
+ * then follows its optimal sequence ({@link PlanFollower#follow}), idle where the optimum waits
+ * for a faster GPU. Until the plan that covers a new arrival is installed, and whenever the
+ * state outgrows the limits, priority dispatch decides; a task that ends far from its expected
+ * time re-plans, since the plan's waits were right only for the times it was made with.
+ *
  * <p><b>Starvation guard</b> ({@code max-wait-ms}, {@link WaitAging}): Smith's rule alone lets a
  * stream of short heavy jobs hold a long light one back for ever. A job with ready tasks that has
  * started none for {@code max-wait-ms} goes before the order, on any type it can run on, until
@@ -81,14 +90,25 @@ public final class HarePolicy implements SchedulingPolicy {
 
   /** Defaults that differ between the two registered settings. */
   private record Variant(String name, String ordering, String gpuChoice, String dispatch,
-      double affinityMinShare, long maxWaitMs) {}
+      double affinityMinShare, long maxWaitMs, int exactMaxTasks) {}
 
   private static final Variant OURS = new Variant(NAME, HareKeys.DEFAULT_ORDERING,
       HareKeys.DEFAULT_GPU_CHOICE, HareKeys.DEFAULT_DISPATCH,
-      HareKeys.DEFAULT_AFFINITY_MIN_SHARE, HareKeys.DEFAULT_MAX_WAIT_MS);
-  // as published: no starvation guard (the paper's executors follow a fixed plan)
+      HareKeys.DEFAULT_AFFINITY_MIN_SHARE, HareKeys.DEFAULT_MAX_WAIT_MS,
+      HareKeys.DEFAULT_EXACT_MAX_TASKS);
+  // as published: no starvation guard (the paper's executors follow a fixed plan), no exact plans
   private static final Variant PAPER = new Variant(PAPER_NAME, "relaxation", "earliest-free",
-      "plan", 0, 0);
+      "plan", 0, 0, 0);
+  /** Largest exact.max-tasks and exact.max-gpus accepted: far past what CP-SAT proves quickly. */
+  static final int MAX_EXACT_SIZE = 1000;
+  /**
+   * How far, as a share of the task's compute time, a task may end from its expected end before
+   * an exact plan being followed is made again: the plan's idle waits are only right for the
+   * times it was made with. The simulator's tasks end when expected and never re-plan for this.
+   */
+  private static final double EXACT_DRIFT_SHARE = 0.1;
+  /** Largest exact.work-limit accepted: a minute of CP-SAT's deterministic time. */
+  static final double MAX_EXACT_WORK = 60;
   /** Longest max-wait-ms accepted: a year; longer is "off" in all but name. */
   static final long MAX_WAIT_LIMIT_MS = 365L * 24 * 3600 * 1000;
   /** Largest max-wait-size-share accepted: a wait of a thousand times the job's own run. */
@@ -116,7 +136,7 @@ public final class HarePolicy implements SchedulingPolicy {
   /** How a forecast list-schedules: as dispatch chooses GPUs ({@link #forecast}). */
   private final ListScheduler.Options forecastOptions;
 
-  private final HareTracker tracker = new HareTracker();
+  private final HareTracker tracker;
   private final FreeGpuIndex freeIndex = new FreeGpuIndex();
   /** Jobs that arrived since the last plan and still need a key (smith order only). */
   private final List<JobView> unranked = new java.util.ArrayList<>();
@@ -125,6 +145,16 @@ public final class HarePolicy implements SchedulingPolicy {
   private final RoundRanks ranks = new RoundRanks();
   private final PriorityDispatcher dispatcher;
   private final PlanFollower follower;
+  /** Plans small states exactly; null when exact.max-tasks is 0. */
+  private final ExactPlanner exact;
+  private final int exactMaxGpus;
+  /** Follows the exact plan, while {@link #followingExact}. */
+  private final PlanFollower exactFollower;
+  private boolean followingExact;
+  /** The cluster's GPUs as the exact plan being followed knew them. */
+  private long exactGpusVersion;
+  /** GPUs at the last offer; -1 before the first. */
+  private int clusterGpus = -1;
   private final WaitAging aging;
   private boolean dirty;
   private long lastReplanMs = Long.MIN_VALUE;
@@ -179,6 +209,9 @@ public final class HarePolicy implements SchedulingPolicy {
         HareKeys.DEFAULT_SYNC_HOLD_GRACE_MS, 0, MAX_HOLD_GRACE_MS);
     double holdShare = c.getDouble(HareKeys.SYNC_HOLD_MAX_SHARE,
         HareKeys.DEFAULT_SYNC_HOLD_MAX_SHARE, 0, MAX_HOLD_SHARE);
+    // exact plans (read below) need round ends corrected to what happened
+    this.tracker = new HareTracker(!followPlan
+        && c.getInt(HareKeys.EXACT_MAX_TASKS, v.exactMaxTasks(), 0, MAX_EXACT_SIZE) > 0);
     this.dispatcher = followPlan ? null
         : new PriorityDispatcher(ranks, tracker, holds ? grace : -1, holdShare, affinityPenalty);
     long maxWait = c.getLong(HareKeys.MAX_WAIT_MS, followPlan ? 0 : v.maxWaitMs(), 0,
@@ -196,6 +229,23 @@ public final class HarePolicy implements SchedulingPolicy {
     }
     this.follower = followPlan
         ? new PlanFollower(new ListScheduler.Options(choice, switchMs, maxTasks)) : null;
+    int exactTasks = c.getInt(HareKeys.EXACT_MAX_TASKS, v.exactMaxTasks(), 0, MAX_EXACT_SIZE);
+    this.exactMaxGpus = c.getInt(HareKeys.EXACT_MAX_GPUS, HareKeys.DEFAULT_EXACT_MAX_GPUS, 1,
+        MAX_EXACT_SIZE);
+    double work = c.getDouble(HareKeys.EXACT_WORK_LIMIT, HareKeys.DEFAULT_EXACT_WORK_LIMIT,
+        0.001, MAX_EXACT_WORK);
+    if (followPlan && exactTasks > 0) {
+      c.addProblem(HareKeys.EXACT_MAX_TASKS + ": exact plans work with " + HareKeys.DISPATCH
+          + "=priority only, got " + exactTasks + " with dispatch=plan; set it to 0 or use "
+          + "priority");
+    }
+    this.exact = exactTasks > 0 && !followPlan
+        ? new ExactPlanner(exactTasks, exactMaxGpus, work) : null;
+    this.exactFollower = exact != null ? new PlanFollower(new ListScheduler.Options(choice,
+        switchMs, maxTasks)) : null;
+    if (exact != null) {
+      OrTools.load();
+    }
     // priority dispatch gives a round the GPUs where it ends first
     this.forecastOptions = new ListScheduler.Options(followPlan ? choice
         : GpuChoice.EARLIEST_FINISH, switchMs, maxTasks);
@@ -214,6 +264,10 @@ public final class HarePolicy implements SchedulingPolicy {
   @Override
   public void onJobArrived(JobView job, long nowMs) {
     dirty = true;
+    // an exact plan lets only the jobs it covers onto its GPUs: until the re-plan that covers
+    // this one is installed (at once in the simulator, after the solve in the RM), the order
+    // decides, as it does for any arrival between plans
+    followingExact = false;
     if (!relaxationOrder) {
       unranked.add(job); // keyed in assign, where the cluster's types are known
     }
@@ -237,7 +291,11 @@ public final class HarePolicy implements SchedulingPolicy {
 
   @Override
   public void onTaskComputed(JobView job, GpuView gpu, long nowMs, long computeMs) {
-    tracker.computed(job, gpu, nowMs);
+    long expectedMs = tracker.computed(job, gpu, nowMs);
+    if (followingExact && expectedMs >= 0
+        && Math.abs(nowMs - expectedMs) > EXACT_DRIFT_SHARE * Math.max(1, computeMs)) {
+      dirty = true; // the exact plan's times no longer hold: re-plan from what happened
+    }
     freeIndex.add(gpu);
     if (dispatcher != null && job.runningTasks() == 0 && job.readyTasks() == 0) {
       dispatcher.refresh(job); // between rounds: it may hold GPUs for its next round
@@ -298,8 +356,17 @@ public final class HarePolicy implements SchedulingPolicy {
    */
   @Override
   public boolean replanDue(long nowMs) {
-    return dirty && (dispatcher == null || dispatcher.contended() || arrivalsCompete())
+    return dirty && (dispatcher == null || exactSized() || dispatcher.contended()
+        || arrivalsCompete())
         && (lastReplanMs == Long.MIN_VALUE || nowMs - lastReplanMs >= minIntervalMs);
+  }
+
+  /**
+   * Whether the cluster is small enough for exact plans: then every arrival re-plans, since an
+   * exact plan knows only the jobs present when it was made.
+   */
+  private boolean exactSized() {
+    return exact != null && clusterGpus >= 0 && clusterGpus <= exactMaxGpus;
   }
 
   private boolean arrivalsCompete() {
@@ -376,14 +443,15 @@ public final class HarePolicy implements SchedulingPolicy {
     lastReplanMs = nowMs;
     lateArrivals = null;
     PlanningProblem p = tracker.snapshot(cluster, nowMs);
-    return () -> solve(p, nowMs);
+    boolean tryExact = exact != null && exact.fits(p);
+    return () -> solve(p, nowMs, tryExact);
   }
 
   /**
    * The heavy part of a re-plan, on any thread: it reads only the snapshot and the policy's
    * settings.
    */
-  private Replan.Solved solve(PlanningProblem p, long startMs) {
+  private Replan.Solved solve(PlanningProblem p, long startMs, boolean tryExact) {
     // the Smith order as job keys: the LP takes its first jobs, and every group's key follows
     // from its job's, so its groups are listed only for a plan to follow
     double[] smithKeys = relaxationOrder ? null : SmithOrder.jobKeys(p);
@@ -405,13 +473,16 @@ public final class HarePolicy implements SchedulingPolicy {
         }
       }
     }
-    Solution plan = new Solution(p, startMs, smithKeys, order, lp, lpSolution);
+    // the ranks and affinity are set too: they decide again once the state outgrows the limits
+    ExactPlanner.Result exactPlan = tryExact ? exact.plan(p).orElse(null) : null;
+    Solution plan = new Solution(p, startMs, smithKeys, order, lp, lpSolution, exactPlan);
     return (cluster, nowMs) -> install(cluster, plan);
   }
 
   /** What a solve found, to install. */
   private record Solution(PlanningProblem p, long startMs, double[] smithKeys,
-      List<GroupRef> order, PlanningProblem lp, FluidSolution lpSolution) {}
+      List<GroupRef> order, PlanningProblem lp, FluidSolution lpSolution,
+      ExactPlanner.Result exactPlan) {}
 
   private void install(ClusterView cluster, Solution plan) {
     PlanningProblem p = plan.p();
@@ -446,6 +517,11 @@ public final class HarePolicy implements SchedulingPolicy {
       if (!relaxationOrder) {
         unranked.addAll(late);
       }
+    }
+    followingExact = plan.exactPlan() != null;
+    if (followingExact) {
+      exactFollower.follow(plan.exactPlan().plan());
+      exactGpusVersion = cluster.gpusVersion();
     }
     if (dispatcher != null) {
       dispatcher.rebuild(cluster);
@@ -522,6 +598,14 @@ public final class HarePolicy implements SchedulingPolicy {
     }
     arrivals.clear();
     aging.types(cluster);
+    clusterGpus = cluster.gpus().size();
+    if (followingExact && cluster.gpusVersion() != exactGpusVersion) {
+      followingExact = false; // GPUs came or went: the plan may wait on one that is gone
+      dirty = true;
+    }
+    if (followingExact) {
+      return exactFollower.assign(cluster, freeGpus, ranks);
+    }
     return dispatcher != null ? dispatcher.assign(cluster, freeGpus, nowMs, tracker, freeIndex,
         aging.overdue(cluster, nowMs)) : follower.assign(cluster, freeGpus, ranks);
   }
@@ -537,6 +621,9 @@ public final class HarePolicy implements SchedulingPolicy {
     if (dispatcher == null) {
       return Optional.of(""); // plan following: every GPU follows its planned sequence
     }
+    if (followingExact) {
+      return Optional.of(exactFollower.firstInLine(cluster, type));
+    }
     if (!unranked.isEmpty()) {
       rankArrivals(cluster);
     }
@@ -548,6 +635,9 @@ public final class HarePolicy implements SchedulingPolicy {
   public List<String> line(ClusterView cluster, GpuType type, int n, long nowMs) {
     if (dispatcher == null) {
       return List.of();
+    }
+    if (followingExact) {
+      return exactFollower.line(cluster, type, n);
     }
     if (!unranked.isEmpty()) {
       rankArrivals(cluster);

@@ -66,6 +66,21 @@ final class HareTracker {
    * asking when a job between rounds is ready (every such job, at every pass) looks up once.
    */
   private final Map<String, JobRound> rounds = new HashMap<>();
+  /**
+   * Whether a round's expected end is corrected to what happened once its last task computed
+   * ({@link JobRound}); else it stays the latest estimate made at its tasks' starts. Exact plans
+   * need the correction (a plan from a stale end idles GPUs for nothing); for the rest it is
+   * off, which keeps the holds of recorded runs as they were decided.
+   */
+  private final boolean correctRoundEnds;
+
+  HareTracker() {
+    this(false);
+  }
+
+  HareTracker(boolean correctRoundEnds) {
+    this.correctRoundEnds = correctRoundEnds;
+  }
 
   private static final class JobRound {
     /**
@@ -73,13 +88,36 @@ final class HareTracker {
      * {@link JobView#roundsDone()} is that round; -1 if none.
      */
     int round = -1;
-    /** Latest expected end (compute + sync) of any task started in its current round. */
+    /**
+     * Expected end (compute + sync) of its current round: the latest of its tasks' estimates
+     * made at their starts; with {@link #correctRoundEnds}, once none computes, the latest
+     * computed task's actual compute end plus its sync, so a round that ran faster or slower
+     * than estimated is seen so.
+     */
     long endMs;
     boolean hasEnd;
+    /** Tasks of the round computing now, and the latest actual compute end plus sync. */
+    int computing;
+    long computedEndMs = Long.MIN_VALUE;
 
     void end(long ms) {
       endMs = hasEnd ? Math.max(endMs, ms) : ms;
       hasEnd = true;
+    }
+
+    void started(long expectedEndMs) {
+      computing++;
+      end(expectedEndMs);
+    }
+
+    void computed(long syncEndMs, boolean correct) {
+      computedEndMs = Math.max(computedEndMs, syncEndMs);
+      if (computing > 0 && --computing == 0 && correct) {
+        endMs = computedEndMs;
+        hasEnd = true;
+      } else {
+        end(syncEndMs);
+      }
     }
   }
 
@@ -94,7 +132,7 @@ final class HareTracker {
     busyEnds.computeIfAbsent(gpu.type(), x -> new java.util.TreeMap<>())
         .merge(nowMs + compute, 1, Integer::sum);
     JobRound r = rounds.computeIfAbsent(job.id(), x -> new JobRound());
-    r.end(nowMs + compute + sync);
+    r.started(nowMs + compute + sync);
     if (r.round < 0) {
       r.round = job.roundsDone();
     }
@@ -105,20 +143,27 @@ final class HareTracker {
     m.computeIfPresent(r.expectedEndMs(), (k, v) -> v == 1 ? null : v - 1);
   }
 
-  void computed(JobView job, GpuView gpu, long nowMs) {
+  /** A task computed; returns when it was expected to, or -1 if its start was not seen. */
+  long computed(JobView job, GpuView gpu, long nowMs) {
     Running r = byGpu.remove(gpu.id());
     if (r != null) {
       unbusy(r);
     }
     TaskTimes t = job.times(gpu.type());
     long sync = t == null ? 0 : Math.round(t.syncMs());
-    rounds.computeIfAbsent(job.id(), x -> new JobRound()).end(nowMs + sync);
+    rounds.computeIfAbsent(job.id(), x -> new JobRound()).computed(nowMs + sync,
+        correctRoundEnds);
+    return r == null ? -1 : r.expectedEndMs();
   }
 
   void failed(GpuView gpu) {
     Running r = byGpu.remove(gpu.id());
     if (r != null) {
       unbusy(r);
+      JobRound jr = rounds.get(r.jobId());
+      if (jr != null && jr.computing > 0) {
+        jr.computing--; // its estimate stays until the round's last task computes
+      }
     }
   }
 

@@ -1,6 +1,7 @@
 package io.hare.core.policy.hare;
 
 import static org.junit.Assert.assertArrayEquals;
+import static org.junit.Assert.assertEquals;
 
 import io.hare.core.GpuType;
 import io.hare.core.plan.PlanningProblem;
@@ -172,5 +173,41 @@ public class HareTrackerTest {
       assertArrayEquals("step " + step, ids, p.gpuIds());
       assertArrayEquals("step " + step, free, p.gpuFreeMs());
     }
+  }
+
+  /**
+   * With the correction exact plans use, a round's expected end is its tasks' estimates while
+   * any computes, and what happened once the last one has: a round that ran faster than
+   * estimated is ready early in the snapshot. Without it the estimate stays.
+   */
+  @Test(timeout = 60_000)
+  public void aRoundThatComputedEarlyIsExpectedToEndEarly() {
+    assertEquals(310, roundEndAfterAnEarlyRound(true));
+    assertEquals(710, roundEndAfterAnEarlyRound(false));
+  }
+
+  private static long roundEndAfterAnEarlyRound(boolean correct) {
+    HareTracker tracker = new HareTracker(correct);
+    View view = new View();
+    Gpu a0 = new Gpu("a0", TYPES.get(0));
+    Gpu c0 = new Gpu("c0", TYPES.get(2));
+    view.gpus = List.of(a0, c0);
+    FakeJob job = new FakeJob("j", "m", 2, OptionalInt.of(3), TIMES);
+    view.jobs.add(job);
+    tracker.started(job, a0, 0); // estimated to compute by 100, synced by 110
+    tracker.started(job, c0, 0); // by 700, synced by 710
+    a0.busy = true;
+    c0.busy = true;
+    tracker.computed(job, a0, 40);
+    a0.busy = false;
+    job.running = 1;
+    assertEquals("c0's estimate still holds", 710, tracker.snapshot(view, 40).jobs().get(0)
+        .releaseMs());
+    tracker.computed(job, c0, 300); // synced by 310
+    c0.busy = false;
+    job.running = 0;
+    long release = tracker.snapshot(view, 300).jobs().get(0).releaseMs();
+    assertEquals(release, tracker.nextRoundAtMs(job));
+    return release;
   }
 }

@@ -1,0 +1,84 @@
+package io.hare.sim;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+import io.hare.core.ConfigException;
+import io.hare.core.JobSpec;
+import io.hare.core.plan.ExactSchedule;
+import io.hare.core.plan.ExactSolver;
+import io.hare.core.policy.Policies;
+import io.hare.core.policy.PolicyConfig;
+import io.hare.core.policy.hare.HareKeys;
+import io.hare.core.policy.hare.HarePolicy;
+import io.hare.testing.Corpus;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.Test;
+
+/**
+ * hare's exact plans of small states, run by the simulator: where every job is present from the
+ * start, following the plan reaches the optimum CP-SAT proves offline, so the model, the state
+ * it is built from and the plan follower agree with the simulator to the millisecond.
+ */
+public class ExactPlansTest {
+
+  private static final Map<String, String> EXACT = Map.of(HareKeys.EXACT_MAX_TASKS, "24");
+
+  private static double hare(Corpus.Instance in, List<JobSpec> jobs, Map<String, String> conf)
+      throws Exception {
+    return new Simulator(in.cluster(), jobs, in.profiles(), SimOptions.defaults())
+        .run(Policies.create(HarePolicy.NAME, new PolicyConfig(conf, 1))).totalWeightedJctS();
+  }
+
+  @Test(timeout = 180_000)
+  public void withEveryJobPresentHareReachesTheProvenOptimum() throws Exception {
+    ExactSolver solver = new ExactSolver(30, 1);
+    int aboveWithout = 0;
+    for (long seed = 1; seed <= 40; seed++) {
+      Corpus.Instance in = Corpus.tiny(seed);
+      List<JobSpec> jobs = new ArrayList<>();
+      for (JobSpec j : in.jobs()) {
+        jobs.add(new JobSpec(j.id(), 0, j.weight(), j.model(), j.tasksPerRound(), j.rounds()));
+      }
+      ExactSchedule opt = solver.solve(in.cluster(), jobs, in.profiles());
+      assertTrue(in + ": optimum not proven", opt.optimal());
+      assertEquals(in.toString(), opt.weightedJctS(), hare(in, jobs, EXACT), 1e-9);
+      if (hare(in, jobs, Map.of()) > opt.weightedJctS() + 1e-9) {
+        aboveWithout++;
+      }
+    }
+    // without exact plans the heuristic misses some of these optima
+    assertTrue("hare without exact plans reached every optimum", aboveWithout > 0);
+  }
+
+  @Test(timeout = 60_000)
+  public void clustersAboveTheGpuLimitAreNotPlannedExactly() throws Exception {
+    Corpus.Instance in = Corpus.tiny(4); // 1.30x the optimum without exact plans
+    double exact = hare(in, in.jobs(), EXACT);
+    double off = hare(in, in.jobs(), Map.of());
+    assertTrue(exact + " vs " + off, exact < off);
+    int gpus = in.cluster().gpus().size();
+    assertEquals(off, hare(in, in.jobs(), Map.of(HareKeys.EXACT_MAX_TASKS, "24",
+        HareKeys.EXACT_MAX_GPUS, Integer.toString(gpus - 1))), 1e-9);
+  }
+
+  @Test
+  public void exactPlansNeedPriorityDispatch() throws Exception {
+    try {
+      Policies.create(HarePolicy.NAME, new PolicyConfig(Map.of(HareKeys.DISPATCH, "plan",
+          HareKeys.MAX_WAIT_MS, "0", HareKeys.EXACT_MAX_TASKS, "10"), 1));
+      fail("accepted exact plans with dispatch=plan");
+    } catch (ConfigException e) {
+      assertTrue(e.getMessage(), e.getMessage().contains(HareKeys.EXACT_MAX_TASKS)
+          && e.getMessage().contains("dispatch=priority only"));
+    }
+    // off by default, so the paper's setting, which follows its own list-scheduled plan, and
+    // the explicit dispatch=plan are accepted
+    Policies.create(HarePolicy.PAPER_NAME, new PolicyConfig(Map.of(), 1));
+    Policies.create(HarePolicy.NAME, new PolicyConfig(Map.of(HareKeys.DISPATCH, "plan",
+        HareKeys.MAX_WAIT_MS, "0"), 1));
+  }
+}
