@@ -54,6 +54,35 @@ public class ExactPlansTest {
     assertTrue("hare without exact plans reached every optimum", aboveWithout > 0);
   }
 
+  /**
+   * With every job present from the start but more tasks than exact.max-tasks, priority dispatch
+   * decides until the work left drains within the limit, and an exact plan of the rest then: it
+   * is optimal for every job there is, so the total is never above priority dispatch's to the
+   * end, and below it where priority dispatch was not optimal.
+   */
+  @Test(timeout = 180_000)
+  public void theExactPlanOfADrainingQueueIsNeverWorseThanPriorityDispatch() throws Exception {
+    int better = 0;
+    int compared = 0;
+    for (long seed = 1; seed <= 40; seed++) {
+      Corpus.Instance in = Corpus.medium(seed);
+      if (in.cluster().gpus().size() > 8 || in.tasks() <= 24) {
+        continue; // exact.max-gpus' default; more tasks than the limit
+      }
+      List<JobSpec> jobs = new ArrayList<>();
+      for (JobSpec j : in.jobs()) {
+        jobs.add(new JobSpec(j.id(), 0, j.weight(), j.model(), j.tasksPerRound(), j.rounds()));
+      }
+      double exact = hare(in, jobs, EXACT);
+      double priority = hare(in, jobs, Map.of());
+      assertTrue(in + ": " + exact + " above " + priority, exact <= priority + 1e-9);
+      compared++;
+      better += exact < priority - 1e-9 ? 1 : 0;
+    }
+    assertTrue(compared + " compared", compared >= 15);
+    assertTrue("better on " + better + " of " + compared, better >= compared / 3);
+  }
+
   @Test(timeout = 60_000)
   public void clustersAboveTheGpuLimitAreNotPlannedExactly() throws Exception {
     Corpus.Instance in = Corpus.tiny(4); // 1.30x the optimum without exact plans

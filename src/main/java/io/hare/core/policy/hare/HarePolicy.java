@@ -62,9 +62,11 @@ import org.slf4j.LoggerFactory;
  * cluster of at most {@code exact.max-gpus} GPUs every arrival re-plans, and a state with at most
  * {@code exact.max-tasks} unstarted tasks is solved exactly ({@link ExactPlanner}); each GPU
  * then follows its optimal sequence ({@link PlanFollower#follow}), idle where the optimum waits
- * for a faster GPU. Until the plan that covers a new arrival is installed, and whenever the
- * state outgrows the limits, priority dispatch decides; a task that ends far from its expected
- * time re-plans, since the plan's waits were right only for the times it was made with.
+ * for a faster GPU. It is tried at arrivals and once the work left drains within the limit
+ * ({@link #exactTail}). Until the plan that covers a new arrival is installed, where CP-SAT
+ * proves no plan in its limit, and whenever the state outgrows the limits, priority dispatch
+ * decides; a task that ends far from its expected time re-plans, since the plan's waits were
+ * right only for the times it was made with. Off by default (README, item 6).
  *
  * <p><b>Starvation guard</b> ({@code max-wait-ms}, {@link WaitAging}): Smith's rule alone lets a
  * stream of short heavy jobs hold a long light one back for ever. A job with ready tasks that has
@@ -148,6 +150,7 @@ public final class HarePolicy implements SchedulingPolicy {
   /** Plans small states exactly; null when exact.max-tasks is 0. */
   private final ExactPlanner exact;
   private final int exactMaxGpus;
+  private final int exactMaxTasks;
   /** Follows the exact plan, while {@link #followingExact}. */
   private final PlanFollower exactFollower;
   private boolean followingExact;
@@ -155,6 +158,13 @@ public final class HarePolicy implements SchedulingPolicy {
   private long exactGpusVersion;
   /** GPUs at the last offer; -1 before the first. */
   private int clusterGpus = -1;
+  /**
+   * Unstarted tasks when the state last came within exact.max-tasks with no job arriving: a
+   * re-plan then, once per step down, plans the rest exactly (the jobs left are all known).
+   */
+  private long exactTriedAtTasks = Long.MAX_VALUE;
+  /** The next re-plan is one {@link #exactTail} asked for: exact, or no change at all. */
+  private boolean tailReplan;
   private final WaitAging aging;
   private boolean dirty;
   private long lastReplanMs = Long.MIN_VALUE;
@@ -239,6 +249,7 @@ public final class HarePolicy implements SchedulingPolicy {
           + "=priority only, got " + exactTasks + " with dispatch=plan; set it to 0 or use "
           + "priority");
     }
+    this.exactMaxTasks = exactTasks;
     this.exact = exactTasks > 0 && !followPlan
         ? new ExactPlanner(exactTasks, exactMaxGpus, work) : null;
     this.exactFollower = exact != null ? new PlanFollower(new ListScheduler.Options(choice,
@@ -268,6 +279,8 @@ public final class HarePolicy implements SchedulingPolicy {
     // this one is installed (at once in the simulator, after the solve in the RM), the order
     // decides, as it does for any arrival between plans
     followingExact = false;
+    exactTriedAtTasks = Long.MAX_VALUE; // the work left grew
+    tailReplan = false;
     if (!relaxationOrder) {
       unranked.add(job); // keyed in assign, where the cluster's types are known
     }
@@ -295,6 +308,7 @@ public final class HarePolicy implements SchedulingPolicy {
     if (followingExact && expectedMs >= 0
         && Math.abs(nowMs - expectedMs) > EXACT_DRIFT_SHARE * Math.max(1, computeMs)) {
       dirty = true; // the exact plan's times no longer hold: re-plan from what happened
+      tailReplan = false;
     }
     freeIndex.add(gpu);
     if (dispatcher != null && job.runningTasks() == 0 && job.readyTasks() == 0) {
@@ -309,6 +323,7 @@ public final class HarePolicy implements SchedulingPolicy {
     refresh(job);
     aging.ready(job, nowMs);
     dirty = true; // the plan counted on that task
+    tailReplan = false;
   }
 
   @Override
@@ -316,6 +331,7 @@ public final class HarePolicy implements SchedulingPolicy {
     refresh(job);
     aging.ready(job, nowMs);
     dirty = true; // the plan did not count on these tasks
+    tailReplan = false;
   }
 
   @Override
@@ -444,7 +460,28 @@ public final class HarePolicy implements SchedulingPolicy {
     lateArrivals = null;
     PlanningProblem p = tracker.snapshot(cluster, nowMs);
     boolean tryExact = exact != null && exact.fits(p);
+    if (tailReplan) {
+      tailReplan = false;
+      // the queue drained within the limits: an exact plan or nothing; the order and affinity
+      // stay as the last full re-plan set them
+      return () -> {
+        ExactPlanner.Result r = tryExact ? exact.plan(p).orElse(null) : null;
+        return (c, t) -> {
+          boolean late = lateArrivals != null && !lateArrivals.isEmpty();
+          lateArrivals = null;
+          if (r != null && !late) {
+            followExact(c, r);
+          }
+        };
+      };
+    }
     return () -> solve(p, nowMs, tryExact);
+  }
+
+  private void followExact(ClusterView cluster, ExactPlanner.Result r) {
+    followingExact = true;
+    exactFollower.follow(r.plan());
+    exactGpusVersion = cluster.gpusVersion();
   }
 
   /**
@@ -506,6 +543,12 @@ public final class HarePolicy implements SchedulingPolicy {
     unranked.clear();
     List<JobView> late = lateArrivals;
     lateArrivals = null;
+    // a job that arrived during the solve is not in the exact plan: the order decides until the
+    // re-plan its arrival asked for
+    followingExact = false;
+    if (plan.exactPlan() != null && (late == null || late.isEmpty())) {
+      followExact(cluster, plan.exactPlan());
+    }
     if (late != null) {
       // installed after its snapshot: jobs gone since lose their ranks, and jobs that arrived
       // since are ranked by their own keys at the next assign, as every arrival between plans
@@ -517,11 +560,6 @@ public final class HarePolicy implements SchedulingPolicy {
       if (!relaxationOrder) {
         unranked.addAll(late);
       }
-    }
-    followingExact = plan.exactPlan() != null;
-    if (followingExact) {
-      exactFollower.follow(plan.exactPlan().plan());
-      exactGpusVersion = cluster.gpusVersion();
     }
     if (dispatcher != null) {
       dispatcher.rebuild(cluster);
@@ -602,6 +640,9 @@ public final class HarePolicy implements SchedulingPolicy {
     if (followingExact && cluster.gpusVersion() != exactGpusVersion) {
       followingExact = false; // GPUs came or went: the plan may wait on one that is gone
       dirty = true;
+      tailReplan = false;
+    } else if (!followingExact && !dirty && exactSized()) {
+      exactTail(cluster);
     }
     if (followingExact) {
       return exactFollower.assign(cluster, freeGpus, ranks);
@@ -646,6 +687,27 @@ public final class HarePolicy implements SchedulingPolicy {
         n, nowMs);
     return line.isEmpty() || !line.get(line.size() - 1).isEmpty() ? line
         : line.subList(0, line.size() - 1);
+  }
+
+  /**
+   * Once the work left shrinks within exact.max-tasks, a re-plan at the next offer plans it
+   * exactly: arrivals alone would leave a queue that drains without new jobs to priority
+   * dispatch to its end. Where CP-SAT proves no plan in its limit, tried again only once a
+   * quarter of those tasks has started, so a hard state costs a few solves, not one per offer.
+   */
+  private void exactTail(ClusterView cluster) {
+    long left = 0;
+    for (JobView j : cluster.jobs()) {
+      left += HareTracker.unstartedTasks(j);
+      if (left > exactMaxTasks) {
+        return;
+      }
+    }
+    if (left > 0 && (exactTriedAtTasks == Long.MAX_VALUE || 4 * left <= 3 * exactTriedAtTasks)) {
+      exactTriedAtTasks = left;
+      dirty = true;
+      tailReplan = true;
+    }
   }
 
   /** Smith keys for jobs that arrived since the last plan, comparable with the plan's. */

@@ -242,8 +242,7 @@ final class HareTracker {
       if (!runnable) {
         continue; // no GPU it can use: nothing to plan (and nothing the host can place)
       }
-      int rounds = j.rounds().orElse(Math.max(2 * j.roundsDone(), j.roundsDone() + 1));
-      int after = Math.max(0, rounds - j.roundsDone() - 1);
+      int after = roundsAfter(j);
       JobRound r = this.rounds.get(j.id());
       long end = Math.max(nowMs, r == null || !r.hasEnd ? nowMs : r.endMs);
       // an AM may ask ahead of its declared round (k): the plan counts at most a round now, and
@@ -254,6 +253,18 @@ final class HareTracker {
           j.roundsDone(), ready, after, times, end));
     }
     return new PlanningProblem(nowMs, types, gpuType, free, ids, jobs);
+  }
+
+  /** Whole rounds the snapshot plans after the job's current one. */
+  private static int roundsAfter(JobView j) {
+    int rounds = j.rounds().orElse(Math.max(2 * j.roundsDone(), j.roundsDone() + 1));
+    return Math.max(0, rounds - j.roundsDone() - 1);
+  }
+
+  /** The tasks a snapshot would plan for the job: at most a round now, then the rounds after. */
+  static long unstartedTasks(JobView j) {
+    return Math.min(j.readyTasks(), j.tasksPerRound())
+        + (long) roundsAfter(j) * j.tasksPerRound();
   }
 
   /** Job last run (or running) on each GPU, in the cluster's GPU order. */
