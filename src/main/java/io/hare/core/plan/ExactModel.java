@@ -8,7 +8,6 @@ import com.google.ortools.sat.IntVar;
 import com.google.ortools.sat.IntervalVar;
 import com.google.ortools.sat.LinearExpr;
 import com.google.ortools.sat.LinearExprBuilder;
-import com.google.ortools.sat.Literal;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -52,30 +51,18 @@ final class ExactModel {
       int j = in.taskJob[t];
       int r = in.taskRound[t];
       start[t] = model.newIntVar(ticks(in.job(t).arrivalMs()), horizon, "start_" + t);
-      List<Literal> choices = new ArrayList<>();
-      LinearExprBuilder compute = LinearExpr.newBuilder();
-      LinearExprBuilder synced = LinearExpr.newBuilder().add(start[t]);
-      long minCompute = Long.MAX_VALUE;
+      long[] computeTicks = new long[in.gpuCount()];
+      long[] syncTicks = new long[in.gpuCount()];
       for (int m = 0; m < in.gpuCount(); m++) {
         if (in.eligible(t, m)) {
-          on[t][m] = model.newBoolVar("on_" + t + "_" + m);
-          choices.add(on[t][m]);
-          busy.get(m).add(model.newOptionalFixedSizeIntervalVar(start[t],
-              ticks(in.compute(t, m)), on[t][m], "run_" + t + "_" + m));
-          compute.addTerm(on[t][m], ticks(in.compute(t, m)));
-          minCompute = Math.min(minCompute, ticks(in.compute(t, m)));
-          synced.addTerm(on[t][m], ticks(in.compute(t, m) + in.sync(t, m)));
+          computeTicks[m] = ticks(in.compute(t, m));
+          syncTicks[m] = ticks(in.sync(t, m));
         }
       }
-      model.addExactlyOne(choices);
-      // CP-SAT wants an interval's size and end as single variables
-      IntVar size = model.newIntVar(minCompute, horizon, "size_" + t);
-      model.addEquality(size, compute.build());
-      IntVar end = model.newIntVar(0, 2 * horizon, "free_" + t);
-      model.addEquality(end, LinearExpr.newBuilder().add(start[t]).add(size).build());
-      anyGpu.addDemand(model.newIntervalVar(start[t], size, end, "any_" + t), 1);
+      LinearExpr synced = ModelParts.task(model, t, start[t], computeTicks, syncTicks, on[t],
+          busy, anyGpu, horizon);
       // round end >= this task's compute + sync; minimising completion makes it the max
-      model.addGreaterOrEqual(roundEnd[j][r], synced.build());
+      model.addGreaterOrEqual(roundEnd[j][r], synced);
       if (r > 0) {
         model.addGreaterOrEqual(start[t], roundEnd[j][r - 1]);
       }
@@ -86,7 +73,8 @@ final class ExactModel {
     for (List<IntervalVar> gpu : busy) {
       model.addNoOverlap(gpu);
     }
-    breakGpuSymmetry();
+    // GPUs of one type are interchangeable
+    ModelParts.breakSymmetry(model, on, in.typeGroups());
     LinearExprBuilder objective = LinearExpr.newBuilder();
     for (int j = 0; j < in.jobs.size(); j++) {
       objective.addTerm(roundEnd[j][roundEnd[j].length - 1], in.scaledWeight[j]);
@@ -98,25 +86,6 @@ final class ExactModel {
     return ms / in.tickMs;
   }
 
-  /**
-   * GPUs of one type, in cluster order: GPU number p+1 may run task t only if GPU p runs some
-   * task before t. Any schedule can be relabelled so (sort the type's GPUs by their first task).
-   */
-  private void breakGpuSymmetry() {
-    for (List<Integer> group : in.typeGroups()) {
-      for (int p = 1; p < group.size(); p++) {
-        int prev = group.get(p - 1);
-        int cur = group.get(p);
-        LinearExprBuilder usedBefore = LinearExpr.newBuilder();
-        for (int t = 0; t < in.taskCount(); t++) {
-          if (on[t][cur] != null) { // same type: eligible on prev too
-            model.addLessOrEqual(on[t][cur], usedBefore.build());
-            usedBefore.add(on[t][prev]);
-          }
-        }
-      }
-    }
-  }
 
   /** Starts the search from a schedule that satisfies the symmetry breaking. */
   void hint(Placement s) {

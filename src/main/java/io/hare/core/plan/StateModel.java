@@ -8,7 +8,6 @@ import com.google.ortools.sat.IntVar;
 import com.google.ortools.sat.IntervalVar;
 import com.google.ortools.sat.LinearExpr;
 import com.google.ortools.sat.LinearExprBuilder;
-import com.google.ortools.sat.Literal;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -54,28 +53,17 @@ final class StateModel {
       int j = in.taskJob[t];
       int q = in.taskGroup[t];
       start[t] = model.newIntVar(q == 0 ? ticks(in.releaseMs[j]) : 0, horizon, "start_" + t);
-      List<Literal> choices = new ArrayList<>();
-      LinearExprBuilder compute = LinearExpr.newBuilder();
-      LinearExprBuilder synced = LinearExpr.newBuilder().add(start[t]);
-      long minCompute = Long.MAX_VALUE;
+      long[] computeTicks = new long[in.gpuCount()];
+      long[] syncTicks = new long[in.gpuCount()];
       for (int m = 0; m < in.gpuCount(); m++) {
         if (in.eligible(t, m)) {
-          on[t][m] = model.newBoolVar("on_" + t + "_" + m);
-          choices.add(on[t][m]);
-          busy.get(m).add(model.newOptionalFixedSizeIntervalVar(start[t],
-              ticks(in.compute(t, m)), on[t][m], "run_" + t + "_" + m));
-          compute.addTerm(on[t][m], ticks(in.compute(t, m)));
-          minCompute = Math.min(minCompute, ticks(in.compute(t, m)));
-          synced.addTerm(on[t][m], ticks(in.compute(t, m) + in.sync(t, m)));
+          computeTicks[m] = ticks(in.compute(t, m));
+          syncTicks[m] = ticks(in.sync(t, m));
         }
       }
-      model.addExactlyOne(choices);
-      IntVar size = model.newIntVar(minCompute, horizon, "size_" + t);
-      model.addEquality(size, compute.build());
-      IntVar end = model.newIntVar(0, 2 * horizon, "free_" + t);
-      model.addEquality(end, LinearExpr.newBuilder().add(start[t]).add(size).build());
-      anyGpu.addDemand(model.newIntervalVar(start[t], size, end, "any_" + t), 1);
-      model.addGreaterOrEqual(groupEnd[j][q], synced.build());
+      LinearExpr synced = ModelParts.task(model, t, start[t], computeTicks, syncTicks, on[t],
+          busy, anyGpu, horizon);
+      model.addGreaterOrEqual(groupEnd[j][q], synced);
       if (q > 0) {
         model.addGreaterOrEqual(start[t], groupEnd[j][q - 1]);
       }
@@ -86,7 +74,8 @@ final class StateModel {
     for (List<IntervalVar> gpu : busy) {
       model.addNoOverlap(gpu);
     }
-    breakGpuSymmetry();
+    // GPUs of one type and free time are interchangeable
+    ModelParts.breakSymmetry(model, on, in.interchangeable());
     LinearExprBuilder objective = LinearExpr.newBuilder();
     for (int j = 0; j < in.jobCount(); j++) {
       objective.addTerm(groupEnd[j][groupEnd[j].length - 1], in.scaledWeight[j]);
@@ -96,23 +85,6 @@ final class StateModel {
 
   private long ticks(long ms) {
     return ms / in.tickMs;
-  }
-
-  /** As {@code ExactModel}'s, over GPUs that are interchangeable in this state. */
-  private void breakGpuSymmetry() {
-    for (List<Integer> group : in.interchangeable()) {
-      for (int p = 1; p < group.size(); p++) {
-        int prev = group.get(p - 1);
-        int cur = group.get(p);
-        LinearExprBuilder usedBefore = LinearExpr.newBuilder();
-        for (int t = 0; t < in.taskCount(); t++) {
-          if (on[t][cur] != null) {
-            model.addLessOrEqual(on[t][cur], usedBefore.build());
-            usedBefore.add(on[t][prev]);
-          }
-        }
-      }
-    }
   }
 
   /** Starts the search from a schedule that satisfies the symmetry breaking. */

@@ -46,21 +46,9 @@ public class HareSchedulerTest extends MockRmTestCase {
   public void roundsOfTwoJobsInterleaveOnOneNode() throws Exception {
     h = HareRm.start(HareRm.conf());
     MockNM nm = h.node("h1:1234", 2);
-    MockAM a = h.launch(h.submit("hare.rounds=2", "hare.tasks-per-round=2"), nm);
-    MockAM b = h.launch(h.submit("hare.rounds=2", "hare.tasks-per-round=2"), nm);
-    HareRm.askGpuTasks(a, 2);
-    HareRm.askGpuTasks(b, 2);
-    List<Container> first = h.heartbeatAndPull(a, nm);
-    first.addAll(h.heartbeatAndPull(b, nm));
-    assertEquals("two GPUs: one job's round of 2", 2, first.size());
-    Set<ApplicationAttemptId> owners = owners(first);
-    assertEquals("a round runs on both GPUs together", 1, owners.size());
-    MockAM x = owners.contains(a.getApplicationAttemptId()) ? a : b;
-    MockAM y = x == a ? b : a;
-    for (Container c : first) {
-      h.finish(nm, c);
-    }
-    HareRm.askGpuTasks(x, 2); // x's next round, after its sync
+    MockAM[] xy = firstRoundOfOneOfTwoJobs(nm);
+    MockAM x = xy[0];
+    MockAM y = xy[1];
     List<Container> second = h.heartbeatAndPull(y, nm);
     assertEquals("the waiting job's round gets the GPUs x freed", 2, second.size());
     assertEquals(0, h.heartbeatAndPull(x, nm).size());
@@ -83,19 +71,9 @@ public class HareSchedulerTest extends MockRmTestCase {
     conf.setInt(HareKeys.EXACT_MAX_TASKS, 24);
     h = HareRm.start(conf);
     MockNM nm = h.node("h1:1234", 2);
-    MockAM a = h.launch(h.submit("hare.rounds=2", "hare.tasks-per-round=2"), nm);
-    MockAM b = h.launch(h.submit("hare.rounds=2", "hare.tasks-per-round=2"), nm);
-    HareRm.askGpuTasks(a, 2);
-    HareRm.askGpuTasks(b, 2);
-    List<Container> first = h.heartbeatAndPull(a, nm);
-    first.addAll(h.heartbeatAndPull(b, nm));
-    assertEquals("a round runs on both GPUs together", 1, owners(first).size());
-    MockAM x = owners(first).contains(a.getApplicationAttemptId()) ? a : b;
-    MockAM y = x == a ? b : a;
-    for (Container c : first) {
-      h.finish(nm, c);
-    }
-    HareRm.askGpuTasks(x, 2);
+    MockAM[] xy = firstRoundOfOneOfTwoJobs(nm);
+    MockAM x = xy[0];
+    MockAM y = xy[1];
     assertEquals("y waits", 0, h.heartbeatAndPull(y, nm).size());
     List<Container> second = h.heartbeatAndPull(x, nm);
     assertEquals("x's second round takes the GPUs it freed", 2, second.size());
@@ -103,6 +81,29 @@ public class HareSchedulerTest extends MockRmTestCase {
       h.finish(nm, c);
     }
     assertEquals("then y's first round", 2, h.heartbeatAndPull(y, nm).size());
+  }
+
+  /**
+   * On {@code nm} (2 GPUs), two jobs of 2 rounds of 2 tasks: one job's first round runs on both
+   * GPUs and ends, and it asks for its next round (after its sync). Returns that job, then the
+   * other.
+   */
+  private MockAM[] firstRoundOfOneOfTwoJobs(MockNM nm) throws Exception {
+    MockAM a = h.launch(h.submit("hare.rounds=2", "hare.tasks-per-round=2"), nm);
+    MockAM b = h.launch(h.submit("hare.rounds=2", "hare.tasks-per-round=2"), nm);
+    HareRm.askGpuTasks(a, 2);
+    HareRm.askGpuTasks(b, 2);
+    List<Container> first = h.heartbeatAndPull(a, nm);
+    first.addAll(h.heartbeatAndPull(b, nm));
+    assertEquals("two GPUs: one job's round of 2", 2, first.size());
+    Set<ApplicationAttemptId> owners = owners(first);
+    assertEquals("a round runs on both GPUs together", 1, owners.size());
+    MockAM x = owners.contains(a.getApplicationAttemptId()) ? a : b;
+    for (Container c : first) {
+      h.finish(nm, c);
+    }
+    HareRm.askGpuTasks(x, 2);
+    return new MockAM[] {x, x == a ? b : a};
   }
 
   @Test(timeout = 300_000)
