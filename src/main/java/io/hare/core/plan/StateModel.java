@@ -12,19 +12,19 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The CP-SAT model of an {@link ExactPlanner.StateInstance}: {@link ExactModel}'s, from a state.
+ * The CP-SAT model of a {@link StateInstance}: {@link ExactModel}'s, from a state.
  * Times are in ticks of the instance's greatest common divisor (see {@code ExactModel}), counted
  * from the planning instant.
  */
 final class StateModel {
 
   final CpModel model = new CpModel();
-  private final ExactPlanner.StateInstance in;
+  private final StateInstance in;
   private final IntVar[] start;
   private final BoolVar[][] on;
   private final IntVar[][] groupEnd;
 
-  StateModel(ExactPlanner.StateInstance in) {
+  StateModel(StateInstance in) {
     this.in = in;
     int tasks = in.taskCount();
     long horizon = in.horizonMs / in.tickMs;
