@@ -104,6 +104,15 @@ public class ExactPlansTest {
       assertTrue(e.getMessage(), e.getMessage().contains(HareKeys.EXACT_MAX_TASKS)
           && e.getMessage().contains("dispatch=priority only"));
     }
+    try {
+      Policies.create(HarePolicy.NAME, new PolicyConfig(Map.of(HareKeys.EXACT_MAX_TASKS, "-1"),
+          1));
+      fail("accepted exact.max-tasks=-1");
+    } catch (ConfigException e) {
+      String m = e.getMessage();
+      assertEquals("one problem per bad key: " + m, m.indexOf(HareKeys.EXACT_MAX_TASKS),
+          m.lastIndexOf(HareKeys.EXACT_MAX_TASKS));
+    }
     // off by default, so the paper's setting, which follows its own list-scheduled plan, and
     // the explicit dispatch=plan are accepted
     Policies.create(HarePolicy.PAPER_NAME, new PolicyConfig(Map.of(), 1));

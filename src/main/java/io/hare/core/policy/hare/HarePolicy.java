@@ -219,9 +219,9 @@ public final class HarePolicy implements SchedulingPolicy {
         HareKeys.DEFAULT_SYNC_HOLD_GRACE_MS, 0, MAX_HOLD_GRACE_MS);
     double holdShare = c.getDouble(HareKeys.SYNC_HOLD_MAX_SHARE,
         HareKeys.DEFAULT_SYNC_HOLD_MAX_SHARE, 0, MAX_HOLD_SHARE);
-    // exact plans (read below) need round ends corrected to what happened
-    this.tracker = new HareTracker(!followPlan
-        && c.getInt(HareKeys.EXACT_MAX_TASKS, v.exactMaxTasks(), 0, MAX_EXACT_SIZE) > 0);
+    int exactTasks = c.getInt(HareKeys.EXACT_MAX_TASKS, v.exactMaxTasks(), 0, MAX_EXACT_SIZE);
+    // exact plans need round ends corrected to what happened
+    this.tracker = new HareTracker(!followPlan && exactTasks > 0);
     this.dispatcher = followPlan ? null
         : new PriorityDispatcher(ranks, tracker, holds ? grace : -1, holdShare, affinityPenalty);
     long maxWait = c.getLong(HareKeys.MAX_WAIT_MS, followPlan ? 0 : v.maxWaitMs(), 0,
@@ -239,7 +239,6 @@ public final class HarePolicy implements SchedulingPolicy {
     }
     this.follower = followPlan
         ? new PlanFollower(new ListScheduler.Options(choice, switchMs, maxTasks)) : null;
-    int exactTasks = c.getInt(HareKeys.EXACT_MAX_TASKS, v.exactMaxTasks(), 0, MAX_EXACT_SIZE);
     this.exactMaxGpus = c.getInt(HareKeys.EXACT_MAX_GPUS, HareKeys.DEFAULT_EXACT_MAX_GPUS, 1,
         MAX_EXACT_SIZE);
     double work = c.getDouble(HareKeys.EXACT_WORK_LIMIT, HareKeys.DEFAULT_EXACT_WORK_LIMIT,
