@@ -51,16 +51,7 @@ final class ExactModel {
       int j = in.taskJob[t];
       int r = in.taskRound[t];
       start[t] = model.newIntVar(ticks(in.job(t).arrivalMs()), horizon, "start_" + t);
-      long[] computeTicks = new long[in.gpuCount()];
-      long[] syncTicks = new long[in.gpuCount()];
-      for (int m = 0; m < in.gpuCount(); m++) {
-        if (in.eligible(t, m)) {
-          computeTicks[m] = ticks(in.compute(t, m));
-          syncTicks[m] = ticks(in.sync(t, m));
-        }
-      }
-      LinearExpr synced = ModelParts.task(model, t, start[t], computeTicks, syncTicks, on[t],
-          busy, anyGpu, horizon);
+      LinearExpr synced = ModelParts.task(model, t, start[t], in, on[t], busy, anyGpu, horizon);
       // round end >= this task's compute + sync; minimising completion makes it the max
       model.addGreaterOrEqual(roundEnd[j][r], synced);
       if (r > 0) {

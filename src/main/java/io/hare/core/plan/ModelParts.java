@@ -17,28 +17,28 @@ final class ModelParts {
   private ModelParts() {}
 
   /**
-   * Task {@code t} on exactly one GPU of those it can use ({@code computeTicks[m] > 0}): an
-   * optional interval on that GPU's list in {@code busy}, and one interval of its compute on
-   * {@code anyGpu}. Fills {@code on[m]} for the GPUs it can use.
+   * Task {@code t} on exactly one GPU of those it can use: an optional interval on that GPU's
+   * list in {@code busy}, and one interval of its compute on {@code anyGpu}, in ticks of
+   * {@code times}. Fills {@code on[m]} for the GPUs it can use.
    *
    * @return the task's start plus the chosen GPU's compute and sync: when it has synced
    */
-  static LinearExpr task(CpModel model, int t, IntVar start, long[] computeTicks,
-      long[] syncTicks, BoolVar[] on, List<List<IntervalVar>> busy, CumulativeConstraint anyGpu,
-      long horizon) {
+  static LinearExpr task(CpModel model, int t, IntVar start, TaskGpuTimes times, BoolVar[] on,
+      List<List<IntervalVar>> busy, CumulativeConstraint anyGpu, long horizon) {
     List<Literal> choices = new ArrayList<>();
     LinearExprBuilder compute = LinearExpr.newBuilder();
     LinearExprBuilder synced = LinearExpr.newBuilder().add(start);
     long minCompute = Long.MAX_VALUE;
-    for (int m = 0; m < computeTicks.length; m++) {
-      if (computeTicks[m] > 0) {
+    for (int m = 0; m < times.gpuCount(); m++) {
+      if (times.eligible(t, m)) {
+        long computeTicks = times.compute(t, m) / times.tickMs();
         on[m] = model.newBoolVar("on_" + t + "_" + m);
         choices.add(on[m]);
-        busy.get(m).add(model.newOptionalFixedSizeIntervalVar(start, computeTicks[m], on[m],
+        busy.get(m).add(model.newOptionalFixedSizeIntervalVar(start, computeTicks, on[m],
             "run_" + t + "_" + m));
-        compute.addTerm(on[m], computeTicks[m]);
-        minCompute = Math.min(minCompute, computeTicks[m]);
-        synced.addTerm(on[m], computeTicks[m] + syncTicks[m]);
+        compute.addTerm(on[m], computeTicks);
+        minCompute = Math.min(minCompute, computeTicks);
+        synced.addTerm(on[m], (times.compute(t, m) + times.sync(t, m)) / times.tickMs());
       }
     }
     model.addExactlyOne(choices);

@@ -13,7 +13,7 @@ import java.util.Map;
  * times relative to the planning instant, in integer milliseconds rounded as the simulator
  * rounds them; integer weights.
  */
-final class StateInstance {
+final class StateInstance implements TaskGpuTimes {
 
   /** Weights are scaled by at most this power of ten to make them integers. */
   private static final long MAX_WEIGHT_SCALE = 1_000_000;
@@ -161,23 +161,32 @@ final class StateInstance {
     return jobs.length;
   }
 
-  int gpuCount() {
+  @Override
+  public int gpuCount() {
     return gpuFreeMs.length;
   }
+  @Override
+  public long tickMs() {
+    return tickMs;
+  }
+
 
   PlanJob job(int t) {
     return jobs[taskJob[t]];
   }
 
-  boolean eligible(int t, int m) {
+  @Override
+  public boolean eligible(int t, int m) {
     return computeMs[taskJob[t]][m] > 0;
   }
 
-  long compute(int t, int m) {
+  @Override
+  public long compute(int t, int m) {
     return computeMs[taskJob[t]][m];
   }
 
-  long sync(int t, int m) {
+  @Override
+  public long sync(int t, int m) {
     return syncMs[taskJob[t]][m];
   }
 

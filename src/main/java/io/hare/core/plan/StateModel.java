@@ -53,16 +53,7 @@ final class StateModel {
       int j = in.taskJob[t];
       int q = in.taskGroup[t];
       start[t] = model.newIntVar(q == 0 ? ticks(in.releaseMs[j]) : 0, horizon, "start_" + t);
-      long[] computeTicks = new long[in.gpuCount()];
-      long[] syncTicks = new long[in.gpuCount()];
-      for (int m = 0; m < in.gpuCount(); m++) {
-        if (in.eligible(t, m)) {
-          computeTicks[m] = ticks(in.compute(t, m));
-          syncTicks[m] = ticks(in.sync(t, m));
-        }
-      }
-      LinearExpr synced = ModelParts.task(model, t, start[t], computeTicks, syncTicks, on[t],
-          busy, anyGpu, horizon);
+      LinearExpr synced = ModelParts.task(model, t, start[t], in, on[t], busy, anyGpu, horizon);
       model.addGreaterOrEqual(groupEnd[j][q], synced);
       if (q > 0) {
         model.addGreaterOrEqual(start[t], groupEnd[j][q - 1]);

@@ -19,7 +19,7 @@ import java.util.Set;
  * by index; integer task times per (job, GPU) rounded as the simulator rounds them; integer
  * weights. Validates size and feasibility up front so the solver never sees a bad instance.
  */
-final class TinyInstance {
+final class TinyInstance implements TaskGpuTimes {
 
   /** Largest weight scale tried: weights with more decimals than this cannot be made integer. */
   private static final int MAX_WEIGHT_DECIMALS = 6;
@@ -160,23 +160,32 @@ final class TinyInstance {
     return taskJob.length;
   }
 
-  int gpuCount() {
+  @Override
+  public int gpuCount() {
     return gpus.size();
   }
+  @Override
+  public long tickMs() {
+    return tickMs;
+  }
+
 
   JobSpec job(int task) {
     return jobs.get(taskJob[task]);
   }
 
-  boolean eligible(int task, int gpu) {
+  @Override
+  public boolean eligible(int task, int gpu) {
     return computeMs[taskJob[task]][gpu] > 0;
   }
 
-  long compute(int task, int gpu) {
+  @Override
+  public long compute(int task, int gpu) {
     return computeMs[taskJob[task]][gpu];
   }
 
-  long sync(int task, int gpu) {
+  @Override
+  public long sync(int task, int gpu) {
     return syncMs[taskJob[task]][gpu];
   }
 

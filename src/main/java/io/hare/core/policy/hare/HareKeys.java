@@ -127,8 +127,8 @@ public final class HareKeys {
 
   /**
    * CP-SAT's deterministic time limit per exact plan (about seconds of one core): deterministic,
-   * so the simulator and the RM reach the same plan; a plan the limit cuts short is used only if
-   * it beats a greedy list schedule.
+   * so the simulator and the RM reach the same plan. Only plans CP-SAT proves optimal within it
+   * are followed.
    */
   public static final String EXACT_WORK_LIMIT = ROOT + "exact.work-limit";
   public static final double DEFAULT_EXACT_WORK_LIMIT = 0.5;

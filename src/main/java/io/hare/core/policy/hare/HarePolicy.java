@@ -159,8 +159,8 @@ public final class HarePolicy implements SchedulingPolicy {
   /** GPUs at the last offer; -1 before the first. */
   private int clusterGpus = -1;
   /**
-   * Unstarted tasks when the state last came within exact.max-tasks with no job arriving: a
-   * re-plan then, once per step down, plans the rest exactly (the jobs left are all known).
+   * Unstarted tasks at the last exact plan {@link #exactTail} asked for; Long.MAX_VALUE when none
+   * since the last arrival.
    */
   private long exactTriedAtTasks = Long.MAX_VALUE;
   /** The next re-plan is one {@link #exactTail} asked for: exact, or no change at all. */
