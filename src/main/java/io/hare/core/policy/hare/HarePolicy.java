@@ -66,7 +66,10 @@ import org.slf4j.LoggerFactory;
  * ({@link #exactTail}). Until the plan that covers a new arrival is installed, where CP-SAT
  * proves no plan in its limit, and whenever the state outgrows the limits, priority dispatch
  * decides; a task that ends far from its expected time re-plans, since the plan's waits were
- * right only for the times it was made with. Off by default (README, item 6).
+ * right only for the times it was made with. Nor does an exact plan decide while a job's size is
+ * undeclared (the optimum of a guessed size is none, and a job asking past its declaration must
+ * lose the rank it bought) or a job is overdue (the starvation guard outranks the optimum of the
+ * jobs present). On by default in clusters of at most 4 GPUs (README, item 6).
  *
  * <p><b>Starvation guard</b> ({@code max-wait-ms}, {@link WaitAging}): Smith's rule alone lets a
  * stream of short heavy jobs hold a long light one back for ever. A job with ready tasks that has
@@ -219,7 +222,8 @@ public final class HarePolicy implements SchedulingPolicy {
         HareKeys.DEFAULT_SYNC_HOLD_GRACE_MS, 0, MAX_HOLD_GRACE_MS);
     double holdShare = c.getDouble(HareKeys.SYNC_HOLD_MAX_SHARE,
         HareKeys.DEFAULT_SYNC_HOLD_MAX_SHARE, 0, MAX_HOLD_SHARE);
-    int exactTasks = c.getInt(HareKeys.EXACT_MAX_TASKS, v.exactMaxTasks(), 0, MAX_EXACT_SIZE);
+    int exactTasks = c.getInt(HareKeys.EXACT_MAX_TASKS, followPlan ? 0 : v.exactMaxTasks(), 0,
+        MAX_EXACT_SIZE);
     // exact plans need round ends corrected to what happened
     this.tracker = new HareTracker(!followPlan && exactTasks > 0);
     this.dispatcher = followPlan ? null
@@ -306,8 +310,7 @@ public final class HarePolicy implements SchedulingPolicy {
     long expectedMs = tracker.computed(job, gpu, nowMs);
     if (followingExact && expectedMs >= 0
         && Math.abs(nowMs - expectedMs) > EXACT_DRIFT_SHARE * Math.max(1, computeMs)) {
-      dirty = true; // the exact plan's times no longer hold: re-plan from what happened
-      tailReplan = false;
+      dropExact(); // its times no longer hold: re-plan from what happened
     }
     freeIndex.add(gpu);
     if (dispatcher != null && job.runningTasks() == 0 && job.readyTasks() == 0) {
@@ -321,16 +324,25 @@ public final class HarePolicy implements SchedulingPolicy {
     freeIndex.add(gpu);
     refresh(job);
     aging.ready(job, nowMs);
-    dirty = true; // the plan counted on that task
-    tailReplan = false;
+    dropExact(); // the plan counted on that task
   }
 
   @Override
   public void onTasksReady(JobView job, long nowMs) {
     refresh(job);
     aging.ready(job, nowMs);
-    dirty = true; // the plan did not count on these tasks
+    dropExact(); // the plan did not count on these tasks
+  }
+
+  /**
+   * Re-plans, and until that plan is installed lets the order decide rather than an exact plan
+   * that no longer holds (in the RM the solve runs beside the scheduler, so an offer may come
+   * first).
+   */
+  private void dropExact() {
+    dirty = true;
     tailReplan = false;
+    followingExact = false;
   }
 
   @Override
@@ -458,7 +470,7 @@ public final class HarePolicy implements SchedulingPolicy {
     lastReplanMs = nowMs;
     lateArrivals = null;
     PlanningProblem p = tracker.snapshot(cluster, nowMs);
-    boolean tryExact = exact != null && exact.fits(p);
+    boolean tryExact = exact != null && exact.fits(p) && exactApplies(cluster, nowMs);
     if (tailReplan) {
       tailReplan = false;
       // the queue drained within the limits: an exact plan or nothing; the order and affinity
@@ -636,12 +648,17 @@ public final class HarePolicy implements SchedulingPolicy {
     arrivals.clear();
     aging.types(cluster);
     clusterGpus = cluster.gpus().size();
-    if (followingExact && cluster.gpusVersion() != exactGpusVersion) {
-      followingExact = false; // GPUs came or went: the plan may wait on one that is gone
+    if (followingExact && (cluster.gpusVersion() != exactGpusVersion
+        || !aging.overdue(cluster, nowMs).isEmpty())) {
+      // GPUs came or went (the plan may wait on one that is gone), or a job waited past the
+      // starvation guard: the optimum of the jobs present may keep a long job waiting for as
+      // long as shorter ones arrive, and the guard outranks it
+      followingExact = false;
       dirty = true;
       tailReplan = false;
+      exactTriedAtTasks = Long.MAX_VALUE;
     } else if (!followingExact && !dirty && exactSized()) {
-      exactTail(cluster);
+      exactTail(cluster, nowMs);
     }
     if (followingExact) {
       return exactFollower.assign(cluster, freeGpus, ranks);
@@ -694,7 +711,10 @@ public final class HarePolicy implements SchedulingPolicy {
    * dispatch to its end. Where CP-SAT proves no plan in its limit, tried again only once a
    * quarter of those tasks has started, so a hard state costs a few solves, not one per offer.
    */
-  private void exactTail(ClusterView cluster) {
+  private void exactTail(ClusterView cluster, long nowMs) {
+    if (!exactApplies(cluster, nowMs)) {
+      return;
+    }
     long left = 0;
     for (JobView j : cluster.jobs()) {
       left += HareTracker.unstartedTasks(j);
@@ -707,6 +727,20 @@ public final class HarePolicy implements SchedulingPolicy {
       dirty = true;
       tailReplan = true;
     }
+  }
+
+  /**
+   * Whether an exact plan may decide now: every job's size is declared (the optimum of a guessed
+   * size is no optimum, and a job that asks past its declaration must not keep the rank its
+   * declaration bought), and no job is overdue (the starvation guard decides first).
+   */
+  private boolean exactApplies(ClusterView cluster, long nowMs) {
+    for (JobView j : cluster.jobs()) {
+      if (j.rounds().isEmpty()) {
+        return false;
+      }
+    }
+    return aging.overdue(cluster, nowMs).isEmpty();
   }
 
   /** Smith keys for jobs that arrived since the last plan, comparable with the plan's. */
