@@ -6,6 +6,7 @@ import static org.junit.Assert.assertTrue;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hare.cli.QueueKeys;
 import io.hare.core.SchedulerKeys;
+import io.hare.core.policy.hare.HareKeys;
 import io.hare.core.queues.QueueShares;
 import io.hare.yarn.scheduler.HareSettings;
 import java.io.InputStream;
@@ -83,6 +84,8 @@ public class RecordedRunReplayTest {
     }
     Configuration c = new Configuration(false);
     c.set(SchedulerKeys.POLICY, run.policy());
+    // the runs were recorded with priority dispatch alone (no exact plans of small states)
+    c.set(HareKeys.EXACT_MAX_TASKS, "0");
     settings.forEach(c::set);
     c.set(SchedulerKeys.PROFILES_FILE,
         Path.of(resource(name + "-profiles.csv").toURI()).toString());

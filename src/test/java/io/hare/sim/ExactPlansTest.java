@@ -25,7 +25,10 @@ import org.junit.Test;
  */
 public class ExactPlansTest {
 
-  private static final Map<String, String> EXACT = Map.of(HareKeys.EXACT_MAX_TASKS, "24");
+  /** Exact plans on clusters of up to 8 GPUs, twice the default, for more instances to test. */
+  private static final Map<String, String> EXACT = Map.of(HareKeys.EXACT_MAX_TASKS, "24",
+      HareKeys.EXACT_MAX_GPUS, "8");
+  private static final Map<String, String> OFF = Map.of(HareKeys.EXACT_MAX_TASKS, "0");
 
   private static double hare(Corpus.Instance in, List<JobSpec> jobs, Map<String, String> conf)
       throws Exception {
@@ -46,7 +49,7 @@ public class ExactPlansTest {
       ExactSchedule opt = solver.solve(in.cluster(), jobs, in.profiles());
       assertTrue(in + ": optimum not proven", opt.optimal());
       assertEquals(in.toString(), opt.weightedJctS(), hare(in, jobs, EXACT), 1e-9);
-      if (hare(in, jobs, Map.of()) > opt.weightedJctS() + 1e-9) {
+      if (hare(in, jobs, OFF) > opt.weightedJctS() + 1e-9) {
         aboveWithout++;
       }
     }
@@ -67,14 +70,14 @@ public class ExactPlansTest {
     for (long seed = 1; seed <= 40; seed++) {
       Corpus.Instance in = Corpus.medium(seed);
       if (in.cluster().gpus().size() > 8 || in.tasks() <= 24) {
-        continue; // exact.max-gpus' default; more tasks than the limit
+        continue; // exact.max-gpus as EXACT sets it; more tasks than the limit
       }
       List<JobSpec> jobs = new ArrayList<>();
       for (JobSpec j : in.jobs()) {
         jobs.add(new JobSpec(j.id(), 0, j.weight(), j.model(), j.tasksPerRound(), j.rounds()));
       }
       double exact = hare(in, jobs, EXACT);
-      double priority = hare(in, jobs, Map.of());
+      double priority = hare(in, jobs, OFF);
       assertTrue(in + ": " + exact + " above " + priority, exact <= priority + 1e-9);
       compared++;
       better += exact < priority - 1e-9 ? 1 : 0;
@@ -87,7 +90,7 @@ public class ExactPlansTest {
   public void clustersAboveTheGpuLimitAreNotPlannedExactly() throws Exception {
     Corpus.Instance in = Corpus.tiny(4); // 1.30x the optimum without exact plans
     double exact = hare(in, in.jobs(), EXACT);
-    double off = hare(in, in.jobs(), Map.of());
+    double off = hare(in, in.jobs(), OFF);
     assertTrue(exact + " vs " + off, exact < off);
     int gpus = in.cluster().gpus().size();
     assertEquals(off, hare(in, in.jobs(), Map.of(HareKeys.EXACT_MAX_TASKS, "24",
@@ -113,8 +116,8 @@ public class ExactPlansTest {
       assertEquals("one problem per bad key: " + m, m.indexOf(HareKeys.EXACT_MAX_TASKS),
           m.lastIndexOf(HareKeys.EXACT_MAX_TASKS));
     }
-    // off by default, so the paper's setting, which follows its own list-scheduled plan, and
-    // the explicit dispatch=plan are accepted
+    // off by default with dispatch=plan, so the paper's setting, which follows its own
+    // list-scheduled plan, and the explicit dispatch=plan are accepted
     Policies.create(HarePolicy.PAPER_NAME, new PolicyConfig(Map.of(), 1));
     Policies.create(HarePolicy.NAME, new PolicyConfig(Map.of(HareKeys.DISPATCH, "plan",
         HareKeys.MAX_WAIT_MS, "0"), 1));

@@ -267,7 +267,8 @@ public class GpuDevicesTest {
 
   @Test(timeout = 300_000)
   public void anIsolatedNodeGetsNoDeviceTagNoStandbyAndNoPark() throws Exception {
-    h = HareRm.start(HareRm.standbysAhead(true));
+    // b takes the GPU a's killed container freed, as priority dispatch gives it
+    h = HareRm.start(HareRm.priorityDispatch(HareRm.standbysAhead(true)));
     nm = h.node(ISOLATED_HOST + ":1234", 2);
     isolate(ISOLATED_HOST);
     a = h.launch(h.submitHare("hare.rounds=2", "hare.tasks-per-round=2",

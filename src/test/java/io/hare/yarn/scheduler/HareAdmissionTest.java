@@ -108,7 +108,8 @@ public class HareAdmissionTest extends MockRmTestCase {
     assertEquals("clamped to the default cap", SchedulerKeys.DEFAULT_WEIGHT_MAX,
         h.scheduler().weight(huge.getApplicationId()), 0);
     assertEquals(Double.MIN_VALUE, h.scheduler().weight(tiny.getApplicationId()), 0);
-    MockAM plain = h.launch(h.submit("hare.rounds=2", "hare.tasks-per-round=1"), nm);
+    // one round: a job with a round to come would keep its GPU across its sync (a hold)
+    MockAM plain = h.launch(h.submit("hare.rounds=1", "hare.tasks-per-round=1"), nm);
     HareRm.askGpuTasks(hugeAm, 1);
     HareRm.askGpuTasks(tinyAm, 1);
     HareRm.askGpuTasks(plain, 1);

@@ -2,6 +2,7 @@ package io.hare.yarn.scheduler;
 
 import io.hare.core.SchedulerKeys;
 import io.hare.core.plan.OrTools;
+import io.hare.core.policy.hare.HareKeys;
 import io.hare.yarn.JobTags;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -71,6 +72,16 @@ final class HareRm implements AutoCloseable {
     conf.setLong(SchedulerKeys.NODE_LIVENESS_GRACE_MS, 24L * 3600 * 1000);
     conf.set(YarnConfiguration.FS_NODE_ATTRIBUTE_STORE_ROOT_DIR,
         "file://" + GenericTestUtils.getTestDir("node-attributes").getAbsolutePath());
+    return conf;
+  }
+
+  /**
+   * The conf with exact plans off ({@code HareKeys.EXACT_MAX_TASKS} 0), for a test whose scenario
+   * is set up by priority dispatch's order: on a node this small the default would follow an
+   * exact plan, which may give the GPUs in another order.
+   */
+  static YarnConfiguration priorityDispatch(YarnConfiguration conf) {
+    conf.setInt(HareKeys.EXACT_MAX_TASKS, 0);
     return conf;
   }
 

@@ -42,9 +42,15 @@ public class HareSchedulerTest extends MockRmTestCase {
     assertEquals("the freed GPU takes the third task", 1, third.size());
   }
 
+  /**
+   * Priority dispatch (exact plans off): x's first round ran; y, ranked equal and waiting, gets
+   * the GPUs x freed, and x's second round follows.
+   */
   @Test(timeout = 300_000)
   public void roundsOfTwoJobsInterleaveOnOneNode() throws Exception {
-    h = HareRm.start(HareRm.conf());
+    YarnConfiguration conf = HareRm.conf();
+    conf.setInt(HareKeys.EXACT_MAX_TASKS, 0);
+    h = HareRm.start(conf);
     MockNM nm = h.node("h1:1234", 2);
     MockAM[] xy = firstRoundOfOneOfTwoJobs(nm);
     MockAM x = xy[0];

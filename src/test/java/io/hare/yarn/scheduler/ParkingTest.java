@@ -56,7 +56,8 @@ public class ParkingTest {
 
   /** One node with one GPU, running the first of job a's two one-task rounds. */
   private void running(boolean standbys) throws Exception {
-    YarnConfiguration conf = HareRm.conf();
+    // the GPUs go in priority dispatch's order: b, heavier, first
+    YarnConfiguration conf = HareRm.priorityDispatch(HareRm.conf());
     conf.setBoolean(SchedulerKeys.STANDBY_ENABLED, standbys);
     h = HareRm.start(conf);
     nm = h.node("h1:1234", 1);
@@ -83,7 +84,8 @@ public class ParkingTest {
 
   /** Standbys on, with a lead of a day: any running task is about to end. */
   private static YarnConfiguration standbysAhead() {
-    YarnConfiguration conf = HareRm.conf();
+    // the GPUs go in priority dispatch's order: b, heavier, first
+    YarnConfiguration conf = HareRm.priorityDispatch(HareRm.conf());
     conf.setBoolean(SchedulerKeys.STANDBY_ENABLED, true);
     conf.setLong(SchedulerKeys.STANDBY_LEAD_MS, 86_400_000L);
     return conf;
@@ -178,7 +180,8 @@ public class ParkingTest {
    * after the parking.
    */
   private ControlledClock parkedAndWaiting(long waitMs) throws Exception {
-    YarnConfiguration conf = HareRm.conf();
+    // the GPUs go in priority dispatch's order: b, heavier, first
+    YarnConfiguration conf = HareRm.priorityDispatch(HareRm.conf());
     conf.setBoolean(SchedulerKeys.STANDBY_ENABLED, true);
     h = HareRm.start(conf);
     ControlledClock clock = h.controlledClock();

@@ -116,14 +116,14 @@ public final class HareKeys {
   /**
    * States with at most this many unstarted tasks (and at most exact.max-gpus GPUs) are planned
    * exactly (CP-SAT, {@link io.hare.core.plan.ExactPlanner}) and the plan followed task by task
-   * (dispatch=priority only); 0 (the default): never.
+   * (dispatch=priority only); 0: never, the default with dispatch=plan.
    */
   public static final String EXACT_MAX_TASKS = ROOT + "exact.max-tasks";
-  public static final int DEFAULT_EXACT_MAX_TASKS = 0;
+  public static final int DEFAULT_EXACT_MAX_TASKS = 24;
 
   /** Most GPUs a cluster may have for its states to be planned exactly. */
   public static final String EXACT_MAX_GPUS = ROOT + "exact.max-gpus";
-  public static final int DEFAULT_EXACT_MAX_GPUS = 8;
+  public static final int DEFAULT_EXACT_MAX_GPUS = 4;
 
   /**
    * CP-SAT's deterministic time limit per exact plan (about seconds of one core): deterministic,

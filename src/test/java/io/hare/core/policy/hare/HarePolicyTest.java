@@ -39,6 +39,9 @@ public class HarePolicyTest {
     return r;
   }
 
+  /** Exact plans off: priority dispatch decides, as in clusters past exact.max-gpus. */
+  private static final Map<String, String> PRIORITY = Map.of(HareKeys.EXACT_MAX_TASKS, "0");
+
   private static SchedulingPolicy hare(Map<String, String> conf) throws Exception {
     return Policies.create(HarePolicy.NAME, new PolicyConfig(conf, 1));
   }
@@ -67,16 +70,18 @@ public class HarePolicyTest {
     // gnn ranks first (weight 3), so a greedy earliest-finish choice gives it the v100 and
     // leaves cnn to wait for it; the relaxation matches gnn to the k80 instead, and both run at
     // once
+    // (exact plans off: the LP's affinity decides in clusters past exact.max-gpus)
     ClusterSpec c = ClusterSpec.parse("v100=1,k80=1");
     List<JobSpec> jobs = List.of(new JobSpec("g", 0, 3, "gnn", 1, 10),
         new JobSpec("c", 0, 1, "cnn", 1, 10));
-    SimResult withAffinity = run(hare(Map.of()), c, jobs, AFFINITY);
+    SimResult withAffinity = run(hare(PRIORITY), c, jobs, AFFINITY);
     assertEquals(Set.of("k80"), typesOf(withAffinity, "g"));
     assertEquals(Set.of("v100"), typesOf(withAffinity, "c"));
     // g: 10 x 220 ms on the k80; c: 10 x 100 ms on the v100, in parallel
     assertEquals(3 * 2.2 + 1 * 1.0, withAffinity.totalWeightedJctS(), 1e-9);
 
-    SimResult greedy = run(hare(Map.of(HareKeys.AFFINITY_MIN_SHARE, "0")), c, jobs,
+    SimResult greedy = run(hare(Map.of(HareKeys.AFFINITY_MIN_SHARE, "0",
+        HareKeys.EXACT_MAX_TASKS, "0")), c, jobs,
         AFFINITY);
     assertTrue(typesOf(greedy, "g").contains("v100"));
     assertTrue(greedy.totalWeightedJctS() > withAffinity.totalWeightedJctS());
@@ -112,10 +117,11 @@ public class HarePolicyTest {
   public void replansOnlyWhenTasksHaveToWait() throws Exception {
     ClusterSpec c = ClusterSpec.parse("v100=8");
     // one plan when the first job arrives (nothing is known of the cluster before); b then
-    // finds free v100s and needs none
+    // finds free v100s and needs none (exact plans off: with them, a cluster this small
+    // re-plans at every arrival)
     List<JobSpec> light = List.of(new JobSpec("a", 0, 1, "cnn", 1, 3),
         new JobSpec("b", 1000, 1, "cnn", 2, 3));
-    assertEquals(1, run(hare(Map.of()), c, light, AFFINITY).replans());
+    assertEquals(1, run(hare(PRIORITY), c, light, AFFINITY).replans());
     List<JobSpec> crowded = new ArrayList<>();
     for (int i = 0; i < 6; i++) {
       crowded.add(new JobSpec("j" + i, i, 1 + i % 3, "cnn", 4, 3));

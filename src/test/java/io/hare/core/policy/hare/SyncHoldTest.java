@@ -16,6 +16,7 @@ import io.hare.sim.SimResult;
 import io.hare.sim.Simulator;
 import io.hare.sim.TaskRecord;
 import io.hare.testing.ScheduleChecks;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -35,8 +36,11 @@ public class SyncHoldTest {
       .put("longer", "v100", 3500, 0).build();
   private static final ClusterSpec ONE = ClusterSpec.parse("v100=1");
 
+  /** Runs hare with exact plans off: holds are priority dispatch's. */
   private static SimResult run(Map<String, String> conf, List<JobSpec> jobs) throws Exception {
-    SchedulingPolicy p = Policies.create(HarePolicy.NAME, new PolicyConfig(conf, 1));
+    Map<String, String> c = new HashMap<>(conf);
+    c.put(HareKeys.EXACT_MAX_TASKS, "0");
+    SchedulingPolicy p = Policies.create(HarePolicy.NAME, new PolicyConfig(c, 1));
     SimResult r = new Simulator(ONE, jobs, TIMES, SimOptions.defaults()).run(p);
     ScheduleChecks.assertValid(r, ONE, jobs, TIMES, 0);
     return r;

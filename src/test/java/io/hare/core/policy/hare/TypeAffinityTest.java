@@ -86,15 +86,17 @@ public class TypeAffinityTest {
     b.ready = 1;
     List<GpuView> gpus = List.of(new Gpu("v0", V100, true), new Gpu("k0", K80, false));
     List<GpuView> free = List.of(gpus.get(1));
+    // exact plans off: a cluster this small would follow one, and the LP's affinity is what
+    // decides in clusters past exact.max-gpus
     HarePolicy p = new HarePolicy(new PolicyConfig(Map.of(HareKeys.LP_MAX_JOBS, "1",
-        HareKeys.AFFINITY_STALE_TASKS, "10"), 1));
+        HareKeys.AFFINITY_STALE_TASKS, "10", HareKeys.EXACT_MAX_TASKS, "0"), 1));
     assertEquals(List.of(), leftOut(p, a, b, gpus, 999));
     assertEquals(OptionalLong.of(1_000), p.wakeUpAtMs());
     assertEquals(List.of(new Assignment("k0", "a")),
         p.assign(new FakeCluster(List.of(a, b), gpus, TIMES), free, 1_000));
     // by default the ban lasts until a is in an LP again
     HarePolicy keeps = new HarePolicy(new PolicyConfig(Map.of(HareKeys.LP_MAX_JOBS,
-        "1"), 1));
+        "1", HareKeys.EXACT_MAX_TASKS, "0"), 1));
     assertEquals(List.of(), leftOut(keeps, a, b, gpus, 999));
     assertEquals(List.of(),
         keeps.assign(new FakeCluster(List.of(a, b), gpus, TIMES), free, 1_000_000));
