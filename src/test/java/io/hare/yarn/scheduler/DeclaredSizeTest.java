@@ -5,6 +5,7 @@ import static org.junit.Assert.assertTrue;
 
 import java.util.List;
 import org.apache.hadoop.yarn.api.records.Container;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
 import org.junit.Test;
@@ -16,9 +17,19 @@ import org.junit.Test;
  */
 public class DeclaredSizeTest extends MockRmTestCase {
 
+  /** With the defaults, which plan a node this small exactly. */
   @Test(timeout = 300_000)
   public void aJobThatAsksPastItsDeclaredRoundsLosesTheRankTheyBought() throws Exception {
-    h = HareRm.start(HareRm.conf());
+    losesTheRank(HareRm.conf());
+  }
+
+  @Test(timeout = 300_000)
+  public void underPriorityDispatchAloneToo() throws Exception {
+    losesTheRank(HareRm.priorityDispatch(HareRm.conf()));
+  }
+
+  private void losesTheRank(YarnConfiguration conf) throws Exception {
+    h = HareRm.start(conf);
     MockNM nm = h.node("h1:1234", 1);
     MockAM honest = h.launch(h.submitHare("hare.rounds=2", "hare.tasks-per-round=1"), nm);
     MockAM gamer = h.launch(h.submitHare("hare.rounds=1", "hare.tasks-per-round=1"), nm);

@@ -104,6 +104,34 @@ public class SplitReplanPolicyTest {
     assertEquals(2, policy.assign(cluster, List.of(v0, v1), 0).size());
   }
 
+  /**
+   * An exact plan stops deciding at the event that makes it wrong, not at the install of the
+   * re-plan the event asked for: asks the plan did not count (k = 1, three asks where it planned
+   * one) go to priority dispatch, which places two of them on the two free GPUs, while the solve
+   * runs; the exact plan installed after it counts one round now, as the one before did.
+   */
+  @Test(timeout = 60_000)
+  public void anExactPlanStopsAtTheAsksItDidNotCountUntilTheRePlanIsInstalled()
+      throws Exception {
+    SchedulingPolicy policy = Policies.create(HarePolicy.NAME, PolicyConfig.defaults());
+    FakeJob ahead = new FakeJob("long", "long", 1, OptionalInt.of(4), TIMES);
+    ahead.ready = 1;
+    Gpu v0 = new Gpu("v0", V100, false);
+    Gpu v1 = new Gpu("v1", V100, false);
+    FakeCluster cluster = new FakeCluster(List.of(ahead), List.of(v0, v1), TIMES);
+    policy.onJobArrived(ahead, 0);
+    policy.replan(cluster, 0); // exact: one task now on one GPU, the other idle
+
+    ahead.ready = 3;
+    policy.onTasksReady(ahead, 1);
+    Replan r = policy.startReplan(cluster, 1).orElseThrow();
+    assertEquals("priority dispatch while the solve runs", 2,
+        policy.assign(cluster, List.of(v0, v1), 1).size());
+    r.solve().install(cluster, 2);
+    assertEquals("the exact plan again: one round now", 1,
+        policy.assign(cluster, List.of(v0, v1), 2).size());
+  }
+
   @Test(timeout = 60_000)
   public void aPlanToFollowIsNotSplit() throws Exception {
     SchedulingPolicy policy = hare("plan");
