@@ -16,4 +16,13 @@ public interface GpuView {
 
   /** Job of the task running now, or of the last task run here; null if none ever ran. */
   String lastJobId();
+
+  /**
+   * True when the GPU takes no task after its running one: its node fell silent or shrank, and
+   * the host drops the GPU once that task ends (or never hears that it did). A plan should not
+   * count on it freeing.
+   */
+  default boolean leaving() {
+    return false;
+  }
 }

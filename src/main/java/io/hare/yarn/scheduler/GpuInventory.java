@@ -119,6 +119,21 @@ final class GpuInventory {
       }
     }
     n.shrinkPending = excess;
+    markLeaving(n);
+  }
+
+  /**
+   * Marks the busy GPUs of a node with GPUs still to drop as leaving (all of them: which one
+   * frees first is not known), and clears the mark once none is left to drop.
+   */
+  private void markLeaving(Node n) {
+    for (YarnGpu g : n.slots) {
+      boolean leaving = n.shrinkPending > 0 && g.running();
+      if (g.leavingNow() != leaving) {
+        g.leaving(leaving);
+        touch(g);
+      }
+    }
   }
 
   private void replace(Node n, int i) {
@@ -257,6 +272,7 @@ final class GpuInventory {
     if (n.shrinkPending > 0) {
       drop(n, g);
       n.shrinkPending--;
+      markLeaving(n);
       changed();
     } else if (!g.type().equals(n.type)) {
       generation++;

@@ -27,7 +27,9 @@ public final class YarnGpu implements GpuView {
   private boolean busy;
   private boolean retired;
   private String lastJobId;
+  private boolean leaving;
   private boolean shownBusy;
+  private boolean shownLeaving;
   private String shownLastJobId;
   /** In the inventory's set of GPUs to publish (its bookkeeping). */
   boolean touched;
@@ -81,7 +83,22 @@ public final class YarnGpu implements GpuView {
   /** Copies the live state to what the policy reads; only under the policy lock. */
   void publish() {
     shownBusy = busy || retired;
+    shownLeaving = leaving;
     shownLastJobId = lastJobId;
+  }
+
+  @Override
+  public boolean leaving() {
+    return shownLeaving;
+  }
+
+  /** Live: whether the inventory drops it once its task ends. */
+  boolean leavingNow() {
+    return leaving;
+  }
+
+  void leaving(boolean leaving) {
+    this.leaving = leaving;
   }
 
   /** Busy with a task right now (a retired GPU may still be). */

@@ -1,6 +1,7 @@
 package io.hare.yarn.scheduler;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
 import io.hare.core.GpuType;
@@ -62,6 +63,32 @@ public class GpuInventoryTest {
         }
       }
     }
+  }
+
+  /**
+   * The busy GPUs a node keeps past its count (it fell silent, or shrank) are shown leaving
+   * until they are dropped or the node has them again: a plan must not count on them.
+   */
+  @Test(timeout = 60_000)
+  public void busyGpusKeptPastTheNodesCountAreLeaving() {
+    GpuInventory inv = new GpuInventory();
+    NodeId n = NodeId.newInstance("h", 1);
+    inv.setNode(n, 2, TYPES.get(0));
+    YarnGpu busy = inv.on(n).get(1);
+    inv.start(busy, "a");
+    inv.setNode(n, 0, TYPES.get(0)); // silent: the idle GPU goes, the busy one stays
+    busy.publish();
+    assertEquals(List.of(busy), inv.on(n));
+    assertTrue(busy.leaving());
+    inv.setNode(n, 2, TYPES.get(0)); // back
+    busy.publish();
+    assertFalse(busy.leaving());
+    inv.setNode(n, 1, TYPES.get(0)); // shrinks around the busy one: the idle one goes
+    busy.publish();
+    assertFalse("within the count", busy.leaving());
+    inv.setNode(n, 0, TYPES.get(0));
+    inv.release(busy); // dropped as its task ends
+    assertEquals(List.of(), inv.on(n));
   }
 
   @Test(timeout = 60_000)

@@ -86,6 +86,58 @@ public class SilentNodeTest {
         nodes(h.heartbeatAndPull(am, h1)));
   }
 
+  /**
+   * A NodeManager killed mid-task leaves its container RUNNING in the RM (YARN's expiry is 10
+   * minutes) although its task may have ended, as the AM learns through its task channel. The
+   * scheduler then counts one task of the job as running for good. On a cluster small enough
+   * for exact plans, a plan counted on that GPU freeing when the task was expected to end, and
+   * kept the job's last round off the free GPU of the other node for ever (NodeManagerKillIT's
+   * job never finished). The GPU is now shown as leaving, so no exact plan is made while it is
+   * there and priority dispatch gives the free GPU each round at once.
+   */
+  @Test(timeout = 300_000)
+  public void aTaskLeftOnASilentNodeKeepsNoRoundOffAFreeGpu() throws Exception {
+    ControlledClock clock = start();
+    MockNM h0 = h.node("h0:1234", 0);
+    MockNM v100 = h.node("h1:1234", 1);
+    MockNM t4 = h.node("h2:1234", 1);
+    h.setType("h1", "v100");
+    h.setType("h2", "t4");
+    MockAM am = h.launch(h.submitHare("hare.rounds=3", "hare.tasks-per-round=3",
+        "hare.model=resnet18"), h0);
+    HareRm.askGpuTasks(am, 3);
+    List<Container> first = h.heartbeatAndPull(am, h0, v100, t4);
+    assertEquals("one task on each GPU", 2, first.size());
+    long ghostStartMs = clock.getTime();
+    clock.tickMsec(GRACE_MS + 1); // h1 falls silent with its task
+    h.finish(t4, first.stream().filter(c -> c.getNodeId().equals(t4.getNodeId()))
+        .findFirst().orElseThrow());
+    // every other task runs on h2, one at a time; the AM counts h1's task done with round 0
+    int round = 0;
+    int done = 2;
+    // resnet18's profiled task is 60 s: all before h1's task would run late, 66 s after its start
+    long lateAtMs = ghostStartMs + 66_000;
+    while (round < 3 && clock.getTime() < lateAtMs) {
+      List<Container> got = h.heartbeatAndPull(am, h0, t4);
+      if (got.isEmpty()) {
+        clock.tickMsec(1_000);
+      }
+      for (Container c : got) {
+        clock.tickMsec(500);
+        h.finish(t4, c);
+        done++;
+      }
+      if (done == 3) {
+        round++;
+        done = 0;
+        if (round < 3) {
+          HareRm.askGpuTasks(am, 3);
+        }
+      }
+    }
+    assertEquals("every round ran on h2", 3, round);
+  }
+
   @Test(timeout = 300_000)
   public void aNodeWithinTheGraceKeepsItsGpus() throws Exception {
     ControlledClock clock = start();

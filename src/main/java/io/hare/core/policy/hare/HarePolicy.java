@@ -434,6 +434,13 @@ public final class HarePolicy implements SchedulingPolicy {
             : Math.min(due.getAsLong(), expiry.getAsLong()));
       }
     }
+    // an exact plan stops being followed once a task runs late
+    if (followingExact && (!freeIndex.initialised() || freeIndex.total() > 0)) {
+      long late = tracker.nextLateMs(EXACT_DRIFT_SHARE);
+      if (late != Long.MAX_VALUE) {
+        due = OptionalLong.of(due.isEmpty() ? late : Math.min(due.getAsLong(), late));
+      }
+    }
     // GPUs held across a sync go to others when the hold lapses, if nothing happens before
     if (dispatcher != null && dispatcher.holdLapsesMs() != Long.MAX_VALUE) {
       long lapse = dispatcher.holdLapsesMs() + 1;
@@ -649,10 +656,12 @@ public final class HarePolicy implements SchedulingPolicy {
     aging.types(cluster);
     clusterGpus = cluster.gpus().size();
     if (followingExact && (cluster.gpusVersion() != exactGpusVersion
-        || !aging.overdue(cluster, nowMs).isEmpty())) {
-      // GPUs came or went (the plan may wait on one that is gone), or a job waited past the
-      // starvation guard: the optimum of the jobs present may keep a long job waiting for as
-      // long as shorter ones arrive, and the guard outranks it
+        || !aging.overdue(cluster, nowMs).isEmpty()
+        || tracker.late(nowMs, EXACT_DRIFT_SHARE))) {
+      // GPUs came or went (the plan may wait on one that is gone), a job waited past the
+      // starvation guard (the optimum of the jobs present may keep a long job waiting for as
+      // long as shorter ones arrive, and the guard outranks it), or a task runs late, so the
+      // plan may keep GPUs idle for one that does not free when it expected
       followingExact = false;
       dirty = true;
       tailReplan = false;
@@ -732,7 +741,10 @@ public final class HarePolicy implements SchedulingPolicy {
   /**
    * Whether an exact plan may decide now: every job's size is declared (the optimum of a guessed
    * size is no optimum, and a job that asks past its declaration must not keep the rank its
-   * declaration bought), and no job is overdue (the starvation guard decides first).
+   * declaration bought), no job is overdue (the starvation guard decides first), and no task
+   * runs late and no GPU is leaving (a plan would count on its GPU freeing when it might not: a
+   * task on a node that fell silent stays running in the RM for as long as YARN lists the node).
+   * O(jobs + GPUs): called only for states within the exact limits.
    */
   private boolean exactApplies(ClusterView cluster, long nowMs) {
     for (JobView j : cluster.jobs()) {
@@ -740,7 +752,12 @@ public final class HarePolicy implements SchedulingPolicy {
         return false;
       }
     }
-    return aging.overdue(cluster, nowMs).isEmpty();
+    for (GpuView g : cluster.gpus()) {
+      if (g.leaving()) {
+        return false;
+      }
+    }
+    return aging.overdue(cluster, nowMs).isEmpty() && !tracker.late(nowMs, EXACT_DRIFT_SHARE);
   }
 
   /** Smith keys for jobs that arrived since the last plan, comparable with the plan's. */

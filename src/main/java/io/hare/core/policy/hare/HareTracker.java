@@ -19,7 +19,14 @@ import java.util.Map;
  */
 final class HareTracker {
 
-  private record Running(String jobId, io.hare.core.GpuType type, long expectedEndMs) {}
+  private record Running(String jobId, io.hare.core.GpuType type, long expectedEndMs,
+      long computeMs) {
+
+    /** When the task counts as late: {@code share} of its compute time past its expected end. */
+    long lateAtMs(double share) {
+      return expectedEndMs + Math.max(1, Math.round(share * computeMs));
+    }
+  }
 
   private final Map<String, Running> byGpu = new HashMap<>();
   /** Expected compute ends of running tasks per type, as a multiset (end -> count). */
@@ -125,7 +132,8 @@ final class HareTracker {
     TaskTimes t = job.times(gpu.type());
     long compute = t == null ? 0 : Math.round(t.computeMs());
     long sync = t == null ? 0 : Math.round(t.syncMs());
-    Running old = byGpu.put(gpu.id(), new Running(job.id(), gpu.type(), nowMs + compute));
+    Running old = byGpu.put(gpu.id(), new Running(job.id(), gpu.type(), nowMs + compute,
+        compute));
     if (old != null) {
       unbusy(old);
     }
@@ -141,6 +149,28 @@ final class HareTracker {
   private void unbusy(Running r) {
     java.util.TreeMap<Long, Integer> m = busyEnds.get(r.type());
     m.computeIfPresent(r.expectedEndMs(), (k, v) -> v == 1 ? null : v - 1);
+  }
+
+  /**
+   * Whether a running task has gone {@code share} of its compute time past its expected end (one
+   * whose node went silent never ends while the RM waits). O(running tasks): for small clusters.
+   */
+  boolean late(long nowMs, double share) {
+    for (Running r : byGpu.values()) {
+      if (nowMs >= r.lateAtMs(share)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** When the first running task turns {@link #late}; Long.MAX_VALUE when none runs. */
+  long nextLateMs(double share) {
+    long next = Long.MAX_VALUE;
+    for (Running r : byGpu.values()) {
+      next = Math.min(next, r.lateAtMs(share));
+    }
+    return next;
   }
 
   /** A task computed; returns when it was expected to, or -1 if its start was not seen. */

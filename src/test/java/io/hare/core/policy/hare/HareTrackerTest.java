@@ -2,6 +2,8 @@ package io.hare.core.policy.hare;
 
 import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
 
 import io.hare.core.GpuType;
 import io.hare.core.plan.PlanningProblem;
@@ -180,6 +182,25 @@ public class HareTrackerTest {
    * any computes, and what happened once the last one has: a round that ran faster than
    * estimated is ready early in the snapshot. Without it the estimate stays.
    */
+  /**
+   * A task is late once it runs a share of its compute time past its expected end (one left on
+   * a node that fell silent may never be heard to end), and no longer once it computed.
+   */
+  @Test(timeout = 60_000)
+  public void aTaskIsLateASharePastItsExpectedEnd() {
+    HareTracker tracker = new HareTracker(true);
+    Gpu a0 = new Gpu("a0", TYPES.get(0));
+    FakeJob job = new FakeJob("j", "m", 1, OptionalInt.of(3), TIMES);
+    assertEquals(Long.MAX_VALUE, tracker.nextLateMs(0.1));
+    tracker.started(job, a0, 0); // estimated to compute by 100
+    assertEquals(110, tracker.nextLateMs(0.1));
+    assertFalse(tracker.late(109, 0.1));
+    assertTrue(tracker.late(110, 0.1));
+    tracker.computed(job, a0, 500);
+    assertFalse(tracker.late(500, 0.1));
+    assertEquals(Long.MAX_VALUE, tracker.nextLateMs(0.1));
+  }
+
   @Test(timeout = 60_000)
   public void aRoundThatComputedEarlyIsExpectedToEndEarly() {
     assertEquals(310, roundEndAfterAnEarlyRound(true));
