@@ -72,18 +72,20 @@ final class NodeLoss implements ActiveFault {
       return null;
     }
     String host = t.get();
+    long at = System.currentTimeMillis();
+    run.faults().stopNodeManager(host, TIMEOUT_MS);
+    // the tasks lost are those still without an end once the node is gone (its processes die
+    // without recording one): a task that ended between the choice and the stop was not lost
     List<String> containers = new ArrayList<>();
     List<String> what = new ArrayList<>();
     for (DemoJob j : run.submitted().keySet()) {
       for (TaskEvents.Attempt a : run.running(j)) {
-        if (a.host().equals(host)) {
+        if (a.host().equals(host) && a.startMs() <= at) {
           containers.add(a.containerId());
           what.add(j.name() + " " + ActiveFault.describe(a));
         }
       }
     }
-    long at = System.currentTimeMillis();
-    run.faults().stopNodeManager(host, TIMEOUT_MS);
     return new Injected(kind().label(), at, "stopped the NodeManager on " + host + " ("
         + run.cluster().typeByHost().get(host) + ") while it ran " + String.join(", ", what)
         + "; the RM declared the node lost after " + (System.currentTimeMillis() - at)
