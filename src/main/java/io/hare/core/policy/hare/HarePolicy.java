@@ -721,9 +721,6 @@ public final class HarePolicy implements SchedulingPolicy {
    * quarter of those tasks has started, so a hard state costs a few solves, not one per offer.
    */
   private void exactTail(ClusterView cluster, long nowMs) {
-    if (!exactApplies(cluster, nowMs)) {
-      return;
-    }
     long left = 0;
     for (JobView j : cluster.jobs()) {
       left += HareTracker.unstartedTasks(j);
@@ -731,7 +728,8 @@ public final class HarePolicy implements SchedulingPolicy {
         return;
       }
     }
-    if (left > 0 && (exactTriedAtTasks == Long.MAX_VALUE || 4 * left <= 3 * exactTriedAtTasks)) {
+    if (left > 0 && (exactTriedAtTasks == Long.MAX_VALUE || 4 * left <= 3 * exactTriedAtTasks)
+        && exactApplies(cluster, nowMs)) {
       exactTriedAtTasks = left;
       dirty = true;
       tailReplan = true;
