@@ -3,7 +3,9 @@ package io.hare.demo;
 import io.hare.embedded.EmbeddedCluster;
 import io.hare.embedded.TaskEvents;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.hadoop.yarn.api.records.NodeId;
 import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
@@ -72,18 +74,27 @@ final class NodeLoss implements ActiveFault {
       return null;
     }
     String host = t.get();
-    long at = System.currentTimeMillis();
-    run.faults().stopNodeManager(host, TIMEOUT_MS);
-    // the tasks lost are those still without an end once the node is gone (its processes die
-    // without recording one): a task that ended between the choice and the stop was not lost
-    List<String> containers = new ArrayList<>();
-    List<String> what = new ArrayList<>();
+    Map<TaskEvents.Attempt, DemoJob> onHost = new LinkedHashMap<>();
     for (DemoJob j : run.submitted().keySet()) {
       for (TaskEvents.Attempt a : run.running(j)) {
-        if (a.host().equals(host) && a.startMs() <= at) {
-          containers.add(a.containerId());
-          what.add(j.name() + " " + ActiveFault.describe(a));
+        if (a.host().equals(host)) {
+          onHost.put(a, j);
         }
+      }
+    }
+    long at = System.currentTimeMillis();
+    run.faults().stopNodeManager(host, TIMEOUT_MS);
+    // a task that ended between the look and the kill recorded its end and was not lost
+    List<String> containers = new ArrayList<>();
+    List<String> what = new ArrayList<>();
+    for (Map.Entry<TaskEvents.Attempt, DemoJob> e : onHost.entrySet()) {
+      TaskEvents.Attempt a = e.getKey();
+      boolean ended = run.events(e.getValue()).attempts().stream().anyMatch(x -> x.ended()
+          && x.containerId().equals(a.containerId()) && x.round() == a.round()
+          && x.index() == a.index() && x.startMs() == a.startMs());
+      if (!ended) {
+        containers.add(a.containerId());
+        what.add(e.getValue().name() + " " + ActiveFault.describe(a));
       }
     }
     return new Injected(kind().label(), at, "stopped the NodeManager on " + host + " ("

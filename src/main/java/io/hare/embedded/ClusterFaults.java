@@ -115,6 +115,12 @@ public final class ClusterFaults {
     NodeId id = cluster.node(host);
     LOG.info("fault: stopping the NodeManager on {} without telling the ResourceManager", host);
     NodeManager nm = cluster.miniCluster().getNodeManager(index);
+    // a lost node's processes die at once, as in a crash: a graceful stop first signals them
+    // and waits, and a short task ended in that time, recording an end a lost one never has
+    ContainerExecutor exec = nm.getNMContext().getContainerExecutor();
+    for (Container c : nm.getNMContext().getContainers().values()) {
+      kill(exec, c, host);
+    }
     // the one flag that keeps a stopping NM from unregistering (an NM the RM decommissioned
     // does not unregister either); nothing else reads it on the way down
     nm.getNMContext().setDecommissioned(true);
@@ -145,17 +151,25 @@ public final class ClusterFaults {
       if (c == null) {
         continue;
       }
-      ContainerExecutor exec = nm.getNMContext().getContainerExecutor();
-      String pid = exec.getProcessId(id);
-      if (pid == null) {
+      if (!kill(nm.getNMContext().getContainerExecutor(), c, EmbeddedCluster.host(i))) {
         return Optional.empty(); // not launched yet, or already gone
       }
-      LOG.info("fault: killing container {} (pid {}) on {}", id, pid, EmbeddedCluster.host(i));
-      exec.signalContainer(new ContainerSignalContext.Builder().setContainer(c)
-          .setUser(c.getUser()).setPid(pid).setSignal(ContainerExecutor.Signal.KILL).build());
       return Optional.of(EmbeddedCluster.host(i));
     }
     return Optional.empty();
+  }
+
+  /** SIGKILL to the container's process group; false when it has no process (yet or any more). */
+  private static boolean kill(ContainerExecutor exec, Container c, String host)
+      throws IOException {
+    String pid = exec.getProcessId(c.getContainerId());
+    if (pid == null) {
+      return false;
+    }
+    LOG.info("fault: killing container {} (pid {}) on {}", c.getContainerId(), pid, host);
+    exec.signalContainer(new ContainerSignalContext.Builder().setContainer(c)
+        .setUser(c.getUser()).setPid(pid).setSignal(ContainerExecutor.Signal.KILL).build());
+    return true;
   }
 
   private int index(String host) {
