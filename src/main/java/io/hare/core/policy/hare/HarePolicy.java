@@ -277,13 +277,11 @@ public final class HarePolicy implements SchedulingPolicy {
 
   @Override
   public void onJobArrived(JobView job, long nowMs) {
-    dirty = true;
     // an exact plan lets only the jobs it covers onto its GPUs: until the re-plan that covers
     // this one is installed (at once in the simulator, after the solve in the RM), the order
     // decides, as it does for any arrival between plans
-    followingExact = false;
+    dropExact();
     exactTriedAtTasks = Long.MAX_VALUE; // the work left grew
-    tailReplan = false;
     if (!relaxationOrder) {
       unranked.add(job); // keyed in assign, where the cluster's types are known
     }
@@ -662,9 +660,7 @@ public final class HarePolicy implements SchedulingPolicy {
       // starvation guard (the optimum of the jobs present may keep a long job waiting for as
       // long as shorter ones arrive, and the guard outranks it), or a task runs late, so the
       // plan may keep GPUs idle for one that does not free when it expected
-      followingExact = false;
-      dirty = true;
-      tailReplan = false;
+      dropExact();
       exactTriedAtTasks = Long.MAX_VALUE;
     } else if (!followingExact && !dirty && exactSized()) {
       exactTail(cluster, nowMs);
