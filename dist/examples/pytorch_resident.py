@@ -13,11 +13,13 @@ same format, so the job's sync command stays
 
 Model r is read from the work directory (model-r<r>.pt) when a task of a new round comes, and
 kept for the round's further tasks in this container. Its parameters are copied into the network
-while the task's first forward pass runs, module by module, as PipeSwitch does
-(overlapped_load.py); --no-overlap-load copies them all before the task computes.
+before the task computes; with --overlap-load, while the task's first forward pass runs, module
+by module, as PipeSwitch does (overlapped_load.py). On an NVIDIA H200 with PyTorch 2.11 the
+overlap hid nothing for ResNet-18 and ResNet-50 tasks (their passes are bound by the launching
+of kernels on the host, which the copy thread competes with): the load before is the default.
 
 Usage (the job spec's task command; hare_worker on PYTHONPATH or pip-installed):
-  python3 pytorch_resident.py [--model mlp|resnet18] [--deterministic] [--cpu] [...]
+  python3 pytorch_resident.py [--model mlp|resnet18|resnet50] [--deterministic] [--cpu] [...]
 with the options of pytorch_round_task.py, which must be the same for the sync command.
 
 Exit status: hare_worker.serve's (0 when the AM says exit; 75 when the channel broke; without
@@ -64,10 +66,10 @@ def device_of(torch, args, device):
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     prt.add_training_args(p)
-    p.add_argument("--no-overlap-load", action="store_true",
-                   help="copy a new round's parameters into the network before computing, not"
-                        " during its first forward pass (for networks that read a module's"
-                        " tensors without calling it)")
+    p.add_argument("--overlap-load", action="store_true",
+                   help="copy a new round's parameters into the network during the task's first"
+                        " forward pass, not before it (only for networks that read a module's"
+                        " tensors by calling it)")
     args = p.parse_args(argv)
     try:
         import torch
@@ -109,20 +111,29 @@ def main(argv=None):
             # and BatchNorm's running statistics, which it does change, take no part in a
             # training step's gradient (it normalises with the batch's own statistics)
             start = time.time()
+            timing = {}
             if state["loaded"] == (e["work_dir"], e["round"]):
-                loss = prt.train_share(torch, model, x, y, state["device"], args, e)
+                how = "kept"
+                loss = prt.train_share(torch, model, x, y, state["device"], args, e, timing)
             else:
                 state["loaded"] = None  # a load that fails half-way leaves no round cached
-                if args.no_overlap_load:
+                if not args.overlap_load:
+                    how = "loaded before"
                     prt.load_round(torch, model, e)
-                    loss = prt.train_share(torch, model, x, y, state["device"], args, e)
+                    loss = prt.train_share(torch, model, x, y, state["device"], args, e, timing)
                 else:
+                    how = "loaded during"
                     with OverlappedLoad(torch, model, prt.read_round(torch, e)):
-                        loss = prt.train_share(torch, model, x, y, state["device"], args, e)
+                        loss = prt.train_share(torch, model, x, y, state["device"], args, e,
+                                               timing)
                 state["loaded"] = (e["work_dir"], e["round"])
-            print("round %d task %d/%d on %s (%s): batch loss %.6f, %.2f s, pid %d"
+            # the parts in milliseconds, for check_resident_gpu.py: "compute" is the passes (with
+            # a load during them, its wait too), "write" the gradient to its file
+            print("round %d task %d/%d on %s (%s): batch loss %.6f, %.2f s (parameters %s;"
+                  " compute %.1f ms, gradient write %.1f ms), pid %d"
                   % (e["round"], e["index"], e["k"], state["device"], e["gpu_type"] or "?", loss,
-                     time.time() - start, os.getpid()), flush=True)
+                     time.time() - start, how, timing["compute_ms"], timing["write_ms"],
+                     os.getpid()), flush=True)
             return 0
         except prt.BadInput as ex:
             print("%s: %s" % (NAME, ex), file=sys.stderr, flush=True)

@@ -37,12 +37,13 @@ Usage (the job spec's commands; see dist/examples/README.md):
   python3 pytorch_round_task.py                            yarn.app.hare.task.command
   python3 pytorch_round_task.py --sync                     yarn.app.hare.sync.command
 
-Needs Python 3.8+ and PyTorch (torchvision only for --model resnet18). Not run in CI.
+Needs Python 3.8+ and PyTorch (torchvision only for --model resnet18 and resnet50). Not run in CI.
 Exit codes: 0 success, 2 bad environment or missing input (message names the variable or file),
 1 anything else.
 """
 
 import argparse
+import inspect
 import os
 import sys
 import tempfile
@@ -93,15 +94,32 @@ def grad_file(work_dir, r, i):
     return os.path.join(work_dir, "grad-r%d-t%d.pt" % (r, i))
 
 
-def save_atomically(torch, obj, path):
-    """torch.save to a temporary file in the same directory, then rename over path."""
+def save_atomically(torch, obj, path, durable=True):
+    """torch.save to a temporary file in the same directory, then rename over path.
+
+    ``durable`` makes the bytes reach the disk before the rename (fsync) and keeps each record's
+    CRC-32 in the file: a model file is what a new ApplicationMaster attempt resumes from. A
+    task's gradient, written on every task, goes without both: the sync step reads it within the
+    round, the rename alone keeps a reader from a half-written file (the Java example's gradient
+    files go without fsync too), and torch.load reads a file without CRCs. On the H200 check the
+    two cost as much as a ResNet-50 task's channel, parameter read and load together.
+    """
     fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".",
                                dir=os.path.dirname(path) or ".")
+    serialization = torch.serialization
+    crc = getattr(serialization, "get_crc32_options", lambda: True)()  # PyTorch 2.6+
     try:
         with os.fdopen(fd, "wb") as f:
-            torch.save(obj, f)
+            if not durable and hasattr(serialization, "set_crc32_options"):
+                serialization.set_crc32_options(False)
+            try:
+                torch.save(obj, f)
+            finally:
+                if hasattr(serialization, "set_crc32_options"):
+                    serialization.set_crc32_options(crc)
             f.flush()
-            os.fsync(f.fileno())
+            if durable:
+                os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
@@ -112,15 +130,18 @@ def save_atomically(torch, obj, path):
 def load(torch, path, what):
     if not os.path.isfile(path):
         raise BadInput("%s: missing (%s)" % (path, what))
+    if "mmap" in inspect.signature(torch.load).parameters:  # PyTorch 2.1+
+        # the tensors map the file's pages: copying them into a network reads the file once
+        return torch.load(path, map_location="cpu", mmap=True)
     return torch.load(path, map_location="cpu")
 
 
 def build_model(name, num_classes):
     """The network; replace with your own (its parameters must not depend on the GPU type)."""
     import torch.nn as nn
-    if name == "resnet18":
+    if name in ("resnet18", "resnet50"):
         import torchvision
-        return torchvision.models.resnet18(num_classes=num_classes)
+        return getattr(torchvision.models, name)(num_classes=num_classes)
     return nn.Sequential(nn.Flatten(), nn.Linear(3 * 32 * 32, 256), nn.ReLU(),
                          nn.Linear(256, num_classes))
 
@@ -170,26 +191,54 @@ def load_round(torch, model, e):
     model.load_state_dict(read_round(torch, e))
 
 
-def train_share(torch, model, x, y, device, args, e):
+_HOST = {}  # pinned host buffers by size, reused task after task in a resident worker
+
+
+def host_copy(torch, flat):
+    """``flat`` on the host: from a GPU through a pinned buffer kept for the next task (a copy
+    from pageable memory goes through a staging buffer at a fraction of the speed)."""
+    if flat.device.type != "cuda":
+        return flat.to("cpu")
+    buf = _HOST.get(flat.numel())
+    if buf is None:
+        _HOST.clear()
+        buf = _HOST[flat.numel()] = torch.empty(flat.numel(), dtype=flat.dtype, pin_memory=True)
+    return buf.copy_(flat)
+
+
+def train_share(torch, model, x, y, device, args, e, timing=None):
     """Computes the task's mean gradient with ``model`` (on ``device``, holding model r) over its
     examples of ``x``, ``y`` and writes it atomically; the batch loss. ``model`` keeps no
-    gradient from an earlier task: each task starts from none, as in a fresh process."""
+    gradient from an earlier task: each task starts from none, as in a fresh process. A
+    ``timing`` dict gets ``compute_ms`` (the passes, up to the last loss on the host) and
+    ``write_ms`` (the gradient to the CPU and into its file)."""
     import torch.nn.functional as F
     idx = batch_examples(e["round"], e["index"], e["k"], args.micro_batches, args.batch_size,
                          args.examples)
+    t0 = time.perf_counter()
     model.train()
     model.zero_grad(set_to_none=True)
-    loss_sum = 0.0
+    losses = []
     for m in range(args.micro_batches):
         part = idx[m * args.batch_size:(m + 1) * args.batch_size]
         xb, yb = x[part].to(device), y[part].to(device)
         loss = F.cross_entropy(model(xb), yb) / args.micro_batches
         loss.backward()  # accumulates: the mean gradient over the task's examples
-        loss_sum += loss.item()
-    grads = [p.grad.detach().to("cpu", torch.float32).clone() for p in model.parameters()]
+        losses.append(loss.detach())  # read once at the end: no wait for the GPU per batch
+    loss_sum = sum(v.item() for v in torch.stack(losses).to("cpu"))
+    t1 = time.perf_counter()
+    # one copy to the host for all the gradients, not one per parameter; the file holds views of
+    # that one buffer, which torch.save writes once and the sync step reads as before
+    params = list(model.parameters())
+    flat = host_copy(torch, torch.cat([p.grad.detach().reshape(-1).to(torch.float32)
+                                       for p in params]))
+    grads = [g.view(p.shape) for g, p in zip(flat.split([p.numel() for p in params]), params)]
     save_atomically(torch, {"round": e["round"], "index": e["index"], "k": e["k"],
                             "loss": loss_sum, "grads": grads},
-                    grad_file(e["work_dir"], e["round"], e["index"]))
+                    grad_file(e["work_dir"], e["round"], e["index"]), durable=False)
+    if timing is not None:
+        timing["compute_ms"] = (t1 - t0) * 1000.0
+        timing["write_ms"] = (time.perf_counter() - t1) * 1000.0
     return loss_sum
 
 
@@ -242,7 +291,7 @@ def run_sync(torch, args, e):
 
 def add_training_args(p):
     """The options a task and the sync step share (the resident example takes them too)."""
-    p.add_argument("--model", default="mlp", choices=("mlp", "resnet18"))
+    p.add_argument("--model", default="mlp", choices=("mlp", "resnet18", "resnet50"))
     p.add_argument("--classes", type=int, default=10)
     p.add_argument("--examples", type=int, default=8192, help="synthetic data set size")
     p.add_argument("--seed", type=int, default=1, help="data and initial-model seed")

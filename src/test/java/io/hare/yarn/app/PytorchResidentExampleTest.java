@@ -96,11 +96,57 @@ public class PytorchResidentExampleTest {
   }
 
   /**
-   * The resident worker copies each new round's parameters during the task's first forward pass
-   * (the default), and its model equals the process-per-task script's, tensor for tensor.
+   * The resident worker loads each new round's parameters before the task computes (the
+   * default), and its model equals the process-per-task script's, tensor for tensor.
    */
   @Test(timeout = 600_000)
   public void oneResidentWorkerTrainsTheModelTheProcessPerTaskScriptTrains() throws Exception {
+    residentWorkerTrainsTheModelTheProcessPerTaskScriptTrains(List.of(), "loaded before");
+  }
+
+  /** The same with the parameters copied during the task's first forward pass. */
+  @Test(timeout = 600_000)
+  public void withTheOverlappedLoadTooTheResidentModelIsTheProcessPerTaskOne() throws Exception {
+    residentWorkerTrainsTheModelTheProcessPerTaskScriptTrains(List.of("--overlap-load"),
+        "loaded during");
+  }
+
+  /**
+   * {@code check_resident_gpu.py}, the GPU machine's check, run on the CPU: it proves each
+   * worker's container, hands two jobs' workers their tasks, and accounts for every task.
+   */
+  @Test(timeout = 600_000)
+  public void theResidentGpuCheckRunsTwoJobsWorkersToTheEnd() throws Exception {
+    Path json = tmp.getRoot().toPath().resolve("check.json");
+    Process p = new ProcessBuilder(python.toString(),
+        EXAMPLES.resolve("check_resident_gpu.py").toString(), "--models", "mlp,mlp", "--cpu",
+        "--task-seconds", "0.05", "--rounds", "2", "--tasks", "2", "--work-root",
+        tmp.getRoot().toString(), "--json", json.toString()).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes());
+    assertEquals(out, 0, p.waitFor());
+    Path check = tmp.getRoot().toPath().resolve("check.py");
+    // two rounds of two tasks per job alone, then two more with the jobs taking turns; a job's
+    // first task of a round loads that round's parameters
+    Files.writeString(check, String.join("\n",
+        "import json, sys",
+        "d = json.load(open(sys.argv[1]))",
+        "assert sorted(d['jobs']) == ['job0-mlp', 'job1-mlp'], list(d['jobs'])",
+        "for j in d['jobs'].values():",
+        "    t = j['tasks']",
+        "    assert [(r, i) for r, i, *_ in t] == [(r, i) for r in range(4) for i in range(2)], t",
+        "    assert [x[2] for x in t] == ['same-job'] * 4 + ['cross-job'] * 4, t",
+        "    assert [x[3] for x in t] == ['loaded before', 'kept'] * 4, t",
+        "    assert all(w >= c + g for _, _, _, _, w, c, g in t), t",
+        "    assert j['cross_job_switches'] == 4 and j['same_job_tasks'] == 2, j",
+        "print('checked')", ""));
+    Process c = new ProcessBuilder(python.toString(), check.toString(), json.toString())
+        .redirectErrorStream(true).start();
+    String checked = new String(c.getInputStream().readAllBytes());
+    assertEquals(checked + "\n" + out, 0, c.waitFor());
+  }
+
+  private void residentWorkerTrainsTheModelTheProcessPerTaskScriptTrains(List<String> load,
+      String loaded) throws Exception {
     Path resident = tmp.newFolder("resident").toPath();
     Path perTask = tmp.newFolder("process").toPath();
     runExample("pytorch_round_task.py", List.of("--init", "--work-dir", resident.toString(),
@@ -127,6 +173,7 @@ public class PytorchResidentExampleTest {
       List<String> cmd = new ArrayList<>(List.of(python.toString(),
           EXAMPLES.resolve("pytorch_resident.py").toString()));
       cmd.addAll(TRAINING);
+      cmd.addAll(load);
       ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
           .redirectOutput(out.toFile());
       pb.environment().keySet().removeIf(k -> k.startsWith("HARE_"));
@@ -153,6 +200,12 @@ public class PytorchResidentExampleTest {
     }
     assertEquals("one process ran the four tasks\n" + said, List.of(p.pid(), p.pid(), p.pid(),
         p.pid()), pids);
+    Matcher how = Pattern.compile("parameters ([a-z ]+);").matcher(said);
+    List<String> hows = new ArrayList<>();
+    while (how.find()) {
+      hows.add(how.group(1));
+    }
+    assertEquals(said, List.of(loaded, "kept", loaded, "kept"), hows);
 
     Path compare = tmp.getRoot().toPath().resolve("compare.py");
     Files.writeString(compare, String.join("\n",
