@@ -12,7 +12,7 @@ pre-hook on each module waits for its module's tensors (on the GPU, the compute 
 the copy's event, not the host). A module used before its turn in registration order only waits
 longer; the result is the same. A network that reads a module's tensors without calling that
 module (shared weights read through another module, functional code over module.weight) could
-read them before they arrive: run it with pytorch_resident.py --no-overlap-load.
+read them before they arrive: run it without pytorch_resident.py's --overlap-load.
 
 The values are exactly those load_state_dict would put there: the same tensors, copied whole.
 The file is read whole first (the sync step writes one state_dict); what overlaps is the copy
