@@ -124,10 +124,9 @@ public class PytorchResidentExampleTest {
         tmp.getRoot().toString(), "--json", json.toString()).redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes());
     assertEquals(out, 0, p.waitFor());
-    Path check = tmp.getRoot().toPath().resolve("check.py");
     // two rounds of two tasks per job alone, then two more with the jobs taking turns; a job's
     // first task of a round loads that round's parameters
-    Files.writeString(check, String.join("\n",
+    runScript(out, List.of(
         "import json, sys",
         "d = json.load(open(sys.argv[1]))",
         "assert sorted(d['jobs']) == ['job0-mlp', 'job1-mlp'], list(d['jobs'])",
@@ -138,11 +137,19 @@ public class PytorchResidentExampleTest {
         "    assert [x[3] for x in t] == ['loaded before', 'kept'] * 4, t",
         "    assert all(w >= c + g for _, _, _, _, w, c, g in t), t",
         "    assert j['cross_job_switches'] == 4 and j['same_job_tasks'] == 2, j",
-        "print('checked')", ""));
-    Process c = new ProcessBuilder(python.toString(), check.toString(), json.toString())
-        .redirectErrorStream(true).start();
-    String checked = new String(c.getInputStream().readAllBytes());
-    assertEquals(checked + "\n" + out, 0, c.waitFor());
+        "print('checked')"), json.toString());
+  }
+
+  /** Runs a Python script of {@code lines} with {@code args}; its output, after exit 0. */
+  private String runScript(String context, List<String> lines, String... args) throws Exception {
+    Path script = Files.createTempFile(tmp.getRoot().toPath(), "check", ".py");
+    Files.writeString(script, String.join("\n", lines) + "\n");
+    List<String> cmd = new ArrayList<>(List.of(python.toString(), script.toString()));
+    cmd.addAll(List.of(args));
+    Process c = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    String said = new String(c.getInputStream().readAllBytes());
+    assertEquals(said + "\n" + context, 0, c.waitFor());
+    return said;
   }
 
   private void residentWorkerTrainsTheModelTheProcessPerTaskScriptTrains(List<String> load,
@@ -207,21 +214,17 @@ public class PytorchResidentExampleTest {
     }
     assertEquals(said, List.of(loaded, "kept", loaded, "kept"), hows);
 
-    Path compare = tmp.getRoot().toPath().resolve("compare.py");
-    Files.writeString(compare, String.join("\n",
+    String compared = runScript("", List.of(
         "import sys, torch",
         "a, b, r0 = (torch.load(f, map_location='cpu') for f in sys.argv[1:4])",
         "assert list(a) == list(b), (list(a), list(b))",
         "for k in a:",
         "    assert torch.equal(a[k], b[k]), k",
         "assert any(not torch.equal(a[k], r0[k]) for k in a), 'the model did not train'",
-        "print('equal', len(a))", ""));
-    Process c = new ProcessBuilder(python.toString(), compare.toString(),
+        "print('equal', len(a))"),
         resident.resolve("model-r" + ROUNDS + ".pt").toString(),
         perTask.resolve("model-r" + ROUNDS + ".pt").toString(),
-        perTask.resolve("model-r0.pt").toString()).redirectErrorStream(true).start();
-    String compared = new String(c.getInputStream().readAllBytes());
-    assertEquals(compared, 0, c.waitFor());
+        perTask.resolve("model-r0.pt").toString());
     assertTrue("the MLP's two weights and two biases: " + compared,
         compared.contains("equal 4"));
   }
