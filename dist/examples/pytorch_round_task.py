@@ -102,7 +102,9 @@ def save_atomically(torch, obj, path, durable=True):
     task's gradient, written on every task, goes without both: the sync step reads it within the
     round, the rename alone keeps a reader from a half-written file (the Java example's gradient
     files go without fsync too), and torch.load reads a file without CRCs. On the H200 check the
-    two cost as much as a ResNet-50 task's channel, parameter read and load together.
+    two cost as much as a ResNet-50 task's channel, parameter read and load together. (PyTorch's
+    CRC switch is process-wide: it is set back at once, and no other thread of these scripts
+    saves meanwhile.)
     """
     fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".",
                                dir=os.path.dirname(path) or ".")
