@@ -53,9 +53,10 @@ LINE = re.compile(r"round (\d+) task (\d+)/\d+ .*\(parameters (kept|loaded durin
 class Worker:
     """One job's resident worker and the AM's end of its channel."""
 
-    def __init__(self, name, model, micro, work_dir, args, server, key, log_dir):
+    def __init__(self, job, model, micro, work_dir, args, server, key, log_dir):
+        name = "job%d-%s" % (job, model)
         self.name, self.model, self.work_dir = name, model, work_dir
-        self.container = "container_1700000000000_%04d_01_000002" % (abs(hash(name)) % 10000)
+        self.container = "container_1700000000000_%04d_01_000002" % (job + 1)
         tokens = os.path.join(log_dir, name + ".tokens")
         with open(tokens, "wb") as f:
             f.write(b"\x00junk hare-channel-key:" + key.hex().encode() + b" junk")
@@ -71,9 +72,9 @@ class Worker:
         cmd += ["--cpu"] if args.cpu else []
         cmd += ["--overlap-load"] if args.overlap_load else []
         self.started = time.time()
-        self.proc = subprocess.Popen(cmd, env=env, stdout=open(self.log, "w"),
-                                     stderr=subprocess.STDOUT)
-        conn, _ = server.accept()
+        self.out = open(self.log, "w")
+        self.proc = subprocess.Popen(cmd, env=env, stdout=self.out, stderr=subprocess.STDOUT)
+        conn = self.accept(server, time.time() + 600)
         conn.settimeout(600)
         self.conn, self.inp = conn, conn.makefile("rb")
         greeting = "hare-channel 1 " + os.urandom(32).hex()
@@ -88,6 +89,19 @@ class Worker:
         if ready != "ready":
             raise SystemExit("%s: expected ready, got %s" % (name, ready))
         self.ready_s = time.time() - self.started
+
+    def accept(self, server, deadline):
+        """The worker's connection; exits naming its log if it ends or is silent first."""
+        server.settimeout(1)
+        while time.time() < deadline:
+            try:
+                return server.accept()[0]
+            except socket.timeout:
+                if self.proc.poll() is not None:
+                    raise SystemExit("%s: the worker exited with %d before connecting; its log: %s"
+                                     % (self.name, self.proc.returncode, self.log))
+        raise SystemExit("%s: the worker did not connect in time; its log: %s"
+                         % (self.name, self.log))
 
     def send(self, line):
         self.conn.sendall((line + "\n").encode())
@@ -120,6 +134,7 @@ class Worker:
     def exit(self):
         self.send("exit")
         self.proc.wait(60)
+        self.out.close()
 
 
 def micro_batches(torch, prt, model_name, args, device):
@@ -164,8 +179,10 @@ def main():
     p.add_argument("--json", help="write the figures to this file")
     a = p.parse_args()
     models = a.models.split(",")
-    if len(models) != 2 or a.rounds < 2 or a.tasks < 2:
-        p.error("--models takes two models; --rounds and --tasks at least 2")
+    if len(models) != 2 or not set(models) <= {"mlp", "resnet18", "resnet50"}:
+        p.error("--models takes two of mlp, resnet18, resnet50, got %s" % a.models)
+    if a.rounds < 2 or a.tasks < 2:
+        p.error("--rounds and --tasks must be at least 2")
     import torch
     import pytorch_round_task as prt
     device = torch.device("cpu" if a.cpu or not torch.cuda.is_available() else "cuda")
@@ -174,7 +191,6 @@ def main():
     tmp = tempfile.mkdtemp(prefix="check-resident-", dir=a.work_root)
     key = os.urandom(32)
     server = socket.create_server(("127.0.0.1", 0))
-    server.settimeout(600)
     out = {"task_columns": ["round", "index", "phase", "parameters", "wall_ms", "compute_ms",
                             "gradient_write_ms"],
            "device": torch.cuda.get_device_name(0) if device.type == "cuda" else "cpu",
@@ -188,7 +204,7 @@ def main():
         targs = types.SimpleNamespace(work_dir=wd, seed=1, model=m, classes=10,
                                       learning_rate=0.05)
         prt.run_init(torch, targs)
-        w = Worker("job%d-%s" % (j, m), m, micro, wd, a, server, key, tmp)
+        w = Worker(j, m, micro, wd, a, server, key, tmp)
         w.targs = targs
         workers.append(w)
         walls = {}
