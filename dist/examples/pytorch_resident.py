@@ -15,8 +15,9 @@ Model r is read from the work directory (model-r<r>.pt) when a task of a new rou
 kept for the round's further tasks in this container. Its parameters are copied into the network
 before the task computes; with --overlap-load, while the task's first forward pass runs, module
 by module, as PipeSwitch does (overlapped_load.py). On an NVIDIA H200 with PyTorch 2.11 the
-overlap hid nothing for ResNet-18 and ResNet-50 tasks (their passes are bound by the launching
-of kernels on the host, which the copy thread competes with): the load before is the default.
+overlap hid nothing for ResNet-18 and ResNet-50 tasks (the copy thread, issuing its copies from
+Python, competes for the interpreter with the launching of the kernels): the load before is the
+default.
 
 Usage (the job spec's task command; hare_worker on PYTHONPATH or pip-installed):
   python3 pytorch_resident.py [--model mlp|resnet18|resnet50] [--deterministic] [--cpu] [...]
