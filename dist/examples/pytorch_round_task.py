@@ -109,15 +109,16 @@ def save_atomically(torch, obj, path, durable=True):
     fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".",
                                dir=os.path.dirname(path) or ".")
     serialization = torch.serialization
-    crc = getattr(serialization, "get_crc32_options", lambda: True)()  # PyTorch 2.6+
+    skip_crc = not durable and hasattr(serialization, "set_crc32_options")  # PyTorch 2.6+
     try:
         with os.fdopen(fd, "wb") as f:
-            if not durable and hasattr(serialization, "set_crc32_options"):
+            if skip_crc:
+                crc = serialization.get_crc32_options()
                 serialization.set_crc32_options(False)
             try:
                 torch.save(obj, f)
             finally:
-                if hasattr(serialization, "set_crc32_options"):
+                if skip_crc:
                     serialization.set_crc32_options(crc)
             f.flush()
             if durable:
