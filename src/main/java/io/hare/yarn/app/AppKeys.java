@@ -86,6 +86,15 @@ public final class AppKeys {
   public static final String SYNC_COMMAND = PREFIX + "sync.command";
   public static final String DEFAULT_SYNC_COMMAND = "";
 
+  /**
+   * How the AM runs the sync command: {@code process} (a new process per round) or
+   * {@code resident} (one process for the job, given round after round on its standard input,
+   * so a framework's import and model are built once; a command that does not speak that
+   * protocol still works, as one process per round). See {@link SyncMode}.
+   */
+  public static final String SYNC_MODE = PREFIX + "sync.mode";
+  public static final String DEFAULT_SYNC_MODE = "process";
+
   // --- ApplicationMaster ---
 
   public static final String AM_MEMORY_MB = PREFIX + "am.memory-mb";

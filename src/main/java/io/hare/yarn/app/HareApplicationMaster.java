@@ -59,7 +59,8 @@ import org.slf4j.LoggerFactory;
  *   <li>A task that fails (exit status not 0, or its container cannot start) asks again, on any
  *       GPU, up to {@code task.max-attempts} attempts; then the job fails.
  *   <li>When all k tasks of round r succeeded, the sync step runs as a local process in this
- *       container ({@link ProcessSyncStep}); then the round is checkpointed, progress (reported on
+ *       container ({@link ProcessSyncStep}, or one process for the job:
+ *       {@link ResidentSyncStep}); then the round is checkpointed, progress (reported on
  *       each heartbeat) becomes (r+1)/R, and round r+1 asks.
  *   <li>After R rounds, or at the first failure, unregister with SUCCEEDED or FAILED and the
  *       diagnostics of {@link JobOutcome} (the failing task, its exit code and its log), ended
@@ -292,16 +293,21 @@ public final class HareApplicationMaster {
     yarn.init(conf);
     yarn.start();
     ExecutorService syncThread = Executors.newSingleThreadExecutor();
+    ResidentSyncStep resident = spec.syncMode() == SyncMode.RESIDENT
+        ? new ResidentSyncStep(spec, jobId, work.toString(), logDir, syncThread) : null;
     try {
       return new HareApplicationMaster(AmClients.yarn(spec.amHeartbeatMs()), conf, spec, jobId,
-          work.toString(), launch,
-          new ProcessSyncStep(spec, jobId, work.toString(), logDir, syncThread),
+          work.toString(), launch, resident != null ? resident
+              : new ProcessSyncStep(spec, jobId, work.toString(), logDir, syncThread),
           new FsRoundCheckpoint(FileSystem.get(conf), work),
           new NodeAttributeGpuTypes(yarn, conf.get(SchedulerKeys.GPU_TYPE_ATTRIBUTE,
               SchedulerKeys.DEFAULT_GPU_TYPE_ATTRIBUTE)), link).run();
     } finally {
       if (runners != null) {
         runners.close();
+      }
+      if (resident != null) {
+        resident.close();
       }
       syncThread.shutdownNow();
       yarn.stop();

@@ -15,6 +15,7 @@ import org.apache.hadoop.conf.Configuration;
  * @param model profile name, empty for none
  * @param taskMode how containers run tasks; {@link TaskMode#RESIDENT} only with task reuse
  * @param syncCommand empty for no sync step
+ * @param syncMode how the AM runs the sync command
  * @param amJar local path of the Hare jar, empty for the client's own jar
  * @param files paths or URIs to localize as files, in the order given
  * @param archives paths or URIs to localize unpacked
@@ -23,7 +24,7 @@ import org.apache.hadoop.conf.Configuration;
 public record HareJobSpec(String name, int rounds, int tasksPerRound, String taskCommand,
     double weight, String model, String queue, String stagingDir, int taskMemoryMb,
     int taskVcores, int taskGpus, int taskMaxAttempts, boolean taskReuse, TaskMode taskMode,
-    String syncCommand, int amMemoryMb,
+    String syncCommand, SyncMode syncMode, int amMemoryMb,
     int amMaxAttempts, int amHeartbeatMs, int amStandbyHeartbeatMs, String amJavaOpts, String amJar, List<String> files, List<String> archives,
     Map<String, String> env) {
 
@@ -67,6 +68,7 @@ public record HareJobSpec(String name, int rounds, int tasksPerRound, String tas
     c.setBoolean(AppKeys.TASK_REUSE_ENABLED, taskReuse);
     c.set(AppKeys.TASK_MODE, taskMode.key());
     c.set(AppKeys.SYNC_COMMAND, syncCommand);
+    c.set(AppKeys.SYNC_MODE, syncMode.key());
     c.setInt(AppKeys.AM_MEMORY_MB, amMemoryMb);
     c.setInt(AppKeys.AM_MAX_ATTEMPTS, amMaxAttempts);
     c.setInt(AppKeys.AM_HEARTBEAT_INTERVAL_MS, amHeartbeatMs);
@@ -83,6 +85,6 @@ public record HareJobSpec(String name, int rounds, int tasksPerRound, String tas
   public HareJobSpec withResources(String jar, List<String> newFiles, List<String> newArchives) {
     return new HareJobSpec(name, rounds, tasksPerRound, taskCommand, weight, model, queue,
         stagingDir, taskMemoryMb, taskVcores, taskGpus, taskMaxAttempts, taskReuse, taskMode, syncCommand,
-        amMemoryMb, amMaxAttempts, amHeartbeatMs, amStandbyHeartbeatMs, amJavaOpts, jar, newFiles, newArchives, env);
+        syncMode, amMemoryMb, amMaxAttempts, amHeartbeatMs, amStandbyHeartbeatMs, amJavaOpts, jar, newFiles, newArchives, env);
   }
 }

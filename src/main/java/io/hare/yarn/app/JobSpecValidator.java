@@ -102,6 +102,7 @@ public final class JobSpecValidator {
     boolean reuse = bool(AppKeys.TASK_REUSE_ENABLED, AppKeys.DEFAULT_TASK_REUSE_ENABLED);
     TaskMode mode = taskMode(reuse);
     String sync = text(AppKeys.SYNC_COMMAND, AppKeys.DEFAULT_SYNC_COMMAND);
+    SyncMode syncMode = syncMode(sync);
     int amMemory = atLeast(AppKeys.AM_MEMORY_MB, AppKeys.DEFAULT_AM_MEMORY_MB, MIN_AM_MEMORY_MB);
     int amAttempts = atLeast(AppKeys.AM_MAX_ATTEMPTS, AppKeys.DEFAULT_AM_MAX_ATTEMPTS, 1);
     int heartbeat = integer(AppKeys.AM_HEARTBEAT_INTERVAL_MS,
@@ -138,7 +139,7 @@ public final class JobSpecValidator {
       throw new ConfigException(problems);
     }
     return new HareJobSpec(name, rounds, k, command, weight, model, queue, staging, memory,
-        vcores, gpus, attempts, reuse, mode, sync, amMemory, amAttempts, heartbeat, standbyHeartbeat,
+        vcores, gpus, attempts, reuse, mode, sync, syncMode, amMemory, amAttempts, heartbeat, standbyHeartbeat,
         javaOpts, jar, files, archives, env);
   }
 
@@ -202,6 +203,21 @@ public final class JobSpecValidator {
     if (mode.get() == TaskMode.RESIDENT && !reuse) {
       problems.add(AppKeys.TASK_MODE + ": resident needs " + AppKeys.TASK_REUSE_ENABLED
           + "=true (a resident worker takes its tasks over the task channel), got false");
+    }
+    return mode.get();
+  }
+
+  /** The sync mode; {@code process} (and a problem) when bad or resident without a command. */
+  private SyncMode syncMode(String command) {
+    String v = text(AppKeys.SYNC_MODE, AppKeys.DEFAULT_SYNC_MODE);
+    Optional<SyncMode> mode = SyncMode.parse(v);
+    if (mode.isEmpty()) {
+      bad(AppKeys.SYNC_MODE, v, "process or resident");
+      return SyncMode.PROCESS;
+    }
+    if (mode.get() == SyncMode.RESIDENT && command.isEmpty()) {
+      problems.add(AppKeys.SYNC_MODE + ": 'resident' needs a sync step to run ("
+          + AppKeys.SYNC_COMMAND + " is empty)");
     }
     return mode.get();
   }
