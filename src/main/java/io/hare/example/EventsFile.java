@@ -7,11 +7,12 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
- * Demo and benchmark instrumentation of the resident worker: the start and end of each task it
- * runs, as lines of the events file the embedded cluster reads ({@code io.hare.embedded.TaskEvents},
+ * Demo and benchmark instrumentation of the resident worker and the resident sync step: the
+ * start and end of each task or sync step it runs, as lines of the events file the embedded cluster reads ({@code io.hare.embedded.TaskEvents},
  * whose bash wrapper writes the same lines around a task process):
  * {@code start APP ROUND INDEX HOST TYPE CONTAINER MS DEVICE} and
- * {@code end APP ROUND INDEX HOST TYPE CONTAINER MS EXIT DEVICE}, {@code -} for a value the
+ * {@code end APP ROUND INDEX HOST TYPE CONTAINER MS EXIT DEVICE} ({@code sync-start} and
+ * {@code sync-end} with the index {@code -} for a sync step), {@code -} for a value the
  * worker does not have. Each line is one append ({@code O_APPEND}), so workers on one machine
  * may share a file.
  */
@@ -41,7 +42,21 @@ final class EventsFile {
         + " " + field(device));
   }
 
+  /** The start of round {@code round}'s sync step (a resident sync process's round). */
+  void syncStart(int round) throws IOException {
+    append("sync-start " + fields(round, "-") + " " + System.currentTimeMillis() + " -");
+  }
+
+  void syncEnd(int round, int exitCode) throws IOException {
+    append("sync-end " + fields(round, "-") + " " + System.currentTimeMillis() + " " + exitCode
+        + " -");
+  }
+
   private String fields(int round, int index) {
+    return fields(round, Integer.toString(index));
+  }
+
+  private String fields(int round, String index) {
     return app + " " + round + " " + index + " " + host + " " + type + " " + container;
   }
 

@@ -1,7 +1,10 @@
 package io.hare.example;
 
 import io.hare.core.BadInputException;
+import io.hare.core.TaskContract;
+import io.hare.worker.ResidentSync;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -32,13 +35,59 @@ final class SyncCommand implements Callable<Integer> {
           + "which is the AM's staging directory when the job runs under Hare."})
   String workDir;
 
+  @Option(names = "--events", paramLabel = "FILE",
+      description = {"Append each round's sync-start and sync-end lines to FILE, in the"
+          + " embedded cluster's events format."})
+  Path events;
+
   SyncCommand(Env env) {
     this.env = env;
   }
 
+  /**
+   * Runs the round of the environment; under {@code yarn.app.hare.sync.mode=resident}
+   * ({@link ResidentSync}) then each round the AM asks for, in this JVM.
+   */
   @Override
   public Integer call() throws Exception {
-    JobEnv e = JobEnv.forSync(env.withWorkDir(workDir));
+    Env base = env.withWorkDir(workDir);
+    if (!"1".equals(base.get(ResidentSync.RESIDENT))) {
+      return round(base);
+    }
+    return ResidentSync.serve(base::get, round -> {
+      try {
+        return round(name -> TaskContract.ROUND.equals(name) ? Integer.toString(round)
+            : base.get(name));
+      } catch (BadInputException e) {
+        PrintWriter err = spec.commandLine().getErr();
+        err.println(spec.qualifiedName() + ": " + e.getMessage());
+        err.flush();
+        return SgdJob.BAD_INPUT;
+      }
+    });
+  }
+
+  /** One round's sync step, the round of {@code roundEnv}, recorded in the events file. */
+  private int round(Env roundEnv) throws Exception {
+    JobEnv e = JobEnv.forSync(roundEnv);
+    EventsFile log = events == null ? null : new EventsFile(events, roundEnv);
+    if (log == null) {
+      return sync(e);
+    }
+    log.syncStart(e.round());
+    int code = SgdJob.FAILURE;
+    try {
+      code = sync(e);
+      return code;
+    } catch (BadInputException x) {
+      code = SgdJob.BAD_INPUT;
+      throw x;
+    } finally {
+      log.syncEnd(e.round(), code);
+    }
+  }
+
+  private int sync(JobEnv e) throws Exception {
     WorkFiles files = new WorkFiles(WorkStore.open(e.workDir()));
     JobConfig config = files.config();
     Model model = files.model(e.round(), config);
