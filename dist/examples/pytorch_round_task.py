@@ -36,6 +36,9 @@ Usage (the job spec's commands; see dist/examples/README.md):
   python3 pytorch_round_task.py --init --work-dir DIR      once, before submitting
   python3 pytorch_round_task.py                            yarn.app.hare.task.command
   python3 pytorch_round_task.py --sync                     yarn.app.hare.sync.command
+                                                           (with yarn.app.hare.sync.mode=resident
+                                                           and hare_worker installed, one process
+                                                           syncs every round)
 
 Needs Python 3.8+ and PyTorch (torchvision only for --model resnet18 and resnet50). Not run in CI.
 Exit codes: 0 success, 2 bad environment or missing input (message names the variable or file),
@@ -258,13 +261,13 @@ def run_task(torch, args, e):
              time.time() - start))
 
 
-def run_sync(torch, args, e):
+def run_sync(torch, args, e, model):
+    """Round e's sync step into ``model``, the network built once (its state is replaced)."""
     wd, r, k = e["work_dir"], e["round"], e["k"]
     missing = [grad_file(wd, r, i) for i in range(k) if not os.path.isfile(grad_file(wd, r, i))]
     if missing:
         raise BadInput("round %d: %d of %d gradients missing (their tasks have not succeeded): %s"
                        % (r, len(missing), k, ", ".join(missing)))
-    model = build_model(args.model, args.classes)
     model.load_state_dict(load(torch, model_file(wd, r), "run --init first"))
     total, losses = None, []
     for i in range(k):  # task-index order: the order of the floating-point sums is fixed
@@ -290,6 +293,33 @@ def run_sync(torch, args, e):
         f.write("\n".join(lines) + "\n")
     os.replace(tmp, log)
     print("round %d sync of %d tasks: wrote %s" % (r, k, model_file(wd, r + 1)))
+
+
+def sync_rounds(torch, args, env):
+    """The sync step: one round, or with HARE_SYNC_RESIDENT=1 (yarn.app.hare.sync.mode=resident)
+    round after round as the ApplicationMaster asks (hare_worker.serve_sync), the network built
+    and PyTorch imported once for the job."""
+    model = build_model(args.model, args.classes)
+    if env.get("HARE_SYNC_RESIDENT") != "1":
+        run_sync(torch, args, parse_env(env, task=False), model)
+        return 0
+    try:
+        import hare_worker
+    except ImportError:
+        print("pytorch_round_task: hare_worker is not installed (pip install it from the"
+              " tarball's python/): this process syncs one round", file=sys.stderr)
+        run_sync(torch, args, parse_env(env, task=False), model)
+        return 0
+
+    def one(task):
+        try:
+            run_sync(torch, args, parse_env(env, task=False), model)
+        except BadInput as e:
+            print("pytorch_round_task: %s" % e, file=sys.stderr)
+            return 2
+        return 0
+
+    return hare_worker.serve_sync(one, env)
 
 
 def add_training_args(p):
@@ -336,7 +366,7 @@ def main(argv=None, env=None):
                 raise BadInput("--work-dir: required with --init")
             run_init(torch, args)
         elif args.sync:
-            run_sync(torch, args, parse_env(env, task=False))
+            return sync_rounds(torch, args, env)
         else:
             run_task(torch, args, parse_env(env, task=True))
         return 0

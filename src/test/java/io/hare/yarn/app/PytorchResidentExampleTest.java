@@ -11,7 +11,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -76,6 +82,30 @@ public class PytorchResidentExampleTest {
 
   private void sync(Path workDir, int round) throws Exception {
     runExample("pytorch_round_task.py", with("--sync"), workDir, round, null);
+  }
+
+  /** The example's sync step as one process for the job, in {@code workDir}. */
+  private ResidentSyncStep residentSync(Path workDir, ExecutorService thread) throws Exception {
+    List<String> cmd = new ArrayList<>(List.of(python.toString(),
+        EXAMPLES.resolve("pytorch_round_task.py").toString()));
+    cmd.addAll(with("--sync"));
+    Map<String, String> m = JobSpecValidatorTest.valid();
+    m.put(AppKeys.JOB_TASKS_PER_ROUND, Integer.toString(TASKS));
+    m.put(AppKeys.SYNC_COMMAND, cmd.stream().map(TaskLaunch::quote)
+        .collect(Collectors.joining(" ")));
+    m.put(AppKeys.SYNC_MODE, "resident");
+    m.put(AppKeys.ENV_PREFIX + "PYTHONPATH", PythonWorkers.LIBRARY.toString());
+    HareJobSpec spec = JobSpecValidator.read(JobSpecValidatorTest.conf(m));
+    Path logs = Files.createDirectories(workDir.resolve("logs"));
+    return new ResidentSyncStep(spec, "application_1700000000000_0007", workDir.toString(),
+        logs.toFile(), thread);
+  }
+
+  private static void residentSync(SyncStep step, int round) throws Exception {
+    BlockingQueue<Integer> codes = new ArrayBlockingQueue<>(1);
+    step.start(round, codes::add);
+    Integer code = codes.poll(300, TimeUnit.SECONDS);
+    assertEquals(Files.readString(Path.of(step.logLocation(round))), Integer.valueOf(0), code);
   }
 
   private static List<String> with(String... more) {
@@ -169,7 +199,10 @@ public class PytorchResidentExampleTest {
     }
 
     // resident: round by round, the AM hands the worker the round's tasks and parks it at the
-    // barrier; the sync step runs while it waits
+    // barrier; the sync step runs while it waits, in one process for the job
+    // (yarn.app.hare.sync.mode=resident)
+    ExecutorService syncThread = Executors.newSingleThreadExecutor();
+    ResidentSyncStep residentSync = residentSync(resident, syncThread);
     ScriptedChannel h = new ScriptedChannel(new RunnerServer.Next(0, 0),
         new RunnerServer.Next(0, 1), RunnerServer.Next.PARK, new RunnerServer.Next(1, 1),
         RunnerServer.Next.PARK);
@@ -190,13 +223,20 @@ public class PytorchResidentExampleTest {
       pb.environment().putAll(Map.of("HARE_ROUND", "0", "HARE_TASK_INDEX", "0"));
       p = pb.start();
       CompletableFuture<Optional<RunnerServer.Next>> parked = h.nextReady();
-      sync(resident, 0);
+      residentSync(residentSync, 0);
       h.hand(parked, new RunnerServer.Next(1, 0));
       parked = h.nextReady();
-      sync(resident, 1);
+      residentSync(residentSync, 1);
+      assertTrue("the sync process waits for the next round", residentSync.alive());
       h.hand(parked, Optional.empty());
       assertEquals("told to exit: 0\n" + Files.readString(out), 0, p.waitFor());
+    } finally {
+      residentSync.close();
+      syncThread.shutdownNow();
     }
+    String syncLog = Files.readString(Path.of(residentSync.logLocation(1)));
+    assertTrue(syncLog, syncLog.contains("round 0 sync of 2 tasks")
+        && syncLog.contains("round 1 sync of 2 tasks"));
     String said = Files.readString(out);
     assertEquals(said, List.of("done 0 0 0", "done 0 1 0", "ready", "done 1 0 0",
         "done 1 1 0", "ready"), h.reports);
