@@ -170,6 +170,28 @@ public class PytorchResidentExampleTest {
         "print('checked')"), json.toString());
   }
 
+  /**
+   * {@code bench_resident_sync.py}: both sync modes on the same gradients, one resident process
+   * answering every round, and the two final models equal (it fails otherwise).
+   */
+  @Test(timeout = 600_000)
+  public void theSyncBenchRunsBothModesToTheSameModel() throws Exception {
+    Path json = tmp.getRoot().toPath().resolve("sync.json");
+    Process p = new ProcessBuilder(python.toString(),
+        EXAMPLES.resolve("bench_resident_sync.py").toString(), "--model", "mlp", "--rounds", "3",
+        "--tasks", "2", "--json", json.toString()).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes());
+    assertEquals(out, 0, p.waitFor());
+    assertTrue(out, out.contains("the final models are equal tensor for tensor"));
+    runScript(out, List.of(
+        "import json, sys",
+        "d = json.load(open(sys.argv[1]))",
+        "assert d['models_equal'] is True, d",
+        "assert len(d['process_round_s']) == 3 and len(d['resident_round_s']) == 3, d",
+        "assert all(t > 0 for t in d['process_round_s'] + d['resident_round_s']), d",
+        "print('checked')"), json.toString());
+  }
+
   /** Runs a Python script of {@code lines} with {@code args}; its output, after exit 0. */
   private String runScript(String context, List<String> lines, String... args) throws Exception {
     Path script = Files.createTempFile(tmp.getRoot().toPath(), "check", ".py");
