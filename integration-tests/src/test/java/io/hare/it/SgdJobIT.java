@@ -114,8 +114,9 @@ public class SgdJobIT {
 
   /**
    * Resident mode: each task container starts the job's worker once ({@code SgdJob worker}),
-   * which takes task after task over the task channel, across the round barriers; every task
-   * ran once, some workers ran several, and the model is the reference's.
+   * which takes task after task over the task channel, across the round barriers, and the sync
+   * step is one JVM for the job ({@code sync.mode=resident}); every task ran once, some workers
+   * ran several, every round synced, and the model is the reference's.
    */
   @Test(timeout = 300_000)
   public void residentWorkersTakeTaskAfterTaskAndTrainToTheReferenceModel() throws Exception {
@@ -135,6 +136,8 @@ public class SgdJobIT {
         TaskEvents.Attempt::containerId, Collectors.counting()));
     assertTrue("a worker (one process per container) ran several tasks: " + perWorker,
         perWorker.values().stream().anyMatch(n -> n > 1));
+    assertEquals("a sync step per round, each succeeded", List.of(0, 1, 2), runs.syncs().stream()
+        .filter(sync -> sync.exitCode() == 0).map(TaskEvents.Sync::round).toList());
     assertEqualsReference(job, rounds, tasks);
   }
 
@@ -169,8 +172,10 @@ public class SgdJobIT {
             ? java + " worker" + where + " --events '" + events.getAbsolutePath() + "'"
             : TaskEvents.wrapTask(java + " task" + where, events.toPath()))
         + prop("yarn.app.hare.task.mode", resident ? "resident" : "process")
-        + prop("yarn.app.hare.sync.command", TaskEvents.wrapSync(java + " sync" + where,
-            events.toPath()))
+        + prop("yarn.app.hare.sync.command", resident
+            ? java + " sync" + where + " --events '" + events.getAbsolutePath() + "'"
+            : TaskEvents.wrapSync(java + " sync" + where, events.toPath()))
+        + prop("yarn.app.hare.sync.mode", resident ? "resident" : "process")
         + prop("yarn.app.hare.task.memory-mb", "256")
         + prop("yarn.app.hare.task.max-attempts", "1")
         + prop("yarn.app.hare.am.memory-mb", "512")
