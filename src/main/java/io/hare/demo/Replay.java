@@ -83,10 +83,12 @@ public final class Replay {
 
   /**
    * One task as YARN ran it: its GPU time at the scheduler's clock, from its allocation to the
-   * end the RM heard of (what the RM measured).
+   * end the RM heard of (what the RM measured), and when its process really ended
+   * ({@code taskEndMs}, no later than that): a warm container's end can reach the scheduler after
+   * its task's, when the container is parked or given back.
    */
   private record Held(String appId, int round, String host, String gpuType, long startMs,
-      long endMs) {}
+      long endMs, long taskEndMs) {}
 
   private Replay() {}
 
@@ -127,8 +129,10 @@ public final class Replay {
         }
         // the policy hears of the end when the RM does (PolicyHost.taskEnded); it is offered
         // the GPU only at the RM's next pass (ReplayedPolicy)
+        // a process end outside its hold (none recorded, another clock) tells nothing
+        long taskEnd = ran.get(k).endMs();
         held.add(new Held(s.appId(), ran.get(k).round(), s.host(), s.gpuType(), s.ms(),
-            e.ms()));
+            e.ms(), taskEnd >= s.ms() ? Math.min(taskEnd, e.ms()) : e.ms()));
       }
     }
     // a stock application beside the Hare jobs (the tenants demo) takes no GPU the policy gives
@@ -339,19 +343,25 @@ public final class Replay {
       long[] ready = new long[job.rounds()];
       long[] gap = new long[job.rounds()];
       long after = Long.MIN_VALUE;
+      long since = Long.MIN_VALUE;
       for (int r = 0; r < job.rounds(); r++) {
-        long since = after;
+        long from = since;
         Optional<Long> asked = journal.stream().filter(e -> e.kind() == SchedulerJournal.Kind.ASKS
-            && e.appId().equals(job.appId()) && e.outstanding() > 0 && e.ms() >= since)
+            && e.appId().equals(job.appId()) && e.outstanding() > 0 && e.ms() >= from)
             .map(SchedulerJournal.Entry::ms).findFirst();
         if (asked.isEmpty()) {
           return Optional.empty();
         }
         ready[r] = passes.next(asked.get());
         if (r > 0) {
-          gap[r - 1] = ready[r] - after;
+          // a short sync step can ask for the next round before the scheduler hears that a
+          // warm container's last task ended: the round is then ready as that task ends
+          gap[r - 1] = Math.max(0, ready[r] - after);
         }
         after = rounds.get(r).stream().mapToLong(Held::endMs).max().orElseThrow();
+        // the next round's asks come after this round's tasks ended, which the scheduler
+        // may hear of later (a parked container)
+        since = rounds.get(r).stream().mapToLong(Held::taskEndMs).max().orElseThrow();
       }
       return Optional.of(new JobTimes(ready, gap, rounds));
     }

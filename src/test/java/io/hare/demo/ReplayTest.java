@@ -88,6 +88,29 @@ public class ReplayTest {
         List.of(1000L, 2000L, 3000L, 4000L), n.simulatedStartMs());
   }
 
+  /**
+   * A round's asks that reach the scheduler before the end of the round's last container (a
+   * short sync step; a warm container's end reported late): the next round is ready when that
+   * container's end is, and the replay still follows the run.
+   */
+  @Test(timeout = 60_000)
+  public void aRoundAskedBeforeTheSchedulerHeardItsLastTaskEndReplays() throws Exception {
+    List<Entry> journal = List.of(
+        asks(A, 1, 1000), consulted(1000), started(A, "a0", 1000), asks(A, 0, 1000),
+        asks(A, 1, 2300), consulted(2300),
+        ended(A, "a0", 2500), consulted(2500), started(A, "a1", 2500), asks(A, 0, 2500),
+        ended(A, "a1", 3500), consulted(3500));
+    List<DemoResult.Job> jobs = List.of(
+        new DemoResult.Job(A, "a", 1, "graphsage", 2, 1, 0, 3600, "SUCCEEDED", true));
+    List<DemoResult.Task> tasks = List.of(
+        new DemoResult.Task(A, 0, 0, "h1", "v100", 0, "a0", 1100, 2000, "SUCCEEDED"),
+        new DemoResult.Task(A, 1, 0, "h1", "v100", 0, "a1", 2600, 3400, "SUCCEEDED"));
+    Replay.Outcome o = Replay.of(new DemoResult("yarn-fifo", jobs, tasks, List.of(), journal,
+        Map.of("h1", 1), Map.of("h1", "v100")), fifo());
+    assertTrue(o.why(), o.allSame());
+    assertEquals(List.of(1000L, 2500L), o.nodes().get(0).simulatedStartMs());
+  }
+
   @Test(timeout = 60_000)
   public void aScheduleThePolicyWouldNotMakeIsCaught() throws Exception {
     Replay.Outcome o = Replay.of(run(false), fifo());
