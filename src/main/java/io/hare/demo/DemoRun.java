@@ -14,7 +14,6 @@ import io.hare.yarn.app.AppKeys;
 import io.hare.yarn.app.HareJobSpec;
 import io.hare.yarn.app.JobSpecValidator;
 import io.hare.yarn.app.JobSubmitter;
-import io.hare.yarn.app.SyncMode;
 import io.hare.yarn.app.TaskMode;
 import io.hare.yarn.app.YarnApps;
 import io.hare.yarn.app.YarnClientApps;
@@ -289,14 +288,8 @@ public final class DemoRun {
       c.set(AppKeys.TASK_COMMAND, TaskEvents.wrapTask(injection.taskCommand(j, workDir,
           java + " task" + args), events));
     }
-    if (resident()) {
-      // one sync JVM per job, given round after round: a barrier costs no JVM start
-      c.set(AppKeys.SYNC_MODE, SyncMode.RESIDENT.key());
-      c.set(AppKeys.SYNC_COMMAND, java + " sync" + where + " --events '"
-          + events.toAbsolutePath().toString().replace("'", "'\\''") + "'");
-    } else {
-      c.set(AppKeys.SYNC_COMMAND, TaskEvents.wrapSync(java + " sync" + where, events));
-    }
+    // a sync process per round (docs/task-channel.md, "The sync step's pipes": why not resident)
+    c.set(AppKeys.SYNC_COMMAND, TaskEvents.wrapSync(java + " sync" + where, events));
     c.setInt(AppKeys.TASK_MEMORY_MB, 256);
     c.setInt(AppKeys.AM_MEMORY_MB, 512);
     c.setInt(AppKeys.AM_MAX_ATTEMPTS, settings.amMaxAttempts());

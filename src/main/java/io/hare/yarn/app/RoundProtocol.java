@@ -51,10 +51,8 @@ import org.slf4j.LoggerFactory;
  *       (a refused start, a lost node, failed disks), the node is blacklisted for a while
  *       ({@link NodeBlacklist}), so the retry goes elsewhere.
  *   <li>When all k tasks are done (the barrier), the sync step runs; on its success the round is
- *       checkpointed, progress becomes rounds done / R, and round r+1 asks (once the round's
- *       retiring containers are reported ended, at most {@link #RETIRED_WAIT_MS} later). A
- *       failed sync step fails the job (no retry: a sync step that half-wrote the model cannot
- *       be trusted).
+ *       checkpointed, progress becomes rounds done / R, and round r+1 asks. A failed sync step
+ *       fails the job (no retry: a sync step that half-wrote the model cannot be trusted).
  *   <li>The job ends after R rounds, or at the first failure, with a {@link JobOutcome} whose
  *       diagnostics name the failing task, its exit code and its log.
  * </ol>
@@ -100,14 +98,6 @@ public final class RoundProtocol {
   private final Set<ContainerId> revoked = new HashSet<>();
   /** Warm containers told to exit after reporting their last task: their end carries no task. */
   private final Set<ContainerId> retiring = new HashSet<>();
-  /**
-   * How long a finished round's next asks wait for its retiring containers' ends
-   * ({@link #roundFinished}); past it the round asks anyway (a lost node reports late).
-   */
-  static final long RETIRED_WAIT_MS = 3_000;
-  /** When the next round's asks began to wait for retiring containers; -1: they do not. */
-  private long askWaitSinceMs = -1;
-  private final LongSupplier clockMs;
   private final Standbys standbys = new Standbys();
   private final CountDownLatch ended = new CountDownLatch(1);
   /** What the AM's heartbeat was last told: a standby waits for its GPU. */
@@ -130,7 +120,6 @@ public final class RoundProtocol {
     this.checkpoint = checkpoint;
     this.gpuTypes = gpuTypes;
     this.blacklist = new NodeBlacklist(asks, clockMs);
-    this.clockMs = clockMs;
   }
 
   /** Resumes from the checkpoint and asks for the first unfinished round. */
@@ -182,9 +171,6 @@ public final class RoundProtocol {
       }
       revoked.remove(s.getContainerId());
       if (retiring.remove(s.getContainerId())) {
-        if (askWaitSinceMs >= 0 && retiring.isEmpty() && outcome == null) {
-          askNextRound();
-        }
         continue; // a warm container whose runner reported all its tasks
       }
       RoundTasks.Attempt a = running.remove(s.getContainerId());
@@ -418,12 +404,6 @@ public final class RoundProtocol {
    */
   public synchronized void beforeHeartbeat() {
     blacklist.expire();
-    if (askWaitSinceMs >= 0 && outcome == null
-        && clockMs.getAsLong() - askWaitSinceMs >= RETIRED_WAIT_MS) {
-      LOG.info("{}: {} retiring containers not reported ended after {} ms; asking anyway",
-          jobId, retiring.size(), RETIRED_WAIT_MS);
-      askNextRound();
-    }
   }
 
   /** Node reports from the RM (state changes): a node RUNNING again leaves the blacklist. */
@@ -619,19 +599,9 @@ public final class RoundProtocol {
     roundsDone = round + 1;
     if (roundsDone == spec.rounds()) {
       end(true, "");
-    } else if (!retiring.isEmpty()) {
-      // a short sync step (a resident one answers in milliseconds) would ask for the next
-      // round while the ResourceManager still counts this round's last tasks as running in
-      // containers whose runners are exiting, and rank the job by both
-      askWaitSinceMs = clockMs.getAsLong();
     } else {
       beginRound();
     }
-  }
-
-  private void askNextRound() {
-    askWaitSinceMs = -1;
-    beginRound();
   }
 
   private void end(boolean ok, String diagnostics) {

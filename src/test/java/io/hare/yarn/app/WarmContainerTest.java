@@ -49,48 +49,6 @@ public class WarmContainerTest {
     assertEquals(List.of("checkpoint 1", "add", "add", "add"), am.take());
   }
 
-  /**
-   * A sync step that ends before the NodeManager reports the end of the round's retiring
-   * container (a resident one answers in milliseconds): the next round asks once that end is
-   * reported, so the scheduler never counts the old task as running beside the new asks; and
-   * after {@link RoundProtocol#RETIRED_WAIT_MS} without the report, at the next heartbeat.
-   */
-  @Test(timeout = 60_000)
-  public void theNextRoundAsksOnceTheRoundsRetiringContainersEnded() throws ConfigException {
-    TestingAm am = new TestingAm(RoundProtocolTest.spec(3, 1, 1, true), 0);
-    am.protocol.start();
-    am.take();
-    am.allocate("v100-a", 1);
-    am.take();
-    assertEquals(Optional.empty(), am.protocol.onRunnerTaskEnded(id(1), 0));
-    assertEquals(List.of("sync 0"), am.take());
-    am.syncs.get(0).accept(0);
-    assertEquals("the runner of container 1 is still exiting", List.of("checkpoint 1"),
-        am.take());
-    am.protocol.beforeHeartbeat();
-    assertEquals(List.of(), am.take());
-    am.complete(1, 0);
-    assertEquals(List.of("add"), am.take());
-
-    // round 1: the end of its container is never reported (its node went silent)
-    am.allocate("v100-a", 1);
-    am.take();
-    assertEquals(Optional.empty(), am.protocol.onRunnerTaskEnded(id(2), 0));
-    am.take();
-    am.syncs.get(1).accept(0);
-    assertEquals(List.of("checkpoint 2"), am.take());
-    am.nowMs += RoundProtocol.RETIRED_WAIT_MS - 1;
-    am.protocol.beforeHeartbeat();
-    assertEquals(List.of(), am.take());
-    am.nowMs += 1;
-    am.protocol.beforeHeartbeat();
-    assertEquals(List.of("add"), am.take());
-    am.protocol.beforeHeartbeat();
-    assertEquals("asked once", List.of(), am.take());
-    am.complete(2, 0); // late: nothing more to ask
-    assertEquals(List.of(), am.take());
-  }
-
   @Test(timeout = 60_000)
   public void aRevokedContainerRunsNoFurtherTask() throws ConfigException {
     TestingAm am = new TestingAm(RoundProtocolTest.spec(1, 2, 1, false), 0);
