@@ -402,20 +402,43 @@ final class GpuTasks {
     ended(c.getContainerId(), ok, nowMs);
   }
 
-  /** The task of container {@code id}, if it runs one, ended: its GPU frees for the policy. */
+  /**
+   * The task of container {@code id}, if it runs one, ended: its GPU frees for the policy. A
+   * "next task started" its AM reported that no pass has taken yet counts first: the task before
+   * it computed, and the end is the next one's.
+   */
   private void ended(ContainerId id, boolean ok, long nowMs) {
     Running r = running.remove(id);
     warm.remove(id);
-    continued.remove(id);
+    boolean continuedUntaken = continued.remove(id);
     if (r == null) {
       return;
     }
     onGpu.remove(r.gpu(), r);
+    if (continuedUntaken) {
+      r = continueUnmeasured(id, r, nowMs);
+    }
     host.taskEnded(r.job(), r.gpu(), nowMs, ok, Math.max(1, nowMs - r.startMs()),
         r.measured());
     for (TaskListener l : listeners) {
       l.taskEnded(r.job().appId(), id, ok, nowMs);
     }
+  }
+
+  /**
+   * Counts the continuation of {@code r} in container {@code id} when its end came before a pass
+   * took it: both tasks ran between {@code r}'s start and now, split at a time the scheduler does
+   * not know, so neither refines the job's task times.
+   *
+   * @return the next task, running from now
+   */
+  private Running continueUnmeasured(ContainerId id, Running r, long nowMs) {
+    host.taskContinued(r.job(), r.gpu(), nowMs, Math.max(1, nowMs - r.startMs()), false);
+    for (TaskListener l : listeners) {
+      l.taskEnded(r.job().appId(), id, true, nowMs);
+      l.taskStarted(r.job().appId(), id, r.gpu().nodeId(), r.gpu().type().name(), nowMs);
+    }
+    return new Running(r.job(), r.gpu(), nowMs, false);
   }
 
   /** The free GPU of {@code node} with index {@code device} if any, else any free GPU of it. */

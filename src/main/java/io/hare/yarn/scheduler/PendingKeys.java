@@ -21,9 +21,9 @@ final class PendingKeys<K> {
     keys.add(key);
   }
 
-  /** Any thread. */
-  synchronized void remove(K key) {
-    keys.remove(key);
+  /** Any thread; whether {@code key} was pending. */
+  synchronized boolean remove(K key) {
+    return keys.remove(key);
   }
 
   synchronized boolean isEmpty() {

@@ -78,6 +78,46 @@ public class WarmGpuTest extends MockRmTestCase {
     assertEquals(1, h.scheduler().runningGpuTasks());
   }
 
+  /**
+   * The AM's "next task started" and the NodeManager's report that the container then ended can
+   * reach the scheduler before any pass takes the first: both tasks still count, else the job is
+   * a task short of its round for good and its next round is never placed (seen on Hadoop 3.4's
+   * stock daemons: the third round of a job waited with every GPU free).
+   */
+  @Test(timeout = 300_000)
+  public void aNextTaskStartedAndTheContainersEndBeforeAPassBothCount() throws Exception {
+    h = HareRm.start(HareRm.conf());
+    List<String> heard = new ArrayList<>();
+    h.scheduler().addTaskListener(new TaskListener() {
+      @Override
+      public void taskStarted(ApplicationId app, ContainerId c, NodeId node, String type,
+          long nowMs) {
+        heard.add("started " + c.getContainerId());
+      }
+
+      @Override
+      public void taskEnded(ApplicationId app, ContainerId c, boolean ok, long nowMs) {
+        heard.add("ended " + c.getContainerId() + (ok ? "" : " failed"));
+      }
+    });
+    MockNM nm = h.node("h1:1234", 1);
+    MockAM a = h.launch(h.submitHare("hare.rounds=2", "hare.tasks-per-round=2"), nm);
+    HareRm.askGpuTasks(a, 2);
+    List<Container> got = h.heartbeatAndPull(a, nm);
+    assertEquals(1, got.size());
+    Container c = got.get(0);
+    // the container runs the round's second task, then ends, before the node heartbeats again
+    HareRm.askGpuTasks(a, 0);
+    a.sendContainerUpdateRequest(List.of(sameSize(c)));
+    h.finish(nm, c);
+    long id = c.getId().getContainerId();
+    assertEquals(List.of("started " + id, "ended " + id, "started " + id, "ended " + id), heard);
+    assertEquals("both tasks of round 1 counted", 1,
+        h.scheduler().report().jobs().get(0).roundsDone());
+    HareRm.askGpuTasks(a, 2);
+    assertEquals("round 2 is placed on the free GPU", 1, h.heartbeatAndPull(a, nm).size());
+  }
+
   @Test(timeout = 300_000)
   public void aPolicyThatKeepsNoWarmGpusAsksForEveryTaskContainerBack() throws Exception {
     YarnConfiguration conf = HareRm.conf();
