@@ -5,6 +5,8 @@ import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 
 import io.hare.core.SchedulerKeys;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -19,6 +21,7 @@ import org.apache.hadoop.yarn.api.records.UpdateContainerRequest;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
+import org.apache.hadoop.yarn.util.ControlledClock;
 import org.junit.Test;
 
 /**
@@ -116,6 +119,46 @@ public class WarmGpuTest extends MockRmTestCase {
         h.scheduler().report().jobs().get(0).roundsDone());
     HareRm.askGpuTasks(a, 2);
     assertEquals("round 2 is placed on the free GPU", 1, h.heartbeatAndPull(a, nm).size());
+  }
+
+  /**
+   * StandaloneClusterIT's job as it hung, step by step: k = 3 on two V100s and a T4 (its
+   * profile puts a third task on a V100 after another rather than on the T4), each round's
+   * third task following in a warm container whose end the NodeManager reports before a pass
+   * took the AM's report. Every round is counted and placed.
+   */
+  @Test(timeout = 300_000)
+  public void roundsWhoseLastNextTaskIsUntakenAreCountedAndPlaced() throws Exception {
+    YarnConfiguration conf = HareRm.conf();
+    Path profiles = Files.createTempFile("profiles", ".csv");
+    Files.writeString(profiles, "model,gpu_type,compute_ms,sync_ms\nresnet18,v100,210,40\n"
+        + "resnet18,t4,520,40\n");
+    conf.set(SchedulerKeys.PROFILES_FILE, profiles.toString());
+    h = HareRm.start(conf);
+    ControlledClock clock = h.controlledClock();
+    MockNM v100 = h.node("h1:1234", 2);
+    MockNM t4 = h.node("h2:1234", 1);
+    h.setType("h1", "v100");
+    h.setType("h2", "t4");
+    MockAM a = h.launch(h.submitHare("hare.rounds=3", "hare.tasks-per-round=3",
+        "hare.model=resnet18"), v100);
+    for (int round = 1; round <= 3; round++) {
+      HareRm.askGpuTasks(a, 3);
+      List<Container> got = h.heartbeatAndPull(a, v100, t4);
+      assertEquals("round " + round + " placed on the V100s", 2, got.size());
+      clock.tickMsec(210);
+      // the second container ends; the first goes on with the third task, and the AM
+      // withdraws its ask
+      h.finish(v100, got.get(1));
+      a.sendContainerUpdateRequest(List.of(sameSize(got.get(0))));
+      HareRm.askGpuTasks(a, 0);
+      clock.tickMsec(210);
+      h.finish(v100, got.get(0)); // before any pass took the AM's report
+      SchedulerReport.Job job = h.scheduler().report().jobs().get(0);
+      assertEquals("round " + round + " counted done", round, job.roundsDone());
+      assertEquals("nothing runs between rounds", 0, job.runningTasks());
+      clock.tickMsec(40);
+    }
   }
 
   @Test(timeout = 300_000)
