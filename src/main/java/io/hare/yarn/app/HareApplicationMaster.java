@@ -211,6 +211,10 @@ public final class HareApplicationMaster {
           public void reportTaskStarted(Container c) {
             rm.requestContainerUpdate(c, UpdateContainerRequest.newInstance(c.getVersion(),
                 c.getId(), ContainerUpdateType.DECREASE_RESOURCE, c.getResource(), null));
+            // the scheduler counts the task before it only while the container runs: a report
+            // that reaches it after the NodeManager's report of the container's end is refused
+            // by YARN as an update of an unknown container, and the job is a task short
+            clients.hurry();
           }
 
           @Override

@@ -1,9 +1,17 @@
 package io.hare.yarn.app;
 
 import java.io.IOException;
+import java.util.AbstractMap.SimpleEntry;
+import java.util.ArrayDeque;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.yarn.api.protocolrecords.AllocateResponse;
+import org.apache.hadoop.yarn.api.records.Container;
+import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.api.records.FinalApplicationStatus;
+import org.apache.hadoop.yarn.api.records.UpdateContainerRequest;
 import org.apache.hadoop.yarn.client.api.AMRMClient.ContainerRequest;
 import org.apache.hadoop.yarn.client.api.async.AMRMClientAsync;
 import org.apache.hadoop.yarn.client.api.async.impl.AMRMClientAsyncImpl;
@@ -18,6 +26,12 @@ import org.apache.hadoop.yarn.exceptions.YarnException;
  * client, which waits the real interval before each allocate call but the first, or less once
  * {@link #hurry} is called or the interval is shortened.
  *
+ * <p>Container updates are the Hare AM's task boundaries, and the scheduler counts each one
+ * (a warm container's next task, a parking). {@code AMRMClientImpl} keeps one unsent update per
+ * container, so a second boundary of the same container before the next call would replace the
+ * first and the scheduler would count a task too few. Such an update is held back for a later
+ * call, which is hurried.
+ *
  * <p>An allocate call the ResourceManager fails while it goes down for a restart is tried again
  * ({@link RmRetries}) rather than ending the ApplicationMaster.
  *
@@ -31,6 +45,9 @@ final class HurriableAmrmClient extends AMRMClientImpl<ContainerRequest> {
   private boolean hurried;
   private boolean sentOne;
   private volatile RmRetries retries = RmRetries.from(new Configuration(false));
+  /** Updates held back behind an unsent one of the same container, oldest first; this monitor. */
+  private final Map<ContainerId, ArrayDeque<SimpleEntry<Container, UpdateContainerRequest>>>
+      held = new LinkedHashMap<>();
 
   HurriableAmrmClient(long intervalMs) {
     this.intervalMs = intervalMs;
@@ -81,7 +98,51 @@ final class HurriableAmrmClient extends AMRMClientImpl<ContainerRequest> {
   @Override
   public AllocateResponse allocate(float progressIndicator) throws YarnException, IOException {
     awaitTurn();
-    return retries.call("the allocate call", () -> super.allocate(progressIndicator));
+    AllocateResponse r = retries.call("the allocate call", () -> super.allocate(progressIndicator));
+    releaseHeld();
+    return r;
+  }
+
+  @Override
+  public synchronized void requestContainerUpdate(Container container,
+      UpdateContainerRequest update) {
+    ContainerId id = container.getId();
+    if (change.containsKey(id) || held.containsKey(id)) {
+      held.computeIfAbsent(id, x -> new ArrayDeque<>()).add(new SimpleEntry<>(container, update));
+      hurry();
+      return;
+    }
+    super.requestContainerUpdate(container, update);
+  }
+
+  /**
+   * After a call: the next held update of each container whose last one was sent goes with the
+   * next call, which is hurried while any are held.
+   */
+  synchronized void releaseHeld() {
+    if (held.isEmpty()) {
+      return;
+    }
+    for (Iterator<Map.Entry<ContainerId, ArrayDeque<SimpleEntry<Container,
+        UpdateContainerRequest>>>> it = held.entrySet().iterator(); it.hasNext(); ) {
+      Map.Entry<ContainerId, ArrayDeque<SimpleEntry<Container, UpdateContainerRequest>>> e =
+          it.next();
+      if (change.containsKey(e.getKey())) {
+        continue; // the call failed before it sent the last one: it goes with the next call
+      }
+      SimpleEntry<Container, UpdateContainerRequest> next = e.getValue().poll();
+      super.requestContainerUpdate(next.getKey(), next.getValue());
+      if (e.getValue().isEmpty()) {
+        it.remove();
+      }
+    }
+    hurry();
+  }
+
+  /** The update of {@code id} that the next call sends, if any. */
+  synchronized UpdateContainerRequest unsentUpdate(ContainerId id) {
+    SimpleEntry<Container, UpdateContainerRequest> e = change.get(id);
+    return e == null ? null : e.getValue();
   }
 
   /** Waits for this heartbeat's turn: none for the first, else the interval or a hurry. */

@@ -1,10 +1,20 @@
 package io.hare.yarn.app;
 
+import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.Container;
+import org.apache.hadoop.yarn.api.records.ContainerId;
+import org.apache.hadoop.yarn.api.records.ContainerUpdateType;
+import org.apache.hadoop.yarn.api.records.NodeId;
+import org.apache.hadoop.yarn.api.records.Priority;
+import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.api.records.UpdateContainerRequest;
 import org.junit.Test;
 
 /**
@@ -54,5 +64,37 @@ public class HurriableAmrmClientTest {
     CountDownLatch second = waitTurn(c);
     c.setIntervalMs(1);
     assertTrue(second.await(30, TimeUnit.SECONDS));
+  }
+
+  private static Container container(int n, Resource r) {
+    ContainerId id = ContainerId.newContainerId(ApplicationAttemptId.newInstance(
+        ApplicationId.newInstance(1, 1), 1), n);
+    return Container.newInstance(id, NodeId.newInstance("h1", 1), "h1:2", r,
+        Priority.newInstance(1), null);
+  }
+
+  /**
+   * A second task boundary of a container before the next call does not replace the first
+   * (AMRMClient keeps one unsent update per container; the scheduler counts each): it waits.
+   */
+  @Test(timeout = 60_000)
+  public void aSecondUpdateOfAContainerBeforeTheNextCallWaitsAndHurries() throws Exception {
+    HurriableAmrmClient c = new HurriableAmrmClient(AN_HOUR_MS);
+    c.awaitTurn();
+    Resource gpu = Resource.newInstance(1024, 1);
+    Container a = container(2, gpu);
+    Container b = container(3, gpu);
+    UpdateContainerRequest next = UpdateContainerRequest.newInstance(0, a.getId(),
+        ContainerUpdateType.DECREASE_RESOURCE, gpu, null);
+    UpdateContainerRequest park = UpdateContainerRequest.newInstance(0, a.getId(),
+        ContainerUpdateType.DECREASE_RESOURCE, Resource.newInstance(512, 1), null);
+    c.requestContainerUpdate(a, next);
+    c.requestContainerUpdate(a, park);
+    c.requestContainerUpdate(b, next);
+    assertEquals("the first boundary goes with the next call", next, c.unsentUpdate(a.getId()));
+    assertEquals("another container's goes too", next, c.unsentUpdate(b.getId()));
+    c.releaseHeld(); // no call went: the first is still unsent, the second still waits
+    assertEquals(next, c.unsentUpdate(a.getId()));
+    assertTrue("the held update hurries the next call", waitTurn(c).await(30, TimeUnit.SECONDS));
   }
 }
