@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.apache.hadoop.yarn.api.protocolrecords.AllocateResponse;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.Container;
 import org.apache.hadoop.yarn.api.records.ContainerId;
@@ -119,6 +120,27 @@ public class WarmGpuTest extends MockRmTestCase {
         h.scheduler().report().jobs().get(0).roundsDone());
     HareRm.askGpuTasks(a, 2);
     assertEquals("round 2 is placed on the free GPU", 1, h.heartbeatAndPull(a, nm).size());
+  }
+
+  /**
+   * Why the Hare AM hurries its report of a warm container's next task: once the NodeManager has
+   * reported the container's end, YARN refuses the report as an update of an unknown container
+   * before the scheduler sees it, and the task before it is never counted.
+   */
+  @Test(timeout = 300_000)
+  public void aNextTaskReportedAfterTheContainersEndIsRefusedByYarn() throws Exception {
+    h = HareRm.start(HareRm.conf());
+    MockNM nm = h.node("h1:1234", 1);
+    MockAM a = h.launch(h.submitHare("hare.rounds=2", "hare.tasks-per-round=2"), nm);
+    HareRm.askGpuTasks(a, 1);
+    Container c = h.heartbeatAndPull(a, nm).get(0);
+    h.finish(nm, c);
+    AllocateResponse late = a.sendContainerUpdateRequest(List.of(sameSize(c)));
+    assertEquals(late.getUpdateErrors().toString(), 1, late.getUpdateErrors().size());
+    nm.nodeHeartbeat(true);
+    h.rm.drainEvents();
+    assertEquals("one task counted of the two the container ran", 0,
+        h.scheduler().report().jobs().get(0).roundsDone());
   }
 
   /**
