@@ -47,9 +47,8 @@ public class WarmGpuTest extends MockRmTestCase {
             .collect(Collectors.toSet());
   }
 
-  @Test(timeout = 300_000)
-  public void aReportedNextTaskKeepsTheGpuAndCountsAsAnEndAndAStart() throws Exception {
-    h = HareRm.start(HareRm.conf());
+  /** The task starts and ends the scheduler tells its listeners of, from now on. */
+  private List<String> startsAndEnds() {
     List<String> heard = new ArrayList<>();
     h.scheduler().addTaskListener(new TaskListener() {
       @Override
@@ -63,6 +62,13 @@ public class WarmGpuTest extends MockRmTestCase {
         heard.add("ended " + c.getContainerId() + (ok ? "" : " failed"));
       }
     });
+    return heard;
+  }
+
+  @Test(timeout = 300_000)
+  public void aReportedNextTaskKeepsTheGpuAndCountsAsAnEndAndAStart() throws Exception {
+    h = HareRm.start(HareRm.conf());
+    List<String> heard = startsAndEnds();
     MockNM nm = h.node("h1:1234", 1);
     MockAM a = h.launch(h.submitHare("hare.rounds=1", "hare.tasks-per-round=2"), nm);
     MockAM b = h.launch(h.submitHare("hare.rounds=1", "hare.tasks-per-round=1"), nm);
@@ -91,19 +97,7 @@ public class WarmGpuTest extends MockRmTestCase {
   @Test(timeout = 300_000)
   public void aNextTaskStartedAndTheContainersEndBeforeAPassBothCount() throws Exception {
     h = HareRm.start(HareRm.conf());
-    List<String> heard = new ArrayList<>();
-    h.scheduler().addTaskListener(new TaskListener() {
-      @Override
-      public void taskStarted(ApplicationId app, ContainerId c, NodeId node, String type,
-          long nowMs) {
-        heard.add("started " + c.getContainerId());
-      }
-
-      @Override
-      public void taskEnded(ApplicationId app, ContainerId c, boolean ok, long nowMs) {
-        heard.add("ended " + c.getContainerId() + (ok ? "" : " failed"));
-      }
-    });
+    List<String> heard = startsAndEnds();
     MockNM nm = h.node("h1:1234", 1);
     MockAM a = h.launch(h.submitHare("hare.rounds=2", "hare.tasks-per-round=2"), nm);
     HareRm.askGpuTasks(a, 2);
