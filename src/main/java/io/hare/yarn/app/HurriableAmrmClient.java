@@ -7,9 +7,11 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.yarn.api.ApplicationMasterProtocol;
 import org.apache.hadoop.yarn.api.protocolrecords.AllocateResponse;
 import org.apache.hadoop.yarn.api.records.Container;
 import org.apache.hadoop.yarn.api.records.ContainerId;
+import org.apache.hadoop.yarn.api.records.ContainerUpdateType;
 import org.apache.hadoop.yarn.api.records.FinalApplicationStatus;
 import org.apache.hadoop.yarn.api.records.UpdateContainerRequest;
 import org.apache.hadoop.yarn.client.api.AMRMClient.ContainerRequest;
@@ -17,6 +19,7 @@ import org.apache.hadoop.yarn.client.api.async.AMRMClientAsync;
 import org.apache.hadoop.yarn.client.api.async.impl.AMRMClientAsyncImpl;
 import org.apache.hadoop.yarn.client.api.impl.AMRMClientImpl;
 import org.apache.hadoop.yarn.exceptions.YarnException;
+import org.apache.hadoop.yarn.util.resource.Resources;
 
 /**
  * The ApplicationMaster's AMRMClient, whose heartbeat can be hurried. {@code AMRMClientAsync}
@@ -51,6 +54,12 @@ final class HurriableAmrmClient extends AMRMClientImpl<ContainerRequest> {
 
   HurriableAmrmClient(long intervalMs) {
     this.intervalMs = intervalMs;
+  }
+
+  /** A client that talks to {@code rm} (normally made when the client starts). */
+  HurriableAmrmClient(long intervalMs, ApplicationMasterProtocol rm) {
+    this(intervalMs);
+    this.rmClient = rm;
   }
 
   /**
@@ -99,7 +108,7 @@ final class HurriableAmrmClient extends AMRMClientImpl<ContainerRequest> {
   public AllocateResponse allocate(float progressIndicator) throws YarnException, IOException {
     awaitTurn();
     AllocateResponse r = retries.call("the allocate call", () -> super.allocate(progressIndicator));
-    releaseHeld();
+    afterCall();
     return r;
   }
 
@@ -116,10 +125,15 @@ final class HurriableAmrmClient extends AMRMClientImpl<ContainerRequest> {
   }
 
   /**
-   * After a call: the next held update of each container whose last one was sent goes with the
-   * next call, which is hurried while any are held.
+   * After a call: the task boundaries it sent are done with, and the next held update of each
+   * container whose last one was sent goes with the next call, which is hurried while any are
+   * held.
    */
-  synchronized void releaseHeld() {
+  synchronized void afterCall() {
+    // a same-size decrease ("the next task started") is never answered: kept as pending, it
+    // would be sent again after a ResourceManager restart and counted as a task again
+    pendingChange.entrySet().removeIf(e -> !change.containsKey(e.getKey())
+        && sameSize(e.getValue().getKey(), e.getValue().getValue()));
     if (held.isEmpty()) {
       return;
     }
@@ -137,6 +151,16 @@ final class HurriableAmrmClient extends AMRMClientImpl<ContainerRequest> {
       }
     }
     hurry();
+  }
+
+  private static boolean sameSize(Container c, UpdateContainerRequest u) {
+    return u.getContainerUpdateType() == ContainerUpdateType.DECREASE_RESOURCE
+        && u.getCapability() != null && Resources.equals(u.getCapability(), c.getResource());
+  }
+
+  /** Whether an update of {@code id} was sent and waits for the ResourceManager's answer. */
+  synchronized boolean awaitsAnswer(ContainerId id) {
+    return pendingChange.containsKey(id) && !change.containsKey(id);
   }
 
   /** The update of {@code id} that the next call sends, if any. */

@@ -4,8 +4,17 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.yarn.api.ApplicationMasterProtocol;
+import org.apache.hadoop.yarn.api.protocolrecords.AllocateRequest;
+import org.apache.hadoop.yarn.api.protocolrecords.AllocateResponse;
+import org.apache.hadoop.yarn.api.protocolrecords.FinishApplicationMasterRequest;
+import org.apache.hadoop.yarn.api.protocolrecords.FinishApplicationMasterResponse;
+import org.apache.hadoop.yarn.api.protocolrecords.RegisterApplicationMasterRequest;
+import org.apache.hadoop.yarn.api.protocolrecords.RegisterApplicationMasterResponse;
 import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.Container;
@@ -93,8 +102,58 @@ public class HurriableAmrmClientTest {
     c.requestContainerUpdate(b, next);
     assertEquals("the first boundary goes with the next call", next, c.unsentUpdate(a.getId()));
     assertEquals("another container's goes too", next, c.unsentUpdate(b.getId()));
-    c.releaseHeld(); // no call went: the first is still unsent, the second still waits
+    c.afterCall(); // no call went: the first is still unsent, the second still waits
     assertEquals(next, c.unsentUpdate(a.getId()));
     assertTrue("the held update hurries the next call", waitTurn(c).await(30, TimeUnit.SECONDS));
+  }
+
+  /** An RM that answers every allocate call with nothing and keeps the calls' updates. */
+  private static final class RecordingRm implements ApplicationMasterProtocol {
+    final List<List<UpdateContainerRequest>> updates = new ArrayList<>();
+
+    @Override
+    public RegisterApplicationMasterResponse registerApplicationMaster(
+        RegisterApplicationMasterRequest request) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public FinishApplicationMasterResponse finishApplicationMaster(
+        FinishApplicationMasterRequest request) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public synchronized AllocateResponse allocate(AllocateRequest request) {
+      updates.add(new ArrayList<>(request.getUpdateRequests()));
+      return AllocateResponse.newInstance(updates.size(), List.of(), List.of(), List.of(),
+          Resource.newInstance(0, 0), null, 1, null, List.of());
+    }
+  }
+
+  @Test(timeout = 60_000)
+  public void heldUpdatesGoOnePerCallAndTaskBoundariesAreNotKeptAfterTheirCall()
+      throws Exception {
+    RecordingRm rm = new RecordingRm();
+    HurriableAmrmClient c = new HurriableAmrmClient(1, rm);
+    Resource gpu = Resource.newInstance(1024, 1);
+    Container a = container(2, gpu);
+    UpdateContainerRequest next = UpdateContainerRequest.newInstance(0, a.getId(),
+        ContainerUpdateType.DECREASE_RESOURCE, gpu, null);
+    UpdateContainerRequest park = UpdateContainerRequest.newInstance(0, a.getId(),
+        ContainerUpdateType.DECREASE_RESOURCE, Resource.newInstance(512, 1), null);
+    Container b = container(3, gpu);
+    UpdateContainerRequest nextOfB = UpdateContainerRequest.newInstance(0, b.getId(),
+        ContainerUpdateType.DECREASE_RESOURCE, gpu, null);
+    c.requestContainerUpdate(a, next);
+    c.requestContainerUpdate(a, park);
+    c.requestContainerUpdate(b, nextOfB);
+    c.allocate(0.5f);
+    assertFalse("a task boundary is never answered: nothing to send again after an RM restart",
+        c.awaitsAnswer(b.getId()));
+    c.allocate(0.5f);
+    c.allocate(0.5f);
+    assertEquals(List.of(List.of(next, nextOfB), List.of(park), List.of()), rm.updates);
+    assertTrue("a parking is answered by the scheduler", c.awaitsAnswer(a.getId()));
   }
 }
