@@ -193,15 +193,9 @@ final class GpuTasks {
       for (ContainerId id : continued.take()) {
         Running r = running.get(id);
         if (r != null) {
-          host.taskContinued(r.job(), r.gpu(), nowMs, Math.max(1, nowMs - r.startMs()),
-              r.measured());
-          Running next = new Running(r.job(), r.gpu(), nowMs, true);
+          Running next = continueTask(id, r, nowMs, r.measured(), true);
           running.put(id, next);
           onGpu.put(r.gpu(), next);
-          for (TaskListener l : listeners) {
-            l.taskEnded(r.job().appId(), id, true, nowMs);
-            l.taskStarted(r.job().appId(), id, r.gpu().nodeId(), r.gpu().type().name(), nowMs);
-          }
         }
       }
     }
@@ -416,7 +410,9 @@ final class GpuTasks {
     }
     onGpu.remove(r.gpu(), r);
     if (continuedUntaken) {
-      r = continueUnmeasured(id, r, nowMs);
+      // both tasks ran between r's start and now, split at a time the scheduler does not know:
+      // neither refines the job's task times
+      r = continueTask(id, r, nowMs, false, false);
     }
     host.taskEnded(r.job(), r.gpu(), nowMs, ok, Math.max(1, nowMs - r.startMs()),
         r.measured());
@@ -426,19 +422,21 @@ final class GpuTasks {
   }
 
   /**
-   * Counts the continuation of {@code r} in container {@code id} when its end came before a pass
-   * took it: both tasks ran between {@code r}'s start and now, split at a time the scheduler does
-   * not know, so neither refines the job's task times.
+   * Counts the task of {@code r} in warm container {@code id} as computed and the job's next
+   * task as started there now, on the same GPU.
    *
-   * @return the next task, running from now
+   * @param measured whether {@code r}'s run refines the job's task times
+   * @param nextMeasured whether the next task's will
+   * @return the next task
    */
-  private Running continueUnmeasured(ContainerId id, Running r, long nowMs) {
-    host.taskContinued(r.job(), r.gpu(), nowMs, Math.max(1, nowMs - r.startMs()), false);
+  private Running continueTask(ContainerId id, Running r, long nowMs, boolean measured,
+      boolean nextMeasured) {
+    host.taskContinued(r.job(), r.gpu(), nowMs, Math.max(1, nowMs - r.startMs()), measured);
     for (TaskListener l : listeners) {
       l.taskEnded(r.job().appId(), id, true, nowMs);
       l.taskStarted(r.job().appId(), id, r.gpu().nodeId(), r.gpu().type().name(), nowMs);
     }
-    return new Running(r.job(), r.gpu(), nowMs, false);
+    return new Running(r.job(), r.gpu(), nowMs, nextMeasured);
   }
 
   /** The free GPU of {@code node} with index {@code device} if any, else any free GPU of it. */
