@@ -118,7 +118,9 @@ def serve(run_task, env=None):
     first task and says ``ready``. Then it runs each task it is given, reports each exit
     status, waits when told to park, and returns when told to exit.
 
-    Returns: 0 when the AM said exit (it has every result); ``LOST`` (75) when the connection
+    Returns: when the AM said exit, the exit status of the last task it ran (0 for a standby
+    that ran none): the AM has every result, but YARN's scheduler counts a container that ends
+    with 0 as a computed task, so a failed last task must not end it with 0; ``LOST`` (75) when the connection
     broke or the AM sent an error or a line this version does not understand (the AM runs its
     last task again). When the channel cannot be used (no port, no key, no connection, a
     refusal), the reason is on stderr and the result is the first task's exit status (the AM
@@ -149,12 +151,12 @@ def serve(run_task, env=None):
         say = "done %s %s %d" % (env.get("HARE_ROUND", ""), env.get("HARE_TASK_INDEX", ""),
                                  code)
     try:
-        return _loop(channel, run_task, env, say)
+        return _loop(channel, run_task, env, say, 0 if standby else code)
     finally:
         channel.close()
 
 
-def _loop(channel, run_task, env, say):
+def _loop(channel, run_task, env, say, last):
     while True:
         try:
             channel.send(say)
@@ -165,7 +167,9 @@ def _loop(channel, run_task, env, say):
         f = line.split(" ")
         # as the bash runner: the verb decides, and fields after it are for later versions
         if f[0] == "exit":
-            return 0
+            # YARN's scheduler counts a container that ends with 0 as a task computed: a worker
+            # whose last task failed must not, or that task counts, and its retry again
+            return last
         if f[0] == "park":
             say = "ready"
             continue
@@ -175,5 +179,5 @@ def _loop(channel, run_task, env, say):
         env["HARE_ROUND"], env["HARE_TASK_INDEX"] = f[1], f[2]
         if len(f) > 3:
             env["HARE_GPU_DEVICE"] = env["CUDA_VISIBLE_DEVICES"] = f[3]
-        code = _run(run_task, task_from_env(env))
-        say = "done %s %s %d" % (f[1], f[2], code)
+        last = _run(run_task, task_from_env(env))
+        say = "done %s %s %d" % (f[1], f[2], last)

@@ -48,7 +48,9 @@ class ServeTest(unittest.TestCase):
 
     def test_runs_task_after_task_in_this_process_and_reports_each(self):
         am = FakeAm(KEY, ["run 0 1", "run 0 2"])
-        self.assertEqual(0, self.serve(self.env(am)), "told to exit: 0")
+        # told to exit, it ends with its last task's status: YARN's scheduler reads an end
+        # with 0 as a task computed, which task 2 (status 2) was not
+        self.assertEqual(2, self.serve(self.env(am)))
         self.assertEqual(["done 0 0 0", "done 0 1 1", "done 0 2 2"], am.join())
         self.assertEqual([(0, 0), (0, 1), (0, 2)], self.ran)
 
@@ -73,7 +75,7 @@ class ServeTest(unittest.TestCase):
 
     def test_parked_it_says_ready_and_runs_the_task_it_is_later_handed(self):
         am = FakeAm(KEY, ["park", "run 1 3"])
-        self.assertEqual(0, self.serve(self.env(am)))
+        self.assertEqual(3, self.serve(self.env(am)), "its last task's status")
         self.assertEqual(["done 0 0 0", "ready", "done 1 3 3"], am.join())
         self.assertEqual([(0, 0), (1, 3)], self.ran)
 
@@ -85,6 +87,17 @@ class ServeTest(unittest.TestCase):
             (t.round, t.index, env.get("HARE_STANDBY")))))
         self.assertEqual(["ready", "done 2 1 0"], am.join())
         self.assertEqual([(2, 1, None)], flags)
+
+    def test_told_to_exit_after_a_task_that_succeeded_it_ends_0(self):
+        am = FakeAm(KEY, ["run 0 5", "run 1 0"])
+        self.assertEqual(0, self.serve(self.env(am)), "task 5 failed, but not the last one")
+        self.assertEqual(["done 0 0 0", "done 0 5 5", "done 1 0 0"], am.join())
+
+    def test_a_standby_given_up_before_any_task_ends_0(self):
+        am = FakeAm(KEY, [])
+        self.assertEqual(0, self.serve(self.env(am, first=None, HARE_STANDBY="1")))
+        self.assertEqual(["ready"], am.join())
+        self.assertEqual([], self.ran)
 
     def test_a_standby_without_a_channel_exits_0_having_run_nothing(self):
         env = {"CONTAINER_ID": CONTAINER, "HARE_STANDBY": "1"}
@@ -139,7 +152,7 @@ class ServeTest(unittest.TestCase):
             return 256 if task.index == 3 else None
 
         am = FakeAm(KEY, ["run 0 1", "run 0 2", "run 0 3"])
-        self.assertEqual(0, self.serve(self.env(am), run))
+        self.assertEqual(1, self.serve(self.env(am), run), "its last task's status")
         self.assertEqual(["done 0 0 0", "done 0 1 1", "done 0 2 4", "done 0 3 1"], am.join())
         self.assertEqual([0, 1, 2, 3], self.ran)
         self.assertIn("ValueError: bad batch", self.stderr.getvalue())

@@ -34,8 +34,9 @@ import java.util.function.Function;
  * Then {@code run ROUND INDEX [DEVICE]} runs that task and says {@code done}, {@code park} is
  * answered with {@code ready} (the worker waits, its state kept), {@code exit} ends the loop.
  *
- * <p>Exit status ({@link #run}'s result, for the caller's {@code System.exit}): 0 after
- * {@code exit}; {@value #LOST} when, after the handshake, the connection broke or the AM sent an
+ * <p>Exit status ({@link #run}'s result, for the caller's {@code System.exit}): after
+ * {@code exit}, the status of the last task it ran (0 for a standby that ran none), since
+ * YARN's scheduler counts a container that ends with 0 as a computed task; {@value #LOST} when, after the handshake, the connection broke or the AM sent an
  * error or a line this version cannot read (the AM then counts the task it gave last as failed
  * and runs it again); when the channel cannot be used (no address, no key, no connection, a
  * refused handshake), the first task's own exit code, or 0 for a standby, which ran nothing;
@@ -102,7 +103,8 @@ public final class ResidentWorker {
       return standby ? 0 : runTask(body, first.get());
     }
     try (Channel c = channel.get()) {
-      String say = standby ? "ready" : done(first.get(), runTask(body, first.get()));
+      int last = standby ? 0 : runTask(body, first.get());
+      String say = standby ? "ready" : done(first.get(), last);
       while (true) {
         c.send(say);
         String line = c.readLine();
@@ -114,7 +116,9 @@ public final class ResidentWorker {
         switch (f[0]) {
           case "park" -> say = "ready";
           case "exit" -> {
-            return 0;
+            // YARN's scheduler counts a container that ends with 0 as a task computed: a
+            // worker whose last task failed must not, or that task counts, and its retry again
+            return last;
           }
           case "run" -> {
             Optional<Task> t = runLine(f);
@@ -123,7 +127,8 @@ public final class ResidentWorker {
                   + " read: " + line);
               return LOST;
             }
-            say = done(t.get(), runTask(body, t.get()));
+            last = runTask(body, t.get());
+            say = done(t.get(), last);
           }
           default -> {
             err.println("hare worker: the task channel said: " + line);
@@ -142,9 +147,17 @@ public final class ResidentWorker {
     return "done " + t.round() + " " + t.index() + " " + code;
   }
 
+  /** The task's result as an exit status: 0 stays 0, and what no status 1-255 can be is 1. */
   private int runTask(TaskBody body, Task t) {
     try {
-      return body.run(t);
+      int code = body.run(t);
+      if (code != 0 && (code < 1 || code > 255)) {
+        // System.exit(256) ends a process with 0: a failure must never read as success
+        err.println("hare worker: " + t.label() + " returned " + code
+            + ", not an exit status 0-255: it counts as 1");
+        return 1;
+      }
+      return code;
     } catch (Exception e) {
       err.println("hare worker: " + t.label() + " failed: " + e);
       for (StackTraceElement s : e.getStackTrace()) {

@@ -12,6 +12,7 @@ import io.hare.demo.Fault;
 import io.hare.demo.FaultPlan;
 import io.hare.demo.Injected;
 import io.hare.embedded.EmbeddedCluster;
+import io.hare.embedded.SchedulerJournal;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -133,6 +134,15 @@ public class FaultsIT {
             && t.startMs() >= f.endMs()));
     assertTrue(run.jobs().stream().filter(j -> j.appId().equals(f.appId())).findFirst()
         .orElseThrow().succeeded());
+    // the scheduler counts a container that ends with 0 as a task computed: the failed task's
+    // container, told to exit by the AM after it, ends with the task's status instead
+    List<SchedulerJournal.Entry> ends = run.journal().stream()
+        .filter(e -> e.kind() == SchedulerJournal.Kind.ENDED
+            && e.containerId().equals(f.containerId()))
+        .collect(Collectors.toList());
+    assertFalse(f + ": its container's end is not in the scheduler's journal", ends.isEmpty());
+    assertFalse(f + " counted by the scheduler as computed: " + ends,
+        ends.get(ends.size() - 1).succeeded());
   }
 
   @Test(timeout = 10_000)

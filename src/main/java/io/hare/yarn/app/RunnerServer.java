@@ -48,7 +48,9 @@ import org.slf4j.LoggerFactory;
  *                                         CUDA_VISIBLE_DEVICES; a promoted standby's launch
  *                                         environment has none)
  * AM:     park                            no next task yet: wait as a standby; say ready
- * AM:     exit                            no next task: exit 0 (the AM has every result)
+ * AM:     exit                            no next task: exit with the last task's status (the
+ *                                         AM has every result; the scheduler counts an end
+ *                                         with 0 as a task computed)
  * AM:     error CODE TEXT                 refused (busy, timeout, line, protocol, version, auth,
  *                                         task); the AM closes the connection
  * </pre>

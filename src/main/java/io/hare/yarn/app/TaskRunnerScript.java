@@ -29,7 +29,10 @@ import io.hare.worker.ResidentWorker;
  * <p>Exit status: the first task's own when the channel cannot be used (no address, no key, no
  * connection, or the AM refused the handshake: the AM then reads the container's end as the
  * task's result, as for a one-task container; the reason is on stderr); for a standby, 0 then
- * (it ran nothing); 0 when the AM said exit (it has every result); {@value #LOST} when, after
+ * (it ran nothing); when the AM said exit, the status of the last task it ran (0 for a standby
+ * that ran none): the AM has every result, but the scheduler reads a container that ends with
+ * 0 as a computed task, so a runner whose last task failed must not end with 0, or the scheduler
+ * would count that task and again its retry; {@value #LOST} when, after
  * the handshake, the connection broke or the AM refused a report (the AM then counts the task
  * it gave last as failed and runs it again).
  */
@@ -57,14 +60,16 @@ final class TaskRunnerScript {
         + hmac()
         + channel(tokens, refused)
         + "if [ -n \"${" + STANDBY + ":-}\" ]; then unset " + STANDBY + "; channel || exit 0; "
-        + "say=ready; "
+        + "say=ready; rc=0; "
         // the first task runs while the runner proves its container: the handshake costs no
         // GPU time
         + "else task & t=$!; channel; c=$?; wait $t; rc=$?; [ $c = 0 ] || exit $rc; "
         + "say=\"done ${HARE_ROUND:-} ${HARE_TASK_INDEX:-} $rc\"; fi; "
         + "while printf '%s\\n' \"$say\" >&3; do "
         + "IFS=' ' read -r verb round index device rest <&3 || exit " + LOST + "; "
-        + "case \"$verb\" in park) say=ready; continue;; exit) exit 0;; run) ;; *) "
+        // told to exit, it ends with its last task's status: YARN's scheduler counts a container
+        // that ends with 0 as a task computed
+        + "case \"$verb\" in park) say=ready; continue;; exit) exit \"$rc\";; run) ;; *) "
         + "echo \"hare task runner: the task channel said: $verb $round $index $device $rest\" >&2; "
         + "exit " + LOST + ";; esac; "
         + "case \"$round\" in ''|*[!0-9]*) exit " + LOST + ";; esac; "

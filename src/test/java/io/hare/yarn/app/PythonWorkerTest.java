@@ -108,7 +108,8 @@ public class PythonWorkerTest {
     Process p;
     try (RunnerServer s = server(h)) {
       p = start(s, keys, h.given);
-      assertEquals("told to exit: 0\n" + output(), 0, p.waitFor());
+      // told to exit, its last task's status: the scheduler reads 0 as a task computed
+      assertEquals("told to exit after task 2\n" + output(), 2, p.waitFor());
     }
     assertEquals(List.of("0/0", "0/1", "0/2"), ran());
     assertEquals("one process", List.of(p.pid(), p.pid(), p.pid()),
@@ -131,7 +132,7 @@ public class PythonWorkerTest {
       CompletableFuture<Optional<RunnerServer.Next>> parked = h.nextReady();
       assertEquals("only its first task ran", List.of("0/0"), ran());
       h.hand(parked, new RunnerServer.Next(1, 3)); // the next round's task
-      assertEquals(output(), 0, p.waitFor());
+      assertEquals("its last task's status\n" + output(), 3, p.waitFor());
     }
     assertEquals(List.of("0/0", "1/3"), ran());
     assertEquals(List.of(Long.toString(p.pid()), Long.toString(p.pid())), field(1));
@@ -147,7 +148,8 @@ public class PythonWorkerTest {
       assertFalse("proved its container and said ready, having run nothing",
           Files.exists(log()));
       h.hand(ready, new RunnerServer.Next(2, 1, 3)); // the scheduler gave it GPU 3 of its node
-      assertEquals("told to exit after its task: 0\n" + output(), 0, p.waitFor());
+      assertEquals("told to exit after its task: that task's status\n" + output(), 1,
+          p.waitFor());
     }
     assertEquals(List.of("2/1 device=3 cvd=3 standby="),
         Files.readAllLines(log()).stream().map(l -> l.replaceAll(" pid=.* device=", " device="))

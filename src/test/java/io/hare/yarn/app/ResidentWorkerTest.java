@@ -108,6 +108,29 @@ public class ResidentWorkerTest {
         List.of("done 0 0 0", "done 0 1 0", "done 0 2 9", "done 0 3 0"), ch.reports);
   }
 
+  /**
+   * YARN's scheduler reads a container that ends with 0 as a task computed: told to exit after a
+   * task that failed, the worker ends with that task's status, not 0.
+   */
+  @Test(timeout = 120_000)
+  public void toldToExitAfterAFailedTaskTheWorkerEndsWithThatTasksStatus() throws Exception {
+    ScriptedChannel ch = serve(new ScriptedChannel(new RunnerServer.Next(0, 0))
+        .then(new RunnerServer.Next(0, 2)));
+    Counting body = new Counting();
+    assertEquals(9, exitOf(start(env(keys, false), body)));
+    assertEquals(List.of("done 0 0 0", "done 0 2 9"), ch.reports);
+  }
+
+  /** A result no exit status can carry (System.exit(256) ends a process with 0) counts as 1. */
+  @Test(timeout = 120_000)
+  public void aTaskResultOutsideExitStatusesCountsAs1() throws Exception {
+    ScriptedChannel ch = serve(new ScriptedChannel(new RunnerServer.Next(0, 0)));
+    assertEquals(1, exitOf(start(env(keys, false), t -> 256)));
+    assertEquals(List.of("done 0 0 1"), ch.reports);
+    assertTrue(err.toString(), err.toString().contains(
+        "round 0 task 0 returned 256, not an exit status 0-255: it counts as 1"));
+  }
+
   @Test(timeout = 120_000)
   public void aParkedWorkerSaysReadyAndRunsTheNextRoundsTaskWithItsStateKept() throws Exception {
     ScriptedChannel ch = serve(new ScriptedChannel(new RunnerServer.Next(0, 0))

@@ -130,11 +130,25 @@ public class TaskRunnerScriptTest {
         Optional.of(new RunnerServer.Next(0, 2)), Optional.empty()));
     try (RunnerServer s = server(h)) {
       int status = run(task(), s, keys);
-      assertEquals("told to exit: 0\n" + output(), 0, status);
+      // the scheduler reads a container's end with 0 as a task computed: not this last one
+      assertEquals("told to exit after a failed task: its status\n" + output(), 1, status);
     }
     assertEquals(List.of("0/0", "0/1", "0/2"), Files.readAllLines(log()));
     // task 2 exits 1 (the script's test): reported, and the AM decides
     assertEquals(List.of(CONTAINER + " 0", CONTAINER + " 0", CONTAINER + " 1"), h.reports);
+  }
+
+  /** Told to exit, a runner ends with its last task's status, whatever failed before it. */
+  @Test(timeout = 120_000)
+  public void toldToExitAfterATaskThatSucceededTheRunnerEnds0() throws Exception {
+    TestingHandler h = new TestingHandler(List.of(Optional.of(new RunnerServer.Next(0, 2)),
+        Optional.of(new RunnerServer.Next(1, 1)), Optional.empty()));
+    try (RunnerServer s = server(h)) {
+      int status = run(task(), s, keys);
+      assertEquals(output(), 0, status);
+    }
+    assertEquals(List.of("0/0", "0/2", "1/1"), Files.readAllLines(log()));
+    assertEquals(List.of(CONTAINER + " 0", CONTAINER + " 1", CONTAINER + " 0"), h.reports);
   }
 
   @Test(timeout = 120_000)

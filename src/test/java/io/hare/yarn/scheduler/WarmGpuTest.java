@@ -117,6 +117,38 @@ public class WarmGpuTest extends MockRmTestCase {
   }
 
   /**
+   * What a warm container's exit status tells the scheduler: its last task's result. The task
+   * before was counted at the AM's report; a container that then ends with its failed task's
+   * status counts nothing more, and the task's retry completes the round. Had it ended with 0,
+   * the failed task would count as computed: round 1 done a task early, and its retry a task
+   * past it (which is why the task runner and the workers end with their last task's status).
+   */
+  @Test(timeout = 300_000)
+  public void aWarmContainerWhoseNextTaskFailedCountsOnlyTheTaskBefore() throws Exception {
+    h = HareRm.start(HareRm.conf());
+    List<String> heard = startsAndEnds();
+    MockNM nm = h.node("h1:1234", 1);
+    MockAM a = h.launch(h.submitHare("hare.rounds=2", "hare.tasks-per-round=2"), nm);
+    HareRm.askGpuTasks(a, 2);
+    Container c = h.heartbeatAndPull(a, nm).get(0);
+    HareRm.askGpuTasks(a, 0);
+    a.sendContainerUpdateRequest(List.of(sameSize(c)));
+    nm.nodeHeartbeat(true);
+    h.rm.drainEvents();
+    h.end(nm, c, 1); // the second task failed; its runner, told to exit, ends with its status
+    long id = c.getId().getContainerId();
+    assertEquals(List.of("started " + id, "ended " + id, "started " + id, "ended " + id
+        + " failed"), heard);
+    assertEquals("one task of round 1 computed", 0,
+        h.scheduler().report().jobs().get(0).roundsDone());
+    HareRm.askGpuTasks(a, 1); // the failed task, again
+    Container retry = h.heartbeatAndPull(a, nm).get(0);
+    h.finish(nm, retry);
+    assertEquals("the retry completes round 1", 1,
+        h.scheduler().report().jobs().get(0).roundsDone());
+  }
+
+  /**
    * Why the Hare AM hurries its report of a warm container's next task: once the NodeManager has
    * reported the container's end, YARN refuses the report as an update of an unknown container
    * before the scheduler sees it, and the task before it is never counted.
