@@ -1,5 +1,7 @@
 package io.hare.yarn.app;
 
+import java.util.concurrent.CompletableFuture;
+import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.client.api.AMRMClient.ContainerRequest;
 import org.apache.hadoop.yarn.client.api.async.AMRMClientAsync;
 import org.apache.hadoop.yarn.client.api.async.NMClientAsync;
@@ -36,6 +38,12 @@ public interface AmClients {
       }
 
       @Override
+      public CompletableFuture<Void> updatesSent(ContainerId id) {
+        HurriableAmrmClient c = client;
+        return c == null ? CompletableFuture.completedFuture(null) : c.updatesSent(id);
+      }
+
+      @Override
       public NMClientAsync nodeManagers(NMClientAsync.AbstractCallbackHandler handler) {
         NMClientAsync nm = NMClientAsync.createNMClientAsync(handler);
         // By default the client stops every container it ever started when the AM stops: one
@@ -55,6 +63,14 @@ public interface AmClients {
    * interval (the real one can, {@link HurriableAmrmClient}); a double may do nothing.
    */
   default void hurry() {}
+
+  /**
+   * Completes once the container updates of {@code id} asked for so far have reached the
+   * ResourceManager ({@link HurriableAmrmClient#updatesSent}); a double may complete at once.
+   */
+  default CompletableFuture<Void> updatesSent(ContainerId id) {
+    return CompletableFuture.completedFuture(null);
+  }
 
   NMClientAsync nodeManagers(NMClientAsync.AbstractCallbackHandler handler);
 }

@@ -1,6 +1,7 @@
 package io.hare.yarn.app;
 
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.apache.hadoop.yarn.api.records.Container;
 import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.client.api.AMRMClient.ContainerRequest;
@@ -32,6 +33,16 @@ public interface ContainerAsks {
    * job (or kills it, if it cannot).
    */
   void reportParked(Container c);
+
+  /**
+   * Completes once this AM's reports about container {@code c} ({@link #reportTaskStarted},
+   * {@link #reportParked}) have reached the scheduler. The runner of a warm container is told to
+   * exit only then: a report that arrives after the NodeManager's report of the container's end
+   * is refused by YARN, and the task before it would never be counted.
+   */
+  default CompletableFuture<Void> reportsSent(ContainerId c) {
+    return CompletableFuture.completedFuture(null);
+  }
 
   /**
    * Whether a standby container of the job waits for its GPU: the AM then heartbeats at its

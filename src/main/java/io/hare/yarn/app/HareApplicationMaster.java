@@ -11,6 +11,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -215,6 +216,11 @@ public final class HareApplicationMaster {
             // that reaches it after the NodeManager's report of the container's end is refused
             // by YARN as an update of an unknown container, and the job is a task short
             clients.hurry();
+          }
+
+          @Override
+          public CompletableFuture<Void> reportsSent(ContainerId c) {
+            return clients.updatesSent(c);
           }
 
           @Override

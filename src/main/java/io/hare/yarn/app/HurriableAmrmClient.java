@@ -3,9 +3,13 @@ package io.hare.yarn.app;
 import java.io.IOException;
 import java.util.AbstractMap.SimpleEntry;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.yarn.api.ApplicationMasterProtocol;
 import org.apache.hadoop.yarn.api.protocolrecords.AllocateResponse;
@@ -51,6 +55,8 @@ final class HurriableAmrmClient extends AMRMClientImpl<ContainerRequest> {
   /** Updates held back behind an unsent one of the same container, oldest first; this monitor. */
   private final Map<ContainerId, ArrayDeque<SimpleEntry<Container, UpdateContainerRequest>>>
       held = new LinkedHashMap<>();
+  /** {@link #updatesSent} futures of containers with updates still to send; this monitor. */
+  private final Map<ContainerId, CompletableFuture<Void>> sentWaits = new HashMap<>();
 
   HurriableAmrmClient(long intervalMs) {
     this.intervalMs = intervalMs;
@@ -125,11 +131,31 @@ final class HurriableAmrmClient extends AMRMClientImpl<ContainerRequest> {
   }
 
   /**
-   * After a call: the task boundaries it sent are done with, and the next held update of each
-   * container whose last one was sent goes with the next call, which is hurried while any are
-   * held.
+   * After a call: the task boundaries it sent are done with, held updates move up
+   * ({@link #releaseHeld}), and {@link #updatesSent} completes for each container with nothing
+   * left to send.
    */
-  synchronized void afterCall() {
+  void afterCall() {
+    List<CompletableFuture<Void>> sent = new ArrayList<>();
+    synchronized (this) {
+      releaseHeld();
+      for (Iterator<Map.Entry<ContainerId, CompletableFuture<Void>>> it =
+          sentWaits.entrySet().iterator(); it.hasNext(); ) {
+        Map.Entry<ContainerId, CompletableFuture<Void>> e = it.next();
+        if (!unsent(e.getKey())) {
+          sent.add(e.getValue());
+          it.remove();
+        }
+      }
+    }
+    sent.forEach(f -> f.complete(null)); // outside the lock: a waiter may act at once
+  }
+
+  /**
+   * The next held update of each container whose last one was sent goes with the next call,
+   * which is hurried while any are held.
+   */
+  private void releaseHeld() {
     // a same-size decrease ("the next task started") is never answered: kept as pending, it
     // would be sent again after a ResourceManager restart and counted as a task again
     pendingChange.entrySet().removeIf(e -> !change.containsKey(e.getKey())
@@ -156,6 +182,27 @@ final class HurriableAmrmClient extends AMRMClientImpl<ContainerRequest> {
   private static boolean sameSize(Container c, UpdateContainerRequest u) {
     return u.getContainerUpdateType() == ContainerUpdateType.DECREASE_RESOURCE
         && u.getCapability() != null && Resources.equals(u.getCapability(), c.getResource());
+  }
+
+  /**
+   * Completes once every update of container {@code id} asked for so far has gone out with an
+   * allocate call that returned, so the scheduler has counted it: at once when none waits, else
+   * after a hurried call (two, when one was held back). The AM lets a warm container's runner
+   * exit only then: YARN refuses an update of a container whose end the NodeManager has
+   * reported, and the task boundary it carried would never be counted.
+   */
+  CompletableFuture<Void> updatesSent(ContainerId id) {
+    synchronized (this) {
+      if (unsent(id)) {
+        hurry();
+        return sentWaits.computeIfAbsent(id, x -> new CompletableFuture<>());
+      }
+    }
+    return CompletableFuture.completedFuture(null);
+  }
+
+  private boolean unsent(ContainerId id) {
+    return change.containsKey(id) || held.containsKey(id);
   }
 
   /** Whether an update of {@code id} was sent and waits for the ResourceManager's answer. */

@@ -269,6 +269,14 @@ public final class RoundProtocol {
     return standbys.ready(id);
   }
 
+  /**
+   * Completes when the runner of container {@code id}, told to exit, may: once this AM's reports
+   * about the container have reached the scheduler ({@link ContainerAsks#reportsSent}).
+   */
+  public CompletableFuture<Void> beforeExit(ContainerId id) {
+    return asks.reportsSent(id);
+  }
+
   /** The task container {@code id} runs, if any: the one its runner's next report is about. */
   public synchronized Optional<RunnerServer.Next> taskOf(ContainerId id) {
     RoundTasks.Attempt a = running.get(id);

@@ -28,6 +28,12 @@ final class RunnerLink implements RunnerServer.Handler {
   }
 
   @Override
+  public CompletableFuture<Void> beforeExit(ContainerId container) {
+    RoundProtocol p = protocol;
+    return p == null ? CompletableFuture.completedFuture(null) : p.beforeExit(container);
+  }
+
+  @Override
   public Optional<RunnerServer.Next> taskOf(ContainerId container) {
     RoundProtocol p = protocol;
     return p == null ? Optional.empty() : p.taskOf(container);

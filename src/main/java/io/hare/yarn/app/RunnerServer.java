@@ -50,7 +50,8 @@ import org.slf4j.LoggerFactory;
  * AM:     park                            no next task yet: wait as a standby; say ready
  * AM:     exit                            no next task: exit with the last task's status (the
  *                                         AM has every result; the scheduler counts an end
- *                                         with 0 as a task computed)
+ *                                         with 0 as a task computed); sent once the AM's
+ *                                         reports about the container reached the scheduler
  * AM:     error CODE TEXT                 refused (busy, timeout, line, protocol, version, auth,
  *                                         task); the AM closes the connection
  * </pre>
@@ -76,6 +77,12 @@ final class RunnerServer implements AutoCloseable {
   /** The greeting's first word. */
   static final String MAGIC = ResidentWorker.MAGIC;
   private static final int NONCE_BYTES = 32;
+  /**
+   * The longest a runner told to exit waits for the AM's reports about its container to reach
+   * the scheduler ({@link Handler#beforeExit}): normally one hurried heartbeat; longer only
+   * while the ResourceManager is unreachable, and a runner is not kept past that for it.
+   */
+  static final long EXIT_WAIT_MS = 30_000;
 
   /**
    * The channel's bounds.
@@ -141,6 +148,14 @@ final class RunnerServer implements AutoCloseable {
     }
 
     /**
+     * Completes when the runner of {@code container}, to be told to exit, may exit (after at
+     * most {@link #EXIT_WAIT_MS} it is told all the same); the default at once.
+     */
+    default CompletableFuture<Void> beforeExit(ContainerId container) {
+      return CompletableFuture.completedFuture(null);
+    }
+
+    /**
      * The task the AM gave {@code container} and waits to hear of; empty if none (a {@code done}
      * is then passed on as it is, for the AM to retire the runner). The default knows none.
      */
@@ -177,6 +192,8 @@ final class RunnerServer implements AutoCloseable {
     String greeting;
     ContainerId container;
     CompletableFuture<Optional<Next>> standby;
+    /** The wait of a runner to be told exit ({@link Handler#beforeExit}); null otherwise. */
+    CompletableFuture<Void> exiting;
 
     Conn(SocketChannel channel, InetAddress peer) throws IOException {
       this.channel = channel;
@@ -538,13 +555,40 @@ final class RunnerServer implements AutoCloseable {
   private void answer(Conn c, Optional<Next> next) {
     c.state = State.REPORT;
     if (next.isEmpty()) {
-      c.closeAfterWrite = true;
-      send(c, "exit");
+      CompletableFuture<Void> sent = handler.beforeExit(c.container);
+      if (sent.isDone()) {
+        exit(c);
+        return;
+      }
+      // the runner waits for its answer; a line from it meanwhile is out of turn
+      c.state = State.WAITING;
+      CompletableFuture<Void> wait = sent.copy()
+          .completeOnTimeout(null, EXIT_WAIT_MS, TimeUnit.MILLISECONDS);
+      c.exiting = wait;
+      wait.whenComplete((v, e) -> {
+        inbox.add(() -> {
+          if (!c.closed && c.exiting == wait) {
+            c.exiting = null;
+            try {
+              exit(c);
+            } catch (RuntimeException x) {
+              failed(c, x);
+            }
+          }
+        });
+        selector.wakeup();
+      });
       return;
     }
     Next n = next.get();
     send(c, n.parks() ? "park" : "run " + n.round() + " " + n.index()
         + (n.device() < 0 ? "" : " " + n.device()));
+  }
+
+  private void exit(Conn c) {
+    c.state = State.REPORT;
+    c.closeAfterWrite = true;
+    send(c, "exit");
   }
 
   /** Refuses an admitted connection: logged, an error line, and closed. */
@@ -608,6 +652,7 @@ final class RunnerServer implements AutoCloseable {
       c.standby.cancel(false); // no-one left to tell, if it has not been answered yet
       c.standby = null;
     }
+    c.exiting = null;
     c.key.cancel();
     closeQuietly(c.channel);
   }

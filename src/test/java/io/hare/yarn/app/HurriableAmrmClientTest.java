@@ -6,6 +6,7 @@ import static org.junit.Assert.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.yarn.api.ApplicationMasterProtocol;
@@ -155,5 +156,32 @@ public class HurriableAmrmClientTest {
     c.allocate(0.5f);
     assertEquals(List.of(List.of(next, nextOfB), List.of(park), List.of()), rm.updates);
     assertTrue("a parking is answered by the scheduler", c.awaitsAnswer(a.getId()));
+  }
+  /**
+   * The wait before a warm container's runner may exit: done once every update of the
+   * container asked for so far went out with a call that returned, a held one included; at
+   * once for a container with nothing to send.
+   */
+  @Test(timeout = 60_000)
+  public void updatesSentCompletesAfterTheCallsThatCarriedThem() throws Exception {
+    RecordingRm rm = new RecordingRm();
+    HurriableAmrmClient c = new HurriableAmrmClient(AN_HOUR_MS, rm);
+    Resource gpu = Resource.newInstance(1024, 1);
+    Container a = container(2, gpu);
+    Container b = container(3, gpu);
+    assertTrue("nothing to send", c.updatesSent(a.getId()).isDone());
+    UpdateContainerRequest next = UpdateContainerRequest.newInstance(0, a.getId(),
+        ContainerUpdateType.DECREASE_RESOURCE, gpu, null);
+    c.requestContainerUpdate(a, next);
+    c.requestContainerUpdate(a, next); // a second task boundary, held for the next call
+    CompletableFuture<Void> sent = c.updatesSent(a.getId());
+    assertFalse(sent.isDone());
+    assertTrue("b has nothing to send", c.updatesSent(b.getId()).isDone());
+    c.allocate(0.5f);
+    assertFalse("one of a's two boundaries is still to send", sent.isDone());
+    // hurried: the next call goes at once although the interval is an hour
+    c.allocate(0.5f);
+    assertTrue(sent.isDone());
+    assertEquals(List.of(List.of(next), List.of(next)), rm.updates);
   }
 }

@@ -1,6 +1,7 @@
 package io.hare.yarn.app;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 
@@ -14,6 +15,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.test.GenericTestUtils;
 import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
@@ -48,7 +50,14 @@ public class RunnerServerTest {
   private static final class TestingHandler implements RunnerServer.Handler {
     final List<String> reports = Collections.synchronizedList(new ArrayList<>());
     final Map<ContainerId, RunnerServer.Next> tasks = new ConcurrentHashMap<>();
+    /** What a container's exit waits for; none: at once. */
+    final Map<ContainerId, CompletableFuture<Void>> exits = new ConcurrentHashMap<>();
     volatile int held;
+
+    @Override
+    public CompletableFuture<Void> beforeExit(ContainerId c) {
+      return exits.getOrDefault(c, CompletableFuture.completedFuture(null));
+    }
 
     @Override
     public Optional<RunnerServer.Next> taskEnded(ContainerId c, int code) {
@@ -133,6 +142,34 @@ public class RunnerServerTest {
     }
     assertEquals(List.of(A + " 3", A + " 0"), handler.reports);
     assertEquals("nothing refused", 0, refusalLines());
+  }
+
+  /**
+   * A runner with no next task is told to exit only once the AM's reports about its container
+   * have reached the scheduler; the server serves other runners meanwhile.
+   */
+  @Test(timeout = 60_000)
+  public void aRunnerIsToldToExitOnlyOnceTheAmsReportsAboutItsContainerWentOut()
+      throws Exception {
+    CompletableFuture<Void> sent = new CompletableFuture<>();
+    handler.exits.put(A, sent);
+    try (TestingRunner a = new TestingRunner(server);
+        TestingRunner b = new TestingRunner(server)) {
+      assertEquals("ok", a.hello(A, keys.keyOf(A)));
+      assertEquals("ok", b.hello(B, keys.keyOf(B)));
+      handler.tasks.remove(A);
+      a.send("done 0 0 1");
+      GenericTestUtils.waitFor(() -> handler.reports.contains(A + " 1"), 10, 30_000);
+      // the server's one thread answers a report as it reads it: an answer to a would be on
+      // a's socket before b's answer is on b's
+      b.send("done 0 5 0");
+      assertEquals("run 0 6", b.readLine());
+      assertFalse("a waits for the AM's reports", a.lineWaiting());
+      sent.complete(null);
+      assertEquals("exit", a.readLine());
+      assertNull(a.readLine());
+    }
+    assertEquals(List.of(A + " 1", B + " 0"), handler.reports);
   }
 
   @Test(timeout = 60_000)

@@ -35,6 +35,11 @@ final class TestingRunner implements AutoCloseable {
     }
   }
 
+  /** Whether a line (or part of one) from the server has arrived and is not read yet. */
+  boolean lineWaiting() throws IOException {
+    return in.ready();
+  }
+
   /** Reads the server's greeting (or its refusal). */
   String greeting() throws IOException {
     greeting = readLine();
