@@ -10,9 +10,12 @@ import io.hare.demo.DemoResult;
 import io.hare.demo.Fault;
 import io.hare.demo.Injected;
 import io.hare.embedded.EmbeddedCluster;
+import io.hare.embedded.SchedulerJournal;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 import org.junit.BeforeClass;
 import org.junit.ClassRule;
 import org.junit.Test;
@@ -77,6 +80,25 @@ public class RmRestartIT {
       assertEquals(t.toString(), "SUCCEEDED", t.state());
       assertTrue(t + " ended before the restart", t.endMs() > restart.atMs());
     }
+  }
+
+  /**
+   * No scheduler counted a task twice: the AM's client sends its unanswered container updates
+   * again when it re-registers with the restarted RM, and a warm container's "next task
+   * started" sent again would count the task before it once more. (Tasks that ended while the
+   * RM was down are never counted by the new one: docs/reliability.md.)
+   */
+  @Test(timeout = 10_000)
+  public void noSchedulerCountsATaskTwice() {
+    Map<String, Long> ran = run.tasks().stream().filter(t -> "SUCCEEDED".equals(t.state()))
+        .collect(Collectors.groupingBy(DemoResult.Task::containerId, Collectors.counting()));
+    Map<String, Long> counted = run.journal().stream()
+        .filter(e -> e.kind() == SchedulerJournal.Kind.ENDED && e.succeeded())
+        .collect(Collectors.groupingBy(SchedulerJournal.Entry::containerId,
+            Collectors.counting()));
+    counted.forEach((container, n) -> assertTrue(container + " ran " + ran.get(container)
+        + " tasks, counted " + n + "\n" + FaultChecks.report(run),
+        n <= ran.getOrDefault(container, 0L)));
   }
 
   /** The recovered containers hold their GPUs in the new scheduler: no GPU ran two tasks. */

@@ -584,6 +584,9 @@ public class HareScheduler extends FifoScheduler {
     queue.getMetrics().submitAppAttempt(app.getUser(), app.isUnmanagedAM());
     if (!recovering) {
       admission.attemptAdded(rmContext, id);
+      if (job != null && id.getAttemptId() > 1) {
+        job.attemptRestarted();
+      }
     }
   }
 

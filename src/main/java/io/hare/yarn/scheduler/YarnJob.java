@@ -59,6 +59,11 @@ public final class YarnJob implements QueuedJob {
   private boolean shownOverran;
   /** {@link #overran} became true and the host has not yet told the policy. */
   private boolean overranUntold;
+  /**
+   * A new ApplicationMaster attempt began since the job's last whole-round ask: the round it
+   * was in runs again from its first task ({@link #realign}).
+   */
+  private boolean attemptRestarted;
   /** The policy has been told the job arrived. */
   boolean announced;
   /** Rounds done when the policy last heard of a round barrier. */
@@ -173,8 +178,14 @@ public final class YarnJob implements QueuedJob {
     return ready;
   }
 
+  /** A new ApplicationMaster attempt of the job began (not a recovery after an RM restart). */
+  void attemptRestarted() {
+    attemptRestarted = true;
+  }
+
   /** Sets the outstanding GPU asks; returns how many more there are than before. */
   int setReady(int outstanding) {
+    realign(outstanding);
     int grew = outstanding - ready;
     ready = outstanding;
     peakDemand = Math.max(peakDemand, ready + running);
@@ -189,6 +200,38 @@ public final class YarnJob implements QueuedJob {
           tasksDone);
     }
     return grew;
+  }
+
+  /**
+   * Keeps the count of finished tasks a whole number of rounds where a round starts. A Hare AM
+   * of a declared k asks a round's k tasks together, after the round before it ended, so asks
+   * that grow to k with no GPU task running start a round. A count that is not then a multiple of k
+   * is wrong, and a policy following a plan would wait for ever (for the starvation guard) on
+   * a barrier that in truth has cleared. It is rounded up to the round's end, as tasks went
+   * uncounted: a "next task started" refused by YARN because the container's end reached the
+   * ResourceManager first, or a ResourceManager restart that counts from the middle of a round
+   * (tasks ended while it was down are never reported to it). After a new AM attempt it is
+   * rounded down instead: that attempt runs its round again from the first task, and the ones
+   * counted from the attempt before would count twice.
+   */
+  private void realign(int outstanding) {
+    if (!speaksHare || declaredK.isEmpty() || running != 0
+        || outstanding != declaredK.getAsInt() || ready >= outstanding) {
+      return;
+    }
+    int k = declaredK.getAsInt();
+    long off = tasksDone % k;
+    boolean redo = attemptRestarted;
+    attemptRestarted = false;
+    if (off == 0) {
+      return;
+    }
+    long was = tasksDone;
+    tasksDone = redo ? tasksDone - off : tasksDone + (k - off);
+    LOG.warn("{} asks for a round of {} tasks with {} tasks counted, not a whole number of"
+        + " rounds: counted as {} ({})", id, k, was, tasksDone, redo
+        ? "a new ApplicationMaster attempt runs its round again"
+        : "the tasks of its last round that went uncounted");
   }
 
   @Override

@@ -67,6 +67,70 @@ public class PolicyHostRoundsDoneTest {
         "round done 1", "assign 1", "started 1", "computed 1"), policy.events);
   }
 
+  /** A job of 3 rounds of {@code k} whose AM speaks the Hare protocol. */
+  private YarnJob job(int k) {
+    ApplicationId id = ApplicationId.newInstance(1, 1);
+    times.addJob(id.toString(), null);
+    return new YarnJob(id, 0, 1, new JobTags.Info(1, OptionalInt.of(3), OptionalInt.of(k),
+        Optional.empty(), false, JobTags.PROTOCOL_VERSION), true, times);
+  }
+
+  /**
+   * A task that went uncounted (a warm container's "next task started" that YARN refused,
+   * because the container's end reached it first) leaves the count short of a whole round. The
+   * next round's ask shows the round ended: the round is counted done, so nothing waits on a
+   * barrier that has cleared.
+   */
+  @Test(timeout = 60_000)
+  public void aRoundAskedForAfterATaskWentUncountedCountsTheRoundBeforeItDone() {
+    Recording policy = new Recording();
+    PolicyHost host = new PolicyHost(policy, inventory, times, 0, 0, Runnable::run, n -> { });
+    inventory.setNode(NodeId.newInstance("h1", 1), 1, GpuType.of("v100"));
+    YarnJob job = job(2);
+    host.asksChanged(job, 2, 0);
+    YarnGpu g = inventory.gpu(host.pass(0).get(0).gpuId());
+    host.taskStarted(job, g, 0);
+    host.asksChanged(job, 0, 50); // its warm container runs the second task: the report is lost
+    host.taskEnded(job, g, 100, true, 100, true); // the container's end: one task of two counted
+    host.pass(110);
+    host.asksChanged(job, 2, 200); // the sync is over: the AM asks for round 1
+    host.pass(200);
+    assertEquals(List.of("arrived 0", "assign 0", "started 0", "computed 0", "round done 1",
+        "assign 1"), policy.events);
+  }
+
+  /**
+   * A new AM attempt runs the round it was in again from its first task: what the attempt
+   * before finished of it does not count, or the round would look done before its redo is.
+   */
+  @Test(timeout = 60_000)
+  public void afterANewAttemptItsRoundCountsFromItsFirstTask() {
+    Recording policy = new Recording();
+    PolicyHost host = new PolicyHost(policy, inventory, times, 0, 0, Runnable::run, n -> { });
+    inventory.setNode(NodeId.newInstance("h1", 1), 2, GpuType.of("v100"));
+    YarnJob job = job(2);
+    host.asksChanged(job, 2, 0);
+    List<YarnGpu> gpus = new ArrayList<>();
+    for (Assignment a : host.pass(0)) {
+      gpus.add(inventory.gpu(a.gpuId()));
+      host.taskStarted(job, gpus.get(gpus.size() - 1), 0);
+    }
+    host.taskEnded(job, gpus.get(0), 100, true, 100, true);
+    host.taskEnded(job, gpus.get(1), 120, false, 120, false); // the AM died: its task killed
+    job.attemptRestarted();
+    host.asksChanged(job, 2, 300); // the new attempt runs round 0 again
+    host.pass(300);
+    host.taskStarted(job, gpus.get(0), 300);
+    host.taskStarted(job, gpus.get(1), 300);
+    host.taskEnded(job, gpus.get(0), 400, true, 100, true);
+    assertEquals("one of the redone round's two tasks", 0, job.liveRoundsDone());
+    host.taskEnded(job, gpus.get(1), 410, true, 110, true);
+    host.asksChanged(job, 2, 500);
+    host.pass(500);
+    assertEquals(1, job.roundsDone());
+    assertEquals("round done 1", policy.events.get(policy.events.size() - 2));
+  }
+
   /** Records each call with the job's finished rounds as it reads them then. */
   private static final class Recording implements SchedulingPolicy {
     final List<String> events = new ArrayList<>();
