@@ -36,8 +36,9 @@ import java.util.function.Function;
  *
  * <p>Exit status ({@link #run}'s result, for the caller's {@code System.exit}): after
  * {@code exit}, the status of the last task it ran (0 for a standby that ran none), since
- * YARN's scheduler counts a container that ends with 0 as a computed task; {@value #LOST} when, after the handshake, the connection broke or the AM sent an
- * error or a line this version cannot read (the AM then counts the task it gave last as failed
+ * YARN's scheduler counts a container that ends with 0 as a computed task; {@value #LOST}
+ * when, after the handshake, the connection broke or the AM sent an error or a line this
+ * version cannot read (the AM then counts the task it gave last as failed
  * and runs it again); when the channel cannot be used (no address, no key, no connection, a
  * refused handshake), the first task's own exit code, or 0 for a standby, which ran nothing;
  * {@value #BAD_INPUT} when a worker that is not a standby has no valid first task in its

@@ -174,7 +174,7 @@ final class RunnerServer implements AutoCloseable {
     HELLO,
     /** Authenticated; the runner's turn: ready or done (a task may run for hours). */
     REPORT,
-    /** The runner said ready; the AM's turn. */
+    /** The AM's turn: the runner said ready, or waits to be told exit ({@code exiting}). */
     WAITING
   }
 
