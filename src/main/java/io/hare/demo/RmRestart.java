@@ -2,7 +2,9 @@ package io.hare.demo;
 
 import io.hare.embedded.TaskEvents;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttempt;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttemptState;
 
@@ -46,20 +48,47 @@ final class RmRestart implements ActiveFault {
   public Injected inject(RunView run) throws Exception {
     // the time first: a task still running when its events are read below ends after it
     long at = System.currentTimeMillis();
+    Map<DemoJob, List<TaskEvents.Attempt>> running = new LinkedHashMap<>();
+    for (DemoJob j : run.submitted().keySet()) {
+      running.put(j, run.running(j));
+    }
+    long downMs = run.faults().restartResourceManager(TIMEOUT_MS);
     List<String> containers = new ArrayList<>();
     List<String> what = new ArrayList<>();
-    for (DemoJob j : run.submitted().keySet()) {
-      for (TaskEvents.Attempt a : run.running(j)) {
+    for (Map.Entry<DemoJob, List<TaskEvents.Attempt>> e : running.entrySet()) {
+      for (TaskEvents.Attempt a : ranThrough(e.getValue(), run.events(e.getKey()).attempts(),
+          at)) {
         containers.add(a.containerId());
-        what.add(j.name() + " " + ActiveFault.describe(a));
+        what.add(e.getKey().name() + " " + ActiveFault.describe(a));
       }
     }
     through = List.copyOf(containers);
-    long downMs = run.faults().restartResourceManager(TIMEOUT_MS);
     return new Injected(kind().label(), at, "restarted the ResourceManager (down " + downMs
         + " ms; recovery from its file-system state store) while it ran "
         + String.join(", ", what) + "; the NodeManagers resynced and kept their containers, "
         + "the AMs re-registered", containers);
+  }
+
+  /**
+   * The attempts read as running that did run through a restart begun after {@code atMs}. A
+   * task appends its end line a moment after it reads the clock for it (a process start, more
+   * on a loaded machine), so one that had ended before {@code atMs} may have read as running;
+   * read again after the restart, which takes seconds, its end is on record.
+   *
+   * @param readAsRunning attempts that had recorded no end when read, after {@code atMs}
+   * @param onRecord the same job's attempts as recorded after the restart
+   */
+  static List<TaskEvents.Attempt> ranThrough(List<TaskEvents.Attempt> readAsRunning,
+      List<TaskEvents.Attempt> onRecord, long atMs) {
+    List<TaskEvents.Attempt> out = new ArrayList<>();
+    for (TaskEvents.Attempt a : readAsRunning) {
+      if (onRecord.stream().noneMatch(x -> x.containerId().equals(a.containerId())
+          && x.round() == a.round() && x.index() == a.index() && x.ended()
+          && x.endMs() <= atMs)) {
+        out.add(a);
+      }
+    }
+    return out;
   }
 
   /**
