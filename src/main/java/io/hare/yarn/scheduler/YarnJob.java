@@ -205,9 +205,9 @@ public final class YarnJob implements QueuedJob {
   /**
    * Keeps the count of finished tasks a whole number of rounds where a round starts. A Hare AM
    * of a declared k asks a round's k tasks together, after the round before it ended, so asks
-   * that grow to k with no GPU task running start a round. A count that is not then a multiple of k
-   * is wrong, and a policy following a plan would wait for ever (for the starvation guard) on
-   * a barrier that in truth has cleared. It is rounded up to the round's end, as tasks went
+   * that grow to k with no GPU task running start a round. A count that is not then a multiple
+   * of k is wrong, and a policy following a plan would wait for ever (for the starvation guard)
+   * on a barrier that in truth has cleared. It is rounded up to the round's end, as tasks went
    * uncounted: a "next task started" refused by YARN because the container's end reached the
    * ResourceManager first, or a ResourceManager restart that counts from the middle of a round
    * (tasks ended while it was down are never reported to it). After a new AM attempt it is

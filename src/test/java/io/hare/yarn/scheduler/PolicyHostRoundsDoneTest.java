@@ -67,6 +67,12 @@ public class PolicyHostRoundsDoneTest {
         "round done 1", "assign 1", "started 1", "computed 1"), policy.events);
   }
 
+  /** A host of {@code policy} on one node of {@code gpus} V100s. */
+  private PolicyHost host(Recording policy, int gpus) {
+    inventory.setNode(NodeId.newInstance("h1", 1), gpus, GpuType.of("v100"));
+    return new PolicyHost(policy, inventory, times, 0, 0, Runnable::run, n -> { });
+  }
+
   /** A job of 3 rounds of {@code k} whose AM speaks the Hare protocol. */
   private YarnJob job(int k) {
     ApplicationId id = ApplicationId.newInstance(1, 1);
@@ -84,8 +90,7 @@ public class PolicyHostRoundsDoneTest {
   @Test(timeout = 60_000)
   public void aRoundAskedForAfterATaskWentUncountedCountsTheRoundBeforeItDone() {
     Recording policy = new Recording();
-    PolicyHost host = new PolicyHost(policy, inventory, times, 0, 0, Runnable::run, n -> { });
-    inventory.setNode(NodeId.newInstance("h1", 1), 1, GpuType.of("v100"));
+    PolicyHost host = host(policy, 1);
     YarnJob job = job(2);
     host.asksChanged(job, 2, 0);
     YarnGpu g = inventory.gpu(host.pass(0).get(0).gpuId());
@@ -106,8 +111,7 @@ public class PolicyHostRoundsDoneTest {
   @Test(timeout = 60_000)
   public void afterANewAttemptItsRoundCountsFromItsFirstTask() {
     Recording policy = new Recording();
-    PolicyHost host = new PolicyHost(policy, inventory, times, 0, 0, Runnable::run, n -> { });
-    inventory.setNode(NodeId.newInstance("h1", 1), 2, GpuType.of("v100"));
+    PolicyHost host = host(policy, 2);
     YarnJob job = job(2);
     host.asksChanged(job, 2, 0);
     List<YarnGpu> gpus = new ArrayList<>();
