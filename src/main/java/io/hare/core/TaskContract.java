@@ -15,7 +15,10 @@ public final class TaskContract {
   public static final String TASK_INDEX = "HARE_TASK_INDEX";
   /** k, the job's fixed number of tasks per round. */
   public static final String TASKS_PER_ROUND = "HARE_TASKS_PER_ROUND";
-  /** The job's working directory on the default file system, shared by tasks, sync and AM. */
+  /**
+   * The job's working directory, shared by tasks, sync and AM: a plain path when it is on the
+   * local file system and that is the default one (an NFS mount), else its URI.
+   */
   public static final String WORK_DIR = "HARE_WORK_DIR";
   /** The GPU model of the task's node (e.g. v100), empty if unknown. */
   public static final String GPU_TYPE = "HARE_GPU_TYPE";

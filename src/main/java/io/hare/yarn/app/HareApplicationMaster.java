@@ -303,12 +303,13 @@ public final class HareApplicationMaster {
     yarn.init(conf);
     yarn.start();
     ExecutorService syncThread = Executors.newSingleThreadExecutor();
+    String taskWorkDir = TaskEnv.workDirForTasks(work.toUri(), FileSystem.getDefaultUri(conf));
     ResidentSyncStep resident = spec.syncMode() == SyncMode.RESIDENT
-        ? new ResidentSyncStep(spec, jobId, work.toString(), logDir, syncThread) : null;
+        ? new ResidentSyncStep(spec, jobId, taskWorkDir, logDir, syncThread) : null;
     try {
       return new HareApplicationMaster(AmClients.yarn(spec.amHeartbeatMs()), conf, spec, jobId,
-          work.toString(), launch, resident != null ? resident
-              : new ProcessSyncStep(spec, jobId, work.toString(), logDir, syncThread),
+          taskWorkDir, launch, resident != null ? resident
+              : new ProcessSyncStep(spec, jobId, taskWorkDir, logDir, syncThread),
           new FsRoundCheckpoint(FileSystem.get(conf), work),
           new NodeAttributeGpuTypes(yarn, conf.get(SchedulerKeys.GPU_TYPE_ATTRIBUTE,
               SchedulerKeys.DEFAULT_GPU_TYPE_ATTRIBUTE)), link).run();

@@ -10,6 +10,7 @@ import static io.hare.core.TaskContract.TASKS_PER_ROUND;
 import static io.hare.core.TaskContract.TASK_INDEX;
 import static io.hare.core.TaskContract.WORK_DIR;
 
+import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.OptionalInt;
@@ -26,6 +27,19 @@ import java.util.OptionalInt;
 public final class TaskEnv {
 
   private TaskEnv() {}
+
+  /**
+   * {@code HARE_WORK_DIR} as tasks see it: the work directory's plain path when it is on the
+   * local file system ({@code file:}, e.g. an NFS mount every node shares) and that is the
+   * cluster's default file system, so that code outside Hadoop (a shell, Python's {@code open})
+   * reads it as it is and Hadoop's {@code Path} resolves it to the same place; its URI otherwise
+   * ({@code hdfs://...}, which only a Hadoop client can read, or {@code file:} beside another
+   * default file system, where a plain path would mean a directory of that one).
+   */
+  public static String workDirForTasks(URI workDir, URI defaultFs) {
+    return "file".equals(workDir.getScheme()) && "file".equals(defaultFs.getScheme())
+        ? workDir.getPath() : workDir.toString();
+  }
 
   public static Map<String, String> forTask(HareJobSpec spec, String jobId, String workDir,
       int round, int index, String gpuType) {
