@@ -37,7 +37,6 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # pytorch_round_
 
 import hare_worker  # noqa: E402
 import pytorch_round_task as prt  # noqa: E402
-from overlapped_load import OverlappedLoad  # noqa: E402
 
 NAME = "pytorch_resident"
 
@@ -77,6 +76,15 @@ def main(argv=None):
     except ImportError:
         print("%s: PyTorch is not installed for %s" % (NAME, sys.executable), file=sys.stderr)
         return 1
+    overlapped_load = None
+    if args.overlap_load:
+        # only this option needs the third file: a job that leaves it out ships two scripts
+        try:
+            import overlapped_load
+        except ImportError:
+            print("%s: --overlap-load needs overlapped_load.py beside this script (ship it with"
+                  " yarn.app.hare.files)" % NAME, file=sys.stderr)
+            return 2
     if args.deterministic:
         prt.set_deterministic(torch)
     # the state a resident worker keeps: built once, whatever the number of tasks
@@ -124,7 +132,8 @@ def main(argv=None):
                     loss = prt.train_share(torch, model, x, y, state["device"], args, e, timing)
                 else:
                     how = "loaded during"
-                    with OverlappedLoad(torch, model, prt.read_round(torch, e)):
+                    with overlapped_load.OverlappedLoad(torch, model,
+                                                        prt.read_round(torch, e)):
                         loss = prt.train_share(torch, model, x, y, state["device"], args, e,
                                                timing)
                 state["loaded"] = (e["work_dir"], e["round"])

@@ -10,7 +10,8 @@ sync command. It uses the same environment contract as the Java example job
   HARE_TASK_INDEX       the task index i in 0..k-1 (unset for the sync step)
   HARE_TASKS_PER_ROUND  k, the job's fixed number of tasks per round
   HARE_WORK_DIR         a directory every task, the AM and the sync step share (a POSIX path:
-                        NFS, or HDFS mounted by FUSE; this script does not speak hdfs://)
+                        NFS, or HDFS mounted by FUSE; a file: URI is read as its path; this
+                        script does not speak hdfs://)
   HARE_GPU_TYPE         the node's GPU model, e.g. v100 (logs only)
 
 Files in HARE_WORK_DIR (the same layout as the Java example):
@@ -51,6 +52,8 @@ import os
 import sys
 import tempfile
 import time
+import urllib.parse
+
 
 class BadInput(Exception):
     """Something the user or the AM can fix; the message names the variable or file."""
@@ -83,6 +86,13 @@ def parse_env(env, task):
     work_dir = (env.get("HARE_WORK_DIR") or "").strip()
     if not work_dir:
         problems.append("HARE_WORK_DIR: missing (the job's shared work directory)")
+    elif work_dir.startswith("file:"):
+        work_dir = urllib.parse.urlparse(work_dir).path  # file:/x or file:///x: the path /x
+    elif "://" in work_dir:
+        problems.append("HARE_WORK_DIR: %s is not a POSIX path, and this script reads its files"
+                        " with open(): give the job a staging directory that every node mounts"
+                        " (yarn.app.hare.job.staging-dir=file:///shared/...), or mount HDFS by"
+                        " FUSE there" % work_dir)
     if problems:
         raise BadInput("bad environment: " + "; ".join(problems))
     return {"job": env.get("HARE_JOB_ID", ""), "round": round_, "index": index, "k": k,

@@ -114,6 +114,37 @@ public class PytorchResidentExampleTest {
     return args;
   }
 
+  /**
+   * A work directory given as a {@code file:} URI (the AM gives one where the default file
+   * system is another) is read as its path; an {@code hdfs://} one is refused, named.
+   */
+  @Test(timeout = 300_000)
+  public void aFileUriWorkDirectoryIsItsPathAndAnHdfsOneIsRefused() throws Exception {
+    Path work = tmp.newFolder("uri").toPath();
+    runExample("pytorch_round_task.py", List.of("--init", "--work-dir", work.toString(),
+        "--model", "mlp"), work, null, null);
+    List<String> cmd = new ArrayList<>(List.of(python.toString(),
+        EXAMPLES.resolve("pytorch_round_task.py").toString()));
+    cmd.addAll(TRAINING);
+    for (String dir : List.of(work.toUri().toString(), "hdfs://nn:8020" + work)) {
+      ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+      pb.environment().keySet().removeIf(k -> k.startsWith("HARE_"));
+      pb.environment().putAll(jobEnv(work));
+      pb.environment().putAll(Map.of("HARE_WORK_DIR", dir, "HARE_ROUND", "0",
+          "HARE_TASK_INDEX", "1"));
+      Process p = pb.start();
+      String out = new String(p.getInputStream().readAllBytes());
+      if (dir.startsWith("file:")) {
+        assertEquals(dir + ":\n" + out, 0, p.waitFor());
+        assertTrue(dir + ": its gradient in the directory", Files.isRegularFile(
+            work.resolve("grad-r0-t1.pt")));
+      } else {
+        assertEquals(dir + ":\n" + out, 2, p.waitFor());
+        assertTrue(out, out.contains("HARE_WORK_DIR: " + dir + " is not a POSIX path"));
+      }
+    }
+  }
+
   /** The parameter load that overlaps the first forward pass ({@code overlapped_load.py}). */
   @Test(timeout = 300_000)
   public void theOverlappedLoadsUnitTestsPass() throws Exception {

@@ -1,0 +1,229 @@
+package io.hare.it;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assume.assumeTrue;
+
+import io.hare.embedded.EmbeddedCluster;
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileUtil;
+import org.apache.hadoop.test.GenericTestUtils;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.ApplicationReport;
+import org.apache.hadoop.yarn.api.records.FinalApplicationStatus;
+import org.apache.hadoop.yarn.client.api.YarnClient;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.junit.AfterClass;
+import org.junit.BeforeClass;
+import org.junit.Test;
+
+/**
+ * The PyTorch example as a data team runs it: {@code pytorch_round_task.py --init} writes the
+ * first model, a job spec names {@code pytorch_resident.py} as the resident worker and
+ * {@code pytorch_round_task.py --sync} as the resident sync step, ships both scripts and the
+ * model with {@code yarn.app.hare.files}, and {@code hare submit} runs it on an
+ * {@link EmbeddedCluster} through the real ApplicationMaster, task channel and containers (on
+ * the CPU: the GPUs are emulated). The job succeeds, and its model equals, tensor for tensor,
+ * the one the same scripts train run once per task outside YARN. Skipped without a
+ * {@code python3} that has PyTorch (CI installs Debian's {@code python3-torch}).
+ */
+public class PytorchJobIT {
+
+  private static final Path EXAMPLES = Path.of("dist/examples").toAbsolutePath();
+  private static final Path LIBRARY = Path.of("dist/python").toAbsolutePath();
+  private static final int ROUNDS = 2;
+  private static final int TASKS = 3;
+  /** Small enough for a minute on one CPU core; deterministic kernels, so equal tensors. */
+  private static final List<String> TRAINING = List.of("--model", "mlp", "--cpu",
+      "--deterministic", "--examples", "256", "--batch-size", "16", "--micro-batches", "2");
+
+  private static Path python;
+  private static EmbeddedCluster hare;
+  private static YarnClient yarn;
+  private static Path base;
+
+  @BeforeClass
+  public static void startCluster() throws Exception {
+    python = Stream.concat(onPath().stream(), Stream.of(Path.of("/usr/bin/python3")))
+        .filter(p -> Files.isExecutable(p) && runs(p, "import torch"))
+        .findFirst().orElse(null);
+    assumeTrue("no python3 with PyTorch (python3 on PATH, /usr/bin/python3)", python != null);
+    hare = EmbeddedCluster.start(GenericTestUtils.getTestDir("PytorchJobIT"), "PytorchJobIT",
+        List.of(new EmbeddedCluster.Node("v100", 2), new EmbeddedCluster.Node("t4", 1)),
+        new Configuration(false));
+    base = GenericTestUtils.getTestDir("PytorchJobIT-jobs").toPath();
+    FileUtil.fullyDelete(base.toFile());
+    yarn = YarnClient.createYarnClient();
+    yarn.init(new YarnConfiguration(hare.conf()));
+    yarn.start();
+  }
+
+  @AfterClass
+  public static void stopCluster() {
+    if (yarn != null) {
+      yarn.stop();
+    }
+    if (hare != null) {
+      hare.close();
+    }
+  }
+
+  @Test(timeout = 600_000)
+  public void aResidentPytorchJobTrainsTheModelItsScriptsTrainOnePerTask() throws Exception {
+    Path init = Files.createDirectories(base.resolve("init"));
+    run(init, List.of("pytorch_round_task.py", "--init", "--work-dir", init.toString(),
+        "--model", "mlp"), Map.of());
+    Path staging = base.resolve("staging");
+    Path spec = base.resolve("job.xml");
+    String env = "PYTHONPATH='" + LIBRARY + "' PYTHONUNBUFFERED=1 '" + python + "' ";
+    String options = String.join(" ", TRAINING);
+    Files.writeString(spec, "<configuration>\n"
+        + prop("yarn.app.hare.job.name", "mlp-resident")
+        + prop("yarn.app.hare.job.rounds", Integer.toString(ROUNDS))
+        + prop("yarn.app.hare.job.tasks-per-round", Integer.toString(TASKS))
+        + prop("yarn.app.hare.job.staging-dir", staging.toString())
+        + prop("yarn.app.hare.task.mode", "resident")
+        + prop("yarn.app.hare.task.command", env + "pytorch_resident.py " + options)
+        + prop("yarn.app.hare.sync.mode", "resident")
+        + prop("yarn.app.hare.sync.command", env + "pytorch_round_task.py --sync " + options)
+        + prop("yarn.app.hare.files", String.join(",", EXAMPLES.resolve("pytorch_resident.py")
+            .toString(), EXAMPLES.resolve("pytorch_round_task.py").toString(),
+            init.resolve("model-r0.pt").toString()))
+        + prop("yarn.app.hare.task.memory-mb", "1024")
+        + prop("yarn.app.hare.task.max-attempts", "1")
+        + prop("yarn.app.hare.am.memory-mb", "1024")
+        + prop("yarn.app.hare.am.max-attempts", "1")
+        + "</configuration>\n", StandardCharsets.UTF_8);
+
+    ApplicationId id = SgdJobFiles.submit(hare, spec);
+    GenericTestUtils.waitFor(() -> SgdJobFiles.ended(yarn, id), 250, 540_000);
+    ApplicationReport report = yarn.getApplicationReport(id);
+    Path work = staging.resolve(id.toString());
+    assertEquals(id + ": " + report.getDiagnostics() + "\n" + logs(id),
+        FinalApplicationStatus.SUCCEEDED, report.getFinalApplicationStatus());
+
+    // the same scripts, a process per task and per sync, outside YARN
+    Path reference = Files.createDirectories(base.resolve("reference"));
+    Files.copy(init.resolve("model-r0.pt"), reference.resolve("model-r0.pt"));
+    for (int r = 0; r < ROUNDS; r++) {
+      for (int i = TASKS - 1; i >= 0; i--) {
+        run(reference, with("pytorch_round_task.py"), roundEnv(reference, r, i));
+      }
+      run(reference, with("pytorch_round_task.py", "--sync"), roundEnv(reference, r, null));
+    }
+    String compared = run(reference, List.of("-c", String.join("\n",
+        "import sys, torch",
+        "a, b, r0 = (torch.load(f, map_location='cpu') for f in sys.argv[1:4])",
+        "assert list(a) == list(b), (list(a), list(b))",
+        "for k in a:",
+        "    assert torch.equal(a[k], b[k]), k",
+        "assert any(not torch.equal(a[k], r0[k]) for k in a), 'the model did not train'",
+        "print('equal', len(a))"),
+        work.resolve("model-r" + ROUNDS + ".pt").toString(),
+        reference.resolve("model-r" + ROUNDS + ".pt").toString(),
+        reference.resolve("model-r0.pt").toString()), Map.of());
+    assertTrue("the MLP's two weights and two biases: " + compared, compared.contains("equal 4"));
+    String losses = Files.readString(work.resolve("loss.tsv"));
+    assertEquals("a header, then a loss line per round:\n" + losses, ROUNDS,
+        losses.lines().skip(1).filter(l -> l.matches("\\d+\t\\S+")).count());
+  }
+
+  private static List<String> with(String script, String... more) {
+    List<String> args = new ArrayList<>(List.of(script));
+    args.addAll(TRAINING);
+    args.addAll(List.of(more));
+    return args;
+  }
+
+  /** The environment of task {@code index} of round {@code round} (null: the sync step). */
+  private static Map<String, String> roundEnv(Path work, int round, Integer index) {
+    Map<String, String> env = new java.util.HashMap<>(Map.of("HARE_TASKS_PER_ROUND",
+        Integer.toString(TASKS), "HARE_WORK_DIR", work.toString(), "HARE_JOB_ID",
+        "application_1700000000000_0001", "HARE_GPU_TYPE", "cpu", "HARE_ROUND",
+        Integer.toString(round)));
+    if (index != null) {
+      env.put("HARE_TASK_INDEX", index.toString());
+    }
+    return env;
+  }
+
+  /** Runs {@code python ARGS} (a script of the examples, or {@code -c}) in {@code dir}. */
+  private static String run(Path dir, List<String> args, Map<String, String> env)
+      throws Exception {
+    List<String> cmd = new ArrayList<>(List.of(python.toString()));
+    cmd.addAll(args);
+    ProcessBuilder pb = new ProcessBuilder(cmd).directory(EXAMPLES.toFile())
+        .redirectErrorStream(true);
+    pb.environment().keySet().removeIf(k -> k.startsWith("HARE_"));
+    pb.environment().putAll(env);
+    Process p = pb.start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertEquals(cmd + " in " + dir + ":\n" + out, 0, p.waitFor());
+    return out;
+  }
+
+  /** The stderr of each container of the application, for a failure's message. */
+  private static String logs(ApplicationId id) throws IOException {
+    List<String> out = new ArrayList<>();
+    for (File root : hare.logDirs()) {
+      try (Stream<Path> files = Files.walk(root.toPath())) {
+        files.filter(f -> f.toString().contains(id.toString()) && f.getFileName().toString()
+            .endsWith("stderr")).forEach(f -> {
+              try {
+                out.add(f + ":\n" + Files.readString(f));
+              } catch (IOException e) {
+                out.add(f + ": " + e);
+              }
+            });
+      }
+    }
+    return String.join("\n", out);
+  }
+
+  private static String prop(String name, String value) {
+    return "  <property><name>" + name + "</name><value>" + value.replace("&", "&amp;")
+        .replace("<", "&lt;").replace(">", "&gt;") + "</value></property>\n";
+  }
+
+  private static Optional<Path> onPath() {
+    String path = System.getenv("PATH");
+    if (path == null) {
+      return Optional.empty();
+    }
+    for (String dir : path.split(File.pathSeparator)) {
+      Path p = Path.of(dir.isEmpty() ? "." : dir, "python3");
+      if (Files.isExecutable(p)) {
+        return Optional.of(p);
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static boolean runs(Path python, String code) {
+    try {
+      Process p = new ProcessBuilder(python.toString(), "-c", code).redirectErrorStream(true)
+          .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+      if (!p.waitFor(60, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        return false;
+      }
+      return p.exitValue() == 0;
+    } catch (IOException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+}
