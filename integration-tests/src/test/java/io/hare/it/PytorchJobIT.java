@@ -31,8 +31,9 @@ import org.junit.Test;
 /**
  * The PyTorch example as a data team runs it: {@code pytorch_round_task.py --init} writes the
  * first model, a job spec names {@code pytorch_resident.py} as the resident worker and
- * {@code pytorch_round_task.py --sync} as the resident sync step, ships both scripts and the
- * model with {@code yarn.app.hare.files}, and {@code hare submit} runs it on an
+ * {@code pytorch_round_task.py --sync} as the resident sync step (or, in process mode,
+ * {@code pytorch_round_task.py} for both), ships the scripts and the model with
+ * {@code yarn.app.hare.files}, and {@code hare submit} runs it on an
  * {@link EmbeddedCluster} through the real ApplicationMaster, task channel and containers (on
  * the CPU: the GPUs are emulated). The job succeeds, and its model equals, tensor for tensor,
  * the one the same scripts train run once per task outside YARN. Skipped without a
@@ -79,26 +80,42 @@ public class PytorchJobIT {
     }
   }
 
+  /** The README's resident job: a worker per container, one sync process for the job. */
   @Test(timeout = 600_000)
   public void aResidentPytorchJobTrainsTheModelItsScriptsTrainOnePerTask() throws Exception {
-    Path init = Files.createDirectories(base.resolve("init"));
+    trainsTheReferenceModel("resident", "pytorch_resident.py", "resident");
+  }
+
+  /** The README's first job: a process per task and per round's sync, as in its spec example. */
+  @Test(timeout = 600_000)
+  public void aPytorchJobOfAProcessPerTaskTrainsTheSameModel() throws Exception {
+    trainsTheReferenceModel("process", "pytorch_round_task.py", "process");
+  }
+
+  /**
+   * Submits the job with {@code worker} as its task command in {@code mode}, the first model
+   * and the scripts shipped as files, and checks its model against the scripts run outside YARN.
+   */
+  private void trainsTheReferenceModel(String name, String worker, String mode) throws Exception {
+    Path job = Files.createDirectories(base.resolve(name));
+    Path init = Files.createDirectories(job.resolve("init"));
     run(init, List.of("pytorch_round_task.py", "--init", "--work-dir", init.toString(),
         "--model", "mlp"), Map.of());
-    Path staging = base.resolve("staging");
-    Path spec = base.resolve("job.xml");
+    Path staging = job.resolve("staging");
+    Path spec = job.resolve("job.xml");
     String env = "PYTHONPATH='" + LIBRARY + "' PYTHONUNBUFFERED=1 '" + python + "' ";
     String options = String.join(" ", TRAINING);
     Files.writeString(spec, "<configuration>\n"
-        + prop("yarn.app.hare.job.name", "mlp-resident")
+        + prop("yarn.app.hare.job.name", "mlp-" + name)
         + prop("yarn.app.hare.job.rounds", Integer.toString(ROUNDS))
         + prop("yarn.app.hare.job.tasks-per-round", Integer.toString(TASKS))
         + prop("yarn.app.hare.job.staging-dir", staging.toString())
-        + prop("yarn.app.hare.task.mode", "resident")
-        + prop("yarn.app.hare.task.command", env + "pytorch_resident.py " + options)
-        + prop("yarn.app.hare.sync.mode", "resident")
+        + prop("yarn.app.hare.task.mode", mode)
+        + prop("yarn.app.hare.task.command", env + worker + " " + options)
+        + prop("yarn.app.hare.sync.mode", mode)
         + prop("yarn.app.hare.sync.command", env + "pytorch_round_task.py --sync " + options)
-        + prop("yarn.app.hare.files", String.join(",", EXAMPLES.resolve("pytorch_resident.py")
-            .toString(), EXAMPLES.resolve("pytorch_round_task.py").toString(),
+        + prop("yarn.app.hare.files", String.join(",", EXAMPLES.resolve(worker).toString(),
+            EXAMPLES.resolve("pytorch_round_task.py").toString(),
             init.resolve("model-r0.pt").toString()))
         + prop("yarn.app.hare.task.memory-mb", "1024")
         + prop("yarn.app.hare.task.max-attempts", "1")
@@ -113,15 +130,7 @@ public class PytorchJobIT {
     assertEquals(id + ": " + report.getDiagnostics() + "\n" + logs(id),
         FinalApplicationStatus.SUCCEEDED, report.getFinalApplicationStatus());
 
-    // the same scripts, a process per task and per sync, outside YARN
-    Path reference = Files.createDirectories(base.resolve("reference"));
-    Files.copy(init.resolve("model-r0.pt"), reference.resolve("model-r0.pt"));
-    for (int r = 0; r < ROUNDS; r++) {
-      for (int i = TASKS - 1; i >= 0; i--) {
-        run(reference, with("pytorch_round_task.py"), roundEnv(reference, r, i));
-      }
-      run(reference, with("pytorch_round_task.py", "--sync"), roundEnv(reference, r, null));
-    }
+    Path reference = reference();
     String compared = run(reference, List.of("-c", String.join("\n",
         "import sys, torch",
         "a, b, r0 = (torch.load(f, map_location='cpu') for f in sys.argv[1:4])",
@@ -137,6 +146,27 @@ public class PytorchJobIT {
     String losses = Files.readString(work.resolve("loss.tsv"));
     assertEquals("a header, then a loss line per round:\n" + losses, ROUNDS,
         losses.lines().skip(1).filter(l -> l.matches("\\d+\t\\S+")).count());
+  }
+
+  /**
+   * The same scripts run outside YARN, a process per task and per sync, from the same first
+   * model ({@code --init} is deterministic); made once for the tests that compare with it.
+   */
+  private static synchronized Path reference() throws Exception {
+    Path reference = base.resolve("reference");
+    if (Files.isRegularFile(reference.resolve("model-r" + ROUNDS + ".pt"))) {
+      return reference;
+    }
+    Files.createDirectories(reference);
+    run(reference, List.of("pytorch_round_task.py", "--init", "--work-dir",
+        reference.toString(), "--model", "mlp"), Map.of());
+    for (int r = 0; r < ROUNDS; r++) {
+      for (int i = TASKS - 1; i >= 0; i--) {
+        run(reference, with("pytorch_round_task.py"), roundEnv(reference, r, i));
+      }
+      run(reference, with("pytorch_round_task.py", "--sync"), roundEnv(reference, r, null));
+    }
+    return reference;
   }
 
   private static List<String> with(String script, String... more) {
