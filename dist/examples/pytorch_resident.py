@@ -126,6 +126,7 @@ def main(argv=None):
                 loss = prt.train_share(torch, model, x, y, state["device"], args, e, timing)
             else:
                 state["loaded"] = None  # a load that fails half-way leaves no round cached
+                prt.first_model(torch, args, e)
                 if not args.overlap_load:
                     how = "loaded before"
                     prt.load_round(torch, model, e)

@@ -195,11 +195,27 @@ def task_device(torch, args):
     return device
 
 
+def first_model(torch, args, e):
+    """With --init-missing, writes model-r0.pt for a task of round 0 that finds none: what
+    --init writes (the model built from --seed), so a job runs without shipping one. Round 0's
+    tasks may all find it missing at once; each writes the same bytes to a file of its own and
+    renames it into place, so whichever rename comes last leaves the same model."""
+    if (not getattr(args, "init_missing", False) or e["round"] != 0
+            or os.path.exists(model_file(e["work_dir"], 0))):
+        return
+    with torch.random.fork_rng(devices=[]):  # the process's own random state stays as it was
+        torch.manual_seed(args.seed)
+        model = build_model(args.model, args.classes)
+    save_atomically(torch, model.state_dict(), model_file(e["work_dir"], 0))
+    print("model-r0.pt was missing: initialised %s from --seed %d, as --init does"
+          % (args.model, args.seed), flush=True)
+
+
 def read_round(torch, e):
     """Model r (the task's round) as written by the sync step: a state_dict on the CPU."""
     return load(torch, model_file(e["work_dir"], e["round"]),
                 "the sync step of round %d has not run" % (e["round"] - 1)
-                if e["round"] > 0 else "run --init first")
+                if e["round"] > 0 else "run --init first, or pass --init-missing")
 
 
 def load_round(torch, model, e):
@@ -261,6 +277,7 @@ def train_share(torch, model, x, y, device, args, e, timing=None):
 def run_task(torch, args, e):
     device = task_device(torch, args)
     model = build_model(args.model, args.classes)
+    first_model(torch, args, e)
     load_round(torch, model, e)
     model.to(device)
     x, y = synthetic_data(torch, args.seed, args.examples, args.classes)
@@ -349,6 +366,8 @@ def add_training_args(p):
     p.add_argument("--deterministic", action="store_true",
                    help="deterministic kernels (same bits on the same GPU type)")
     p.add_argument("--cpu", action="store_true", help="allow training on the CPU")
+    p.add_argument("--init-missing", action="store_true",
+                   help="a task of round 0 that finds no model-r0.pt writes it, as --init does")
 
 
 def set_deterministic(torch):

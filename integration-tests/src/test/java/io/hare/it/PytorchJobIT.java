@@ -83,20 +83,25 @@ public class PytorchJobIT {
   /** The README's resident job: a worker per container, one sync process for the job. */
   @Test(timeout = 600_000)
   public void aResidentPytorchJobTrainsTheModelItsScriptsTrainOnePerTask() throws Exception {
-    trainsTheReferenceModel("resident", "pytorch_resident.py", "resident");
-  }
-
-  /** The README's first job: a process per task and per round's sync, as in its spec example. */
-  @Test(timeout = 600_000)
-  public void aPytorchJobOfAProcessPerTaskTrainsTheSameModel() throws Exception {
-    trainsTheReferenceModel("process", "pytorch_round_task.py", "process");
+    trainsTheReferenceModel("resident", "pytorch_resident.py", "resident", true);
   }
 
   /**
-   * Submits the job with {@code worker} as its task command in {@code mode}, the first model
-   * and the scripts shipped as files, and checks its model against the scripts run outside YARN.
+   * {@code conf/hare-job.xml}'s job: a process per task and per round's sync, and no first model
+   * shipped: round 0's tasks write it ({@code --init-missing}), the model {@code --init} writes.
    */
-  private void trainsTheReferenceModel(String name, String worker, String mode) throws Exception {
+  @Test(timeout = 600_000)
+  public void aPytorchJobOfAProcessPerTaskTrainsTheSameModel() throws Exception {
+    trainsTheReferenceModel("process", "pytorch_round_task.py --init-missing", "process", false);
+  }
+
+  /**
+   * Submits the job with {@code worker} (a script and its options) as its task command in
+   * {@code mode}, the scripts and, with {@code shipFirstModel}, {@code --init}'s model shipped
+   * as files, and checks its model against the scripts run outside YARN.
+   */
+  private void trainsTheReferenceModel(String name, String worker, String mode,
+      boolean shipFirstModel) throws Exception {
     Path job = Files.createDirectories(base.resolve(name));
     Path init = Files.createDirectories(job.resolve("init"));
     run(init, List.of("pytorch_round_task.py", "--init", "--work-dir", init.toString(),
@@ -114,9 +119,10 @@ public class PytorchJobIT {
         + prop("yarn.app.hare.task.command", env + worker + " " + options)
         + prop("yarn.app.hare.sync.mode", mode)
         + prop("yarn.app.hare.sync.command", env + "pytorch_round_task.py --sync " + options)
-        + prop("yarn.app.hare.files", String.join(",", EXAMPLES.resolve(worker).toString(),
-            EXAMPLES.resolve("pytorch_round_task.py").toString(),
-            init.resolve("model-r0.pt").toString()))
+        + prop("yarn.app.hare.files", String.join(",", Stream.of(
+            EXAMPLES.resolve(worker.split(" ")[0]), EXAMPLES.resolve("pytorch_round_task.py"),
+            shipFirstModel ? init.resolve("model-r0.pt") : null).filter(f -> f != null)
+            .map(Path::toString).distinct().toList()))
         + prop("yarn.app.hare.task.memory-mb", "1024")
         + prop("yarn.app.hare.task.max-attempts", "1")
         + prop("yarn.app.hare.am.memory-mb", "1024")
