@@ -5,6 +5,7 @@ import static org.junit.Assert.assertTrue;
 import static org.junit.Assume.assumeTrue;
 
 import io.hare.embedded.EmbeddedCluster;
+import io.hare.yarn.app.PythonWorkers;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -13,8 +14,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileUtil;
@@ -42,8 +41,7 @@ import org.junit.Test;
 public class PytorchJobIT {
 
   private static final Path EXAMPLES = Path.of("dist/examples").toAbsolutePath();
-  private static final Path LIBRARY = Path.of("dist/python").toAbsolutePath();
-  private static final int ROUNDS = 2;
+    private static final int ROUNDS = 2;
   private static final int TASKS = 3;
   /** Small enough for a minute on one CPU core; deterministic kernels, so equal tensors. */
   private static final List<String> TRAINING = List.of("--model", "mlp", "--cpu",
@@ -56,9 +54,7 @@ public class PytorchJobIT {
 
   @BeforeClass
   public static void startCluster() throws Exception {
-    python = Stream.concat(onPath().stream(), Stream.of(Path.of("/usr/bin/python3")))
-        .filter(p -> Files.isExecutable(p) && runs(p, "import torch"))
-        .findFirst().orElse(null);
+    python = PythonWorkers.withTorch().orElse(null);
     assumeTrue("no python3 with PyTorch (python3 on PATH, /usr/bin/python3)", python != null);
     hare = EmbeddedCluster.start(GenericTestUtils.getTestDir("PytorchJobIT"), "PytorchJobIT",
         List.of(new EmbeddedCluster.Node("v100", 2), new EmbeddedCluster.Node("t4", 1)),
@@ -108,7 +104,7 @@ public class PytorchJobIT {
         "--model", "mlp"), Map.of());
     Path staging = job.resolve("staging");
     Path spec = job.resolve("job.xml");
-    String env = "PYTHONPATH='" + LIBRARY + "' PYTHONUNBUFFERED=1 '" + python + "' ";
+    String env = "PYTHONPATH='" + PythonWorkers.LIBRARY + "' PYTHONUNBUFFERED=1 '" + python + "' ";
     String options = String.join(" ", TRAINING);
     Files.writeString(spec, "<configuration>\n"
         + prop("yarn.app.hare.job.name", "mlp-" + name)
@@ -137,14 +133,7 @@ public class PytorchJobIT {
         FinalApplicationStatus.SUCCEEDED, report.getFinalApplicationStatus());
 
     Path reference = reference();
-    String compared = run(reference, List.of("-c", String.join("\n",
-        "import sys, torch",
-        "a, b, r0 = (torch.load(f, map_location='cpu') for f in sys.argv[1:4])",
-        "assert list(a) == list(b), (list(a), list(b))",
-        "for k in a:",
-        "    assert torch.equal(a[k], b[k]), k",
-        "assert any(not torch.equal(a[k], r0[k]) for k in a), 'the model did not train'",
-        "print('equal', len(a))"),
+    String compared = run(reference, List.of("-c", PythonWorkers.SAME_TRAINED_MODEL,
         work.resolve("model-r" + ROUNDS + ".pt").toString(),
         reference.resolve("model-r" + ROUNDS + ".pt").toString(),
         reference.resolve("model-r0.pt").toString()), Map.of());
@@ -230,36 +219,5 @@ public class PytorchJobIT {
   private static String prop(String name, String value) {
     return "  <property><name>" + name + "</name><value>" + value.replace("&", "&amp;")
         .replace("<", "&lt;").replace(">", "&gt;") + "</value></property>\n";
-  }
-
-  private static Optional<Path> onPath() {
-    String path = System.getenv("PATH");
-    if (path == null) {
-      return Optional.empty();
-    }
-    for (String dir : path.split(File.pathSeparator)) {
-      Path p = Path.of(dir.isEmpty() ? "." : dir, "python3");
-      if (Files.isExecutable(p)) {
-        return Optional.of(p);
-      }
-    }
-    return Optional.empty();
-  }
-
-  private static boolean runs(Path python, String code) {
-    try {
-      Process p = new ProcessBuilder(python.toString(), "-c", code).redirectErrorStream(true)
-          .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-      if (!p.waitFor(60, TimeUnit.SECONDS)) {
-        p.destroyForcibly();
-        return false;
-      }
-      return p.exitValue() == 0;
-    } catch (IOException e) {
-      return false;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
-    }
   }
 }

@@ -6,9 +6,11 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.apache.hadoop.yarn.api.records.ContainerId;
 
 /**
@@ -16,11 +18,34 @@ import org.apache.hadoop.yarn.api.records.ContainerId;
  * task container has (the channel's address, its credentials file, {@code PYTHONPATH} holding
  * {@code dist/python}).
  */
-final class PythonWorkers {
+public final class PythonWorkers {
 
-  static final Path LIBRARY = Path.of("dist/python").toAbsolutePath();
+  public static final Path LIBRARY = Path.of("dist/python").toAbsolutePath();
+
+  /**
+   * A Python script whose arguments are three {@code torch.save}d state dicts A, B and R0: it
+   * exits 0 printing {@code equal N} (N tensors) when A and B hold the same tensors, bit for bit,
+   * and A differs from R0 (the model trained); else it fails naming the first difference.
+   */
+  public static final String SAME_TRAINED_MODEL = String.join("\n", List.of(
+      "import sys, torch",
+      "a, b, r0 = (torch.load(f, map_location='cpu') for f in sys.argv[1:4])",
+      "assert list(a) == list(b), (list(a), list(b))",
+      "for k in a:",
+      "    assert torch.equal(a[k], b[k]), k",
+      "assert any(not torch.equal(a[k], r0[k]) for k in a), 'the model did not train'",
+      "print('equal', len(a))"));
 
   private PythonWorkers() {}
+
+  /**
+   * A {@code python3} that imports torch: the one on {@code PATH}, else {@code /usr/bin/python3}
+   * (where Debian's {@code python3-torch} installs); empty if neither does.
+   */
+  public static Optional<Path> withTorch() {
+    return Stream.concat(onPath().stream(), Stream.of(Path.of("/usr/bin/python3")))
+        .filter(p -> Files.isExecutable(p) && runs(p, "import torch")).findFirst();
+  }
 
   /** The first {@code python3} on {@code PATH}. */
   static Optional<Path> onPath() {
