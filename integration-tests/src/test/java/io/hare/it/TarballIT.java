@@ -74,6 +74,16 @@ public class TarballIT {
     assertTrue(Files.isRegularFile(home.resolve("python/pyproject.toml")));
   }
 
+  /** No bytecode that the build's tests compiled by running the examples in place. */
+  @Test(timeout = 60_000)
+  public void noCompiledPythonIsShipped() throws IOException {
+    try (Stream<Path> files = Files.walk(home)) {
+      List<Path> compiled = files.filter(f -> f.toString().contains("__pycache__")
+          || f.toString().endsWith(".pyc")).toList();
+      assertEquals(List.of(), compiled);
+    }
+  }
+
   /** lib/ is exactly what the README tells an admin to copy: nothing Hadoop ships. */
   @Test(timeout = 60_000)
   public void libHoldsExactlyThePluginAndOrTools() throws IOException {
