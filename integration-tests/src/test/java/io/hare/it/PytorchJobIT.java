@@ -4,6 +4,7 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assume.assumeTrue;
 
+import io.hare.core.SchedulerKeys;
 import io.hare.embedded.EmbeddedCluster;
 import io.hare.yarn.app.PythonWorkers;
 import java.io.File;
@@ -14,6 +15,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileUtil;
@@ -56,9 +62,12 @@ public class PytorchJobIT {
   public static void startCluster() throws Exception {
     python = PythonWorkers.withTorch().orElse(null);
     assumeTrue("no python3 with PyTorch (python3 on PATH, /usr/bin/python3)", python != null);
+    // standbys on, as on a cluster whose GPUs YARN does not isolate (the demo's): a resident
+    // worker is parked at the barrier and promoted into the next round's task
+    Configuration rm = new Configuration(false);
+    rm.setBoolean(SchedulerKeys.STANDBY_ENABLED, true);
     hare = EmbeddedCluster.start(GenericTestUtils.getTestDir("PytorchJobIT"), "PytorchJobIT",
-        List.of(new EmbeddedCluster.Node("v100", 2), new EmbeddedCluster.Node("t4", 1)),
-        new Configuration(false));
+        List.of(new EmbeddedCluster.Node("v100", 2), new EmbeddedCluster.Node("t4", 1)), rm);
     base = GenericTestUtils.getTestDir("PytorchJobIT-jobs").toPath();
     FileUtil.fullyDelete(base.toFile());
     yarn = YarnClient.createYarnClient();
@@ -138,6 +147,9 @@ public class PytorchJobIT {
         reference.resolve("model-r" + ROUNDS + ".pt").toString(),
         reference.resolve("model-r0.pt").toString()), Map.of());
     assertTrue("the MLP's two weights and two biases: " + compared, compared.contains("equal 4"));
+    Map<String, Set<Integer>> rounds = roundsByContainer(id);
+    assertTrue("a container kept across the barrier (parked, then promoted into a task of the"
+        + " next round): " + rounds, rounds.values().stream().anyMatch(r -> r.size() == ROUNDS));
     String losses = Files.readString(work.resolve("loss.tsv"));
     assertEquals("a header, then a loss line per round:\n" + losses, ROUNDS,
         losses.lines().skip(1).filter(l -> l.matches("\\d+\t\\S+")).count());
@@ -196,6 +208,26 @@ public class PytorchJobIT {
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertEquals(cmd + " in " + dir + ":\n" + out, 0, p.waitFor());
     return out;
+  }
+
+  /** The rounds whose tasks each task container ran, from the tasks' lines on its stdout. */
+  private static Map<String, Set<Integer>> roundsByContainer(ApplicationId id)
+      throws IOException {
+    Map<String, Set<Integer>> rounds = new TreeMap<>();
+    Pattern task = Pattern.compile("^round (\\d+) task \\d+/\\d+ on ", Pattern.MULTILINE);
+    for (File root : hare.logDirs()) {
+      try (Stream<Path> files = Files.walk(root.toPath())) {
+        for (Path f : files.filter(f -> f.toString().contains(id.toString())
+            && f.getFileName().toString().equals("stdout")).toList()) {
+          Matcher m = task.matcher(Files.readString(f));
+          while (m.find()) {
+            rounds.computeIfAbsent(f.getParent().getFileName().toString(),
+                c -> new TreeSet<>()).add(Integer.valueOf(m.group(1)));
+          }
+        }
+      }
+    }
+    return rounds;
   }
 
   /** The stderr of each container of the application, for a failure's message. */
