@@ -107,8 +107,9 @@ def grad_file(work_dir, r, i):
     return os.path.join(work_dir, "grad-r%d-t%d.pt" % (r, i))
 
 
-def save_atomically(torch, obj, path, durable=True):
-    """torch.save to a temporary file in the same directory, then rename over path.
+def save_atomically(torch, obj, path, durable=True, replace=True):
+    """torch.save to a temporary file in the same directory, then rename over path; without
+    ``replace``, give it that name only if nothing has it yet (``publish_once``).
 
     ``durable`` makes the bytes reach the disk before the rename (fsync) and keeps each record's
     CRC-32 in the file: a model file is what a new ApplicationMaster attempt resumes from. A
@@ -136,11 +137,28 @@ def save_atomically(torch, obj, path, durable=True):
             f.flush()
             if durable:
                 os.fsync(f.fileno())
-        os.replace(tmp, path)
+        if replace:
+            os.replace(tmp, path)
+        else:
+            publish_once(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
             os.remove(tmp)
         raise
+
+
+def publish_once(tmp, path):
+    """Names the file ``tmp`` ``path`` unless a file has that name already (a hard link, then
+    ``tmp`` goes), so that a reader of ``path`` never sees it replaced under it, which NFS can
+    answer with a stale file handle. Where the file system has no hard links, a rename."""
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        pass  # written meanwhile by another writer
+    except OSError:
+        os.replace(tmp, path)
+        return
+    os.remove(tmp)
 
 
 def load(torch, path, what):
@@ -198,15 +216,16 @@ def task_device(torch, args):
 def first_model(torch, args, e):
     """With --init-missing, writes model-r0.pt for a task of round 0 that finds none: what
     --init writes (the model built from --seed), so a job runs without shipping one. Round 0's
-    tasks may all find it missing at once; each writes the same bytes to a file of its own and
-    renames it into place, so whichever rename comes last leaves the same model."""
+    tasks may all find it missing at once; each writes the same bytes to a file of its own, and
+    the first to finish gives it the name; the others leave the file in place (a task may be
+    reading it already)."""
     if (not getattr(args, "init_missing", False) or e["round"] != 0
             or os.path.exists(model_file(e["work_dir"], 0))):
         return
     with torch.random.fork_rng(devices=[]):  # the process's own random state stays as it was
         torch.manual_seed(args.seed)
         model = build_model(args.model, args.classes)
-    save_atomically(torch, model.state_dict(), model_file(e["work_dir"], 0))
+    save_atomically(torch, model.state_dict(), model_file(e["work_dir"], 0), replace=False)
     print("model-r0.pt was missing: initialised %s from --seed %d, as --init does"
           % (args.model, args.seed), flush=True)
 
