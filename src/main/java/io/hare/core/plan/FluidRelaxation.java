@@ -67,6 +67,15 @@ public final class FluidRelaxation {
     }
   }
 
+  /**
+   * Time below which a piece of an interval counts as none. Interval ends are doubles (task
+   * times are estimates), GPU free and release times whole milliseconds, so a GPU that frees at
+   * an interval's end can leave it 10^-12 ms of capacity; rows with such a bound next to
+   * coefficients of 10^4 ms made GLOP end ABNORMAL, and the re-plan fell back to the Smith order
+   * without affinity.
+   */
+  static final double SLIVER_MS = 1e-6;
+
   private FluidRelaxation() {}
 
   public static FluidSolution solve(PlanningProblem p, Options options) {
@@ -186,7 +195,8 @@ public final class FluidRelaxation {
       for (int i = 0; i < p.gpuCount(); i++) {
         double free = Math.max(0, p.gpuFreeMs()[i] - p.nowMs());
         for (int t = 0; t < tCount; t++) {
-          capMs[p.gpuType()[i]][t] += Math.max(0, g[t + 1] - Math.max(g[t], free));
+          double ms = g[t + 1] - Math.max(g[t], free);
+          capMs[p.gpuType()[i]][t] += ms < SLIVER_MS ? 0 : ms;
         }
       }
       for (int m = 0; m < types; m++) {
@@ -225,7 +235,7 @@ public final class FluidRelaxation {
           }
           for (int t = 0; t < tCount; t++) {
             double start = Math.max(g[t], rel);
-            if (g[t + 1] <= start) {
+            if (g[t + 1] - start < SLIVER_MS) {
               continue;
             }
             double ub = j.k() * (g[t + 1] - start) / tt.computeMs();

@@ -18,6 +18,28 @@ public class FluidRelaxationTest {
 
   private static final List<GpuType> AB = List.of(GpuType.of("a"), GpuType.of("b"));
 
+  /**
+   * A lone job of unprofiled tasks (no sync), one running on the only GPU: the first interval
+   * ends at its round time, a double a few ulps above the whole millisecond at which the GPU
+   * frees. Measured in a bench run: every re-plan of this state ended ABNORMAL before slivers of
+   * capacity were dropped.
+   */
+  @Test(timeout = 60_000)
+  public void aGpuFreeingAtAnIntervalsEndLeavesNoSliverOfCapacity() {
+    PlanJob j = new PlanJob("app", 1, 0, 0, 6, 1, 2, 2,
+        new TaskTimes[] {new TaskTimes(30374.000000000004, 0)}, 30374);
+    PlanningProblem p = new PlanningProblem(0, List.of(GpuType.of("v100")), new int[] {0},
+        new long[] {30374}, new String[] {"g0"}, List.of(j));
+    for (int intervals : new int[] {4, 12, 32}) {
+      FluidSolution s = FluidRelaxation.solve(p, new FluidRelaxation.Options(intervals, 5000));
+      assertTrue(intervals + " intervals", s.optimal());
+      // 14 tasks one after another from 30,374 ms: at least the work after the busy GPU
+      assertTrue(intervals + " intervals: " + s.completionMs()[0],
+          s.completionMs()[0] >= 30374 + 3 * 30374 - 1e-6);
+      assertEquals(14, s.cumulative()[0][intervals], 1e-6);
+    }
+  }
+
   @Test(timeout = 60_000)
   public void singleJobAloneGetsExactlyItsCriticalPath() {
     // 3 rounds of 2 tasks, 100 + 20 on a; b would be faster (10 + 0) but has no GPU.
