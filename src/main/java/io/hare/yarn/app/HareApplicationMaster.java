@@ -303,7 +303,7 @@ public final class HareApplicationMaster {
     yarn.init(conf);
     yarn.start();
     ExecutorService syncThread = Executors.newSingleThreadExecutor();
-    String taskWorkDir = TaskEnv.workDirForTasks(work.toUri(), FileSystem.getDefaultUri(conf));
+    String taskWorkDir = TaskEnv.workDirForTasks(work, FileSystem.getDefaultUri(conf));
     ResidentSyncStep resident = spec.syncMode() == SyncMode.RESIDENT
         ? new ResidentSyncStep(spec, jobId, taskWorkDir, logDir, syncThread) : null;
     try {

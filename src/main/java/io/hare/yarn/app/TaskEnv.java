@@ -14,6 +14,7 @@ import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.OptionalInt;
+import org.apache.hadoop.fs.Path;
 
 /**
  * The environment contract of task and sync processes: the spec's extra variables plus
@@ -34,11 +35,13 @@ public final class TaskEnv {
    * cluster's default file system, so that code outside Hadoop (a shell, Python's {@code open})
    * reads it as it is and Hadoop's {@code Path} resolves it to the same place; its URI otherwise
    * ({@code hdfs://...}, which only a Hadoop client can read, or {@code file:} beside another
-   * default file system, where a plain path would mean a directory of that one).
+   * default file system, where a plain path would mean a directory of that one), written as
+   * Hadoop writes a {@code Path}: unescaped, so that {@code new Path(HARE_WORK_DIR)} is the same.
    */
-  public static String workDirForTasks(URI workDir, URI defaultFs) {
-    return "file".equals(workDir.getScheme()) && "file".equals(defaultFs.getScheme())
-        ? workDir.getPath() : workDir.toString();
+  public static String workDirForTasks(Path workDir, URI defaultFs) {
+    URI u = workDir.toUri();
+    return "file".equals(u.getScheme()) && "file".equals(defaultFs.getScheme())
+        ? u.getPath() : workDir.toString();
   }
 
   public static Map<String, String> forTask(HareJobSpec spec, String jobId, String workDir,

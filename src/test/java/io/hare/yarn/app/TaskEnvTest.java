@@ -13,7 +13,7 @@ public class TaskEnvTest {
   private static final URI HDFS = URI.create("hdfs://nn.example.com:8020");
 
   private static String forTasks(String work, URI defaultFs) {
-    return TaskEnv.workDirForTasks(new Path(work).toUri(), defaultFs);
+    return TaskEnv.workDirForTasks(new Path(work), defaultFs);
   }
 
   @Test
@@ -29,6 +29,10 @@ public class TaskEnvTest {
   public void aWorkDirectoryOnHdfsKeepsItsUri() {
     assertEquals("hdfs://nn.example.com:8020/user/ada/.hare/jobs/application_1_0001",
         forTasks("hdfs://nn.example.com:8020/user/ada/.hare/jobs/application_1_0001", HDFS));
+    // as Hadoop writes a Path, unescaped: new Path(HARE_WORK_DIR) is the same directory
+    String spaced = "hdfs://nn.example.com:8020/user/ada/my jobs/application_1_0001";
+    assertEquals(spaced, forTasks(spaced, HDFS));
+    assertEquals(new Path(spaced), new Path(forTasks(spaced, HDFS)));
   }
 
   @Test
