@@ -28,6 +28,7 @@ final class SimJob implements QueuedJob {
   long tasksDone;
   long completionMs = -1;
   private int hidden; // ready tasks kept from the policy for one offer (QueueGuarantees)
+  private boolean leftOut; // the whole job kept from that offer
 
   SimJob(JobSpec spec, int order, int queueIndex, boolean revealRounds, TaskTimeModel times) {
     this.spec = spec;
@@ -90,8 +91,14 @@ final class SimJob implements QueuedJob {
   }
 
   @Override
-  public void hide(int n) {
+  public void hide(int n, boolean leftOut) {
     hidden = n;
+    this.leftOut = leftOut;
+  }
+
+  @Override
+  public boolean leftOut() {
+    return leftOut;
   }
 
   @Override

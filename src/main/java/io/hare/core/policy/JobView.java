@@ -46,4 +46,16 @@ public interface JobView {
 
   /** Estimated times of one task of this job on {@code type}; null if it cannot run there. */
   TaskTimes times(GpuType type);
+
+  /**
+   * Whether the host leaves the job out of the current {@link SchedulingPolicy#assign} call
+   * altogether: a queue gate ({@link io.hare.core.queues}) offers the free GPUs to other queues'
+   * jobs, or has already given this job all its ready tasks in the same pass. Such a job shows no
+   * ready tasks, and a policy must not keep GPUs for it either (a hold for its next round, a
+   * planned task it waits for), or the queue the offer serves loses them to a job that may not
+   * take them. False outside such a call.
+   */
+  default boolean leftOut() {
+    return false;
+  }
 }

@@ -70,6 +70,14 @@ public interface SchedulingPolicy {
     onTasksReady(job, nowMs);
   }
 
+  /**
+   * The host serves several queues' guarantees around {@link #assign} ({@link io.hare.core.queues}):
+   * called before each such pass. Its calls may leave jobs out ({@link JobView#leftOut}) and not
+   * carry out every answer, so a policy that follows a plan laid out across calls, which needs
+   * each answer carried out, stops following it. By default nothing.
+   */
+  default void onQueuesGated(long nowMs) {}
+
   /** The job's round barrier cleared: {@link JobView#roundsDone()} has just grown. */
   default void onRoundDone(JobView job, long nowMs) {}
 

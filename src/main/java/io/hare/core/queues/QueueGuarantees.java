@@ -50,10 +50,12 @@ import java.util.function.Predicate;
  * offer (the RM's warm containers) sends those queues' GPUs back to the offer instead.
  *
  * <p>"Not offered" is the policy seeing the job with fewer ready tasks ({@link QueuedJob#hide})
- * for that one call; since a policy may then drop the job from its index of ready jobs, each job
- * hidden with tasks still waiting is shown again ({@link SchedulingPolicy#onTasksShown}) as soon
- * as the call returns, before anything else asks the policy. Counts are GPU tasks (one GPU each), with the
- * whole fleet (every GPU of the view) as one pool for a fleet guarantee.
+ * for that one call, and a job of a queue the call does not serve as left out altogether, so
+ * that the policy holds no GPU for it; since a policy may then drop the job from its index of
+ * ready jobs, each job hidden with tasks still waiting is shown again
+ * ({@link SchedulingPolicy#onTasksShown}) as soon as the call returns, before anything else asks
+ * the policy. Counts are GPU tasks (one GPU each), with the whole fleet (every GPU of the view)
+ * as one pool for a fleet guarantee.
  *
  * <p>Immutable and stateless between calls; {@link #assign} runs where the host calls its
  * policy, under the host's policy lock.
@@ -85,6 +87,7 @@ public final class QueueGuarantees {
    */
   public Decision assign(SchedulingPolicy policy, ClusterView view,
       Collection<? extends QueuedJob> jobs, List<? extends GpuView> free, long nowMs) {
+    policy.onQueuesGated(nowMs);
     Map<String, QueueShare> qs = queues.queues();
     int fleet = fleet(view);
     Map<String, int[]> use = new HashMap<>(); // queue -> {running, ready}
@@ -205,26 +208,34 @@ public final class QueueGuarantees {
     }
   }
 
-  /** The policy's answer with only {@code eligible} jobs ready, each less what it was given. */
+  /**
+   * The policy's answer with only {@code eligible} jobs ready, each less what it was given. The
+   * others, and eligible jobs given all their ready tasks, are left out of the call altogether
+   * ({@link io.hare.core.policy.JobView#leftOut}): a policy keeps no GPU for them, such as a hold
+   * across the sync of a job whose queue this offer does not serve. An eligible job between
+   * rounds stays in: a hold for its next round keeps its own queue's GPU.
+   */
   private static List<Assignment> offer(SchedulingPolicy policy, ClusterView view,
       Collection<? extends QueuedJob> jobs, List<GpuView> gpus, long nowMs,
       Predicate<QueuedJob> eligible, Map<String, Integer> taken) {
     List<QueuedJob> hidden = new ArrayList<>();
     List<QueuedJob> dropped = new ArrayList<>();
     for (QueuedJob j : jobs) {
-      int n = eligible.test(j) ? taken.getOrDefault(j.id(), 0) : j.readyTasks();
-      if (n > 0) {
-        if (n >= j.readyTasks()) {
+      boolean in = eligible.test(j);
+      int n = in ? taken.getOrDefault(j.id(), 0) : j.readyTasks();
+      boolean out = !in || n > 0 && n >= j.readyTasks();
+      if (n > 0 || out) {
+        if (n > 0 && n >= j.readyTasks()) {
           dropped.add(j);
         }
-        j.hide(n);
+        j.hide(n, out);
         hidden.add(j);
       }
     }
     try {
       return policy.assign(view, Collections.unmodifiableList(gpus), nowMs);
     } finally {
-      hidden.forEach(j -> j.hide(0));
+      hidden.forEach(j -> j.hide(0, false));
       for (QueuedJob j : dropped) {
         if (j.readyTasks() > taken.getOrDefault(j.id(), 0)) {
           policy.onTasksShown(j, nowMs); // re-indexed by a policy that dropped it meanwhile

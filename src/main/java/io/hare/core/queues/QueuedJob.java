@@ -14,8 +14,8 @@ public interface QueuedJob extends JobView {
 
   /**
    * Keeps {@code n} of the job's ready tasks from the policy ({@link #readyTasks()} shows that
-   * many fewer) until {@code hide(0)}; called only around one {@code assign}, under the host's
-   * policy lock.
+   * many fewer) and, with {@code leftOut}, the whole job ({@link #leftOut()}), until
+   * {@code hide(0, false)}; called only around one {@code assign}, under the host's policy lock.
    */
-  void hide(int n);
+  void hide(int n, boolean leftOut);
 }

@@ -72,6 +72,7 @@ public final class YarnJob implements QueuedJob {
   boolean touched;
   /** Ready tasks kept from the policy for one offer ({@link QueueGate}); 0 otherwise. */
   private int hidden;
+  private boolean leftOut;
   /** The queue the job runs in; a move changes it (read by AM RPC threads too). */
   private volatile String queue = HareQueue.NAME;
   /** This job's estimates in {@link #times}, looked up once. */
@@ -282,12 +283,19 @@ public final class YarnJob implements QueuedJob {
   }
 
   /**
-   * Keeps {@code n} of the job's ready tasks from the policy until {@code hide(0)}: what a queue
-   * at its maximum, or a pass that serves guarantees first, does not offer; under the policy lock.
+   * Keeps {@code n} of the job's ready tasks, or with {@code leftOut} the whole job, from the
+   * policy until {@code hide(0, false)}: what a queue at its maximum, or a pass that serves
+   * guarantees first, does not offer; under the policy lock.
    */
   @Override
-  public void hide(int n) {
+  public void hide(int n, boolean leftOut) {
     hidden = n;
+    this.leftOut = leftOut;
+  }
+
+  @Override
+  public boolean leftOut() {
+    return leftOut;
   }
 
   @Override

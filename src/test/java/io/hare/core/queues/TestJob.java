@@ -15,6 +15,7 @@ final class TestJob extends FakeJob implements QueuedJob {
 
   private final String queue;
   private int hidden;
+  private boolean leftOut;
 
   TestJob(String id, String queue, int ready, int running, int rounds,
       Map<GpuType, Long> computeMs) {
@@ -37,8 +38,14 @@ final class TestJob extends FakeJob implements QueuedJob {
   }
 
   @Override
-  public void hide(int n) {
+  public void hide(int n, boolean leftOut) {
     hidden = n;
+    this.leftOut = leftOut;
+  }
+
+  @Override
+  public boolean leftOut() {
+    return leftOut;
   }
 
   @Override

@@ -157,6 +157,8 @@ public final class HarePolicy implements SchedulingPolicy {
   /** Follows the exact plan, while {@link #followingExact}. */
   private final PlanFollower exactFollower;
   private boolean followingExact;
+  /** The host serves several queues' guarantees: no exact plans ({@link #onQueuesGated}). */
+  private boolean gated;
   /** The cluster's GPUs as the exact plan being followed knew them. */
   private long exactGpusVersion;
   /** GPUs at the last offer; -1 before the first. */
@@ -391,7 +393,23 @@ public final class HarePolicy implements SchedulingPolicy {
    * exact plan knows only the jobs present when it was made.
    */
   private boolean exactSized() {
-    return exact != null && clusterGpus >= 0 && clusterGpus <= exactMaxGpus;
+    return exact != null && !gated && clusterGpus >= 0 && clusterGpus <= exactMaxGpus;
+  }
+
+  /**
+   * An exact plan's GPUs wait for their planned tasks, whichever queue these are in; the gate
+   * offers GPUs to one queue's jobs at a time and drops answers past a queue's share, so a plan
+   * followed through it can keep a GPU idle for a task it will not let start, until the
+   * starvation guard drops the plan. With several queues the order dispatches instead.
+   */
+  @Override
+  public void onQueuesGated(long nowMs) {
+    if (!gated) {
+      gated = true;
+      if (followingExact) {
+        dropExact();
+      }
+    }
   }
 
   private boolean arrivalsCompete() {
@@ -475,7 +493,7 @@ public final class HarePolicy implements SchedulingPolicy {
     lastReplanMs = nowMs;
     lateArrivals = null;
     PlanningProblem p = tracker.snapshot(cluster, nowMs);
-    boolean tryExact = exact != null && exact.fits(p) && exactApplies(cluster, nowMs);
+    boolean tryExact = exact != null && !gated && exact.fits(p) && exactApplies(cluster, nowMs);
     if (tailReplan) {
       tailReplan = false;
       // the queue drained within the limits: an exact plan or nothing; the order and affinity
@@ -495,6 +513,9 @@ public final class HarePolicy implements SchedulingPolicy {
   }
 
   private void followExact(ClusterView cluster, ExactPlanner.Result r) {
+    if (gated) {
+      return; // the plan was solved before the queues' gate came in
+    }
     followingExact = true;
     exactFollower.follow(r.plan());
     exactGpusVersion = cluster.gpusVersion();

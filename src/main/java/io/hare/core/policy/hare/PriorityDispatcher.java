@@ -209,8 +209,8 @@ final class PriorityDispatcher {
     while (it.hasNext() && (call.free > 0 || call.held > 0 && backfillScan-- > 0)) {
       Key key = it.next();
       JobView job = cluster.job(key.id());
-      if (served.contains(key.id())) {
-        continue;
+      if (served.contains(key.id()) || job != null && job.leftOut()) {
+        continue; // a job the host leaves out of this call takes nothing and holds nothing
       }
       if (job != null && job.readyTasks() > 0) {
         waited |= call.free == 0; // backfilling at most

@@ -155,6 +155,9 @@ final class WaitAging {
     List<String> gone = new ArrayList<>();
     for (Entry e : waiting.headSet(new Entry(nowMs, "\uffff"), true)) {
       JobView j = cluster.job(e.id());
+      if (j != null && j.leftOut()) {
+        continue; // kept from this call by a queue gate: still waiting, its clock runs on
+      }
       if (j == null || j.readyTasks() <= 0) {
         gone.add(e.id()); // the host withdrew its tasks without telling us
       } else {

@@ -71,6 +71,32 @@ public class WaitAgingTest {
   }
 
   @Test(timeout = 60_000)
+  public void aJobAQueueGateLeavesOutOfACallStaysOverdue() {
+    boolean[] out = {false};
+    FakeJob c = new FakeJob("c", "m", 2, OptionalInt.of(5), TIMES) {
+      @Override
+      public int readyTasks() {
+        return out[0] ? 0 : ready; // the gate hides its ready tasks while it leaves it out
+      }
+
+      @Override
+      public boolean leftOut() {
+        return out[0];
+      }
+    };
+    c.ready = 2;
+    WaitAging w = new WaitAging(100);
+    w.ready(c, 0);
+    ClusterView view = new Jobs(Map.of("c", c));
+    out[0] = true;
+    assertEquals("not served in an offer to another queue", List.of(),
+        ids(w.overdue(view, 500)));
+    out[0] = false;
+    assertEquals("overdue since 100, not waiting afresh", List.of("c"),
+        ids(w.overdue(view, 501)));
+  }
+
+  @Test(timeout = 60_000)
   public void zeroTurnsItOff() {
     WaitAging w = new WaitAging(0);
     w.ready(a, 0);
