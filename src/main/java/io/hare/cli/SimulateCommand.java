@@ -203,6 +203,16 @@ public final class SimulateCommand implements Callable<Integer> {
           + "'" + WorkloadFiles.QUEUE + "' column");
     }
     List<SchedulingPolicy> ps = createPolicies();
+    if (queues.several()) {
+      List<String> refused = new ArrayList<>();
+      for (SchedulingPolicy p : ps) {
+        p.queuesUnsupported().ifPresent(why -> refused.add("--policies: " + p.name() + ", with "
+            + SchedulerKeys.QUEUES + " set: " + why));
+      }
+      if (!refused.isEmpty()) {
+        throw new ConfigException(refused);
+      }
+    }
     // the same policies once more, fresh, for the single-queue runs the queues are weighed against
     List<SchedulingPolicy> single = queues.several() ? createPolicies() : List.of();
     if (out != null) {

@@ -4,6 +4,7 @@ import io.hare.core.ClusterSpec;
 import io.hare.core.Gpu;
 import io.hare.core.GpuType;
 import io.hare.core.JobSpec;
+import io.hare.core.SchedulerKeys;
 import io.hare.core.TaskTimes;
 import io.hare.core.policy.Assignment;
 import io.hare.core.policy.ClusterView;
@@ -114,6 +115,11 @@ public final class Simulator {
    * before the policy is asked ({@link HostStarts}).
    */
   public SimResult run(SchedulingPolicy policy, HostStarts host) {
+    if (options.queues().several()) {
+      policy.queuesUnsupported().ifPresent(why -> {
+        throw new IllegalArgumentException(SchedulerKeys.QUEUES + ": " + why);
+      });
+    }
     return new Run(policy, host).execute();
   }
 

@@ -1,6 +1,7 @@
 package io.hare.cli;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -120,6 +121,19 @@ public class SimulateQueuesTest {
     String[] out = Arrays.copyOf(a, a.length + more.length);
     System.arraycopy(more, 0, out, a.length, more.length);
     return out;
+  }
+
+  @Test(timeout = 60_000)
+  public void aPolicyThatFollowsAPlanIsRefusedUnderSeveralQueues() throws Exception {
+    writeFiles("job_id,arrival_s,weight,model,tasks_per_round,rounds,queue\n"
+        + "B1,0,1,cnn,4,1,b\nA,0.05,1,cnn,3,1,a\n");
+    CliRun r = CliRun.run(WorkloadSources.STANDARD, Map.of(), "simulate", "--cluster", "v100=4",
+        "--jobs-file", jobs.toString(), "--profiles-file", profiles.toString(),
+        "--policies", "hare,hare-paper", "--queues", queuesXml().toString());
+    assertEquals(r.toString(), HareCommand.BAD_INPUT, r.code);
+    assertTrue(r.err, r.err.contains("--policies: hare-paper, with yarn.scheduler.hare.queues set: "
+        + "yarn.scheduler.hare.hare.dispatch=plan cannot serve several queues"));
+    assertFalse("hare itself is not refused", r.err.contains("--policies: hare,"));
   }
 
   @Test(timeout = 60_000)

@@ -1,6 +1,8 @@
 package io.hare.sim;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
 
 import io.hare.core.ClusterSpec;
 import io.hare.core.JobSpec;
@@ -75,5 +77,16 @@ public class QueueHoldsTest {
   private static long roundStart(SimResult r, String job, int round) {
     return r.tasks().stream().filter(t -> t.jobId().equals(job) && t.round() == round)
         .mapToLong(TaskRecord::startMs).min().orElseThrow();
+  }
+
+  @Test(timeout = 60_000)
+  public void planDispatchIsRefusedWithSeveralQueues() throws Exception {
+    try {
+      run(B_THEN_A, Map.of(HareKeys.DISPATCH, "plan"));
+      fail("dispatch=plan ran under two queues' guarantees");
+    } catch (IllegalArgumentException e) {
+      assertTrue(e.getMessage(), e.getMessage().startsWith("yarn.scheduler.hare.queues: "
+          + "yarn.scheduler.hare.hare.dispatch=plan cannot serve several queues"));
+    }
   }
 }

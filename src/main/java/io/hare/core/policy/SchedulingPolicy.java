@@ -78,6 +78,14 @@ public interface SchedulingPolicy {
    */
   default void onQueuesGated(long nowMs) {}
 
+  /**
+   * Why this policy, as configured, cannot run under several queues' guarantees (a host refuses
+   * such a configuration with this reason); empty when it can, as by default.
+   */
+  default Optional<String> queuesUnsupported() {
+    return Optional.empty();
+  }
+
   /** The job's round barrier cleared: {@link JobView#roundsDone()} has just grown. */
   default void onRoundDone(JobView job, long nowMs) {}
 

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentSkipListMap;
@@ -254,6 +255,11 @@ public class HareScheduler extends FifoScheduler {
       throw new IOException(e.getMessage(), e);
     }
     synchronized (this) {
+      Optional<String> unsupported = s.admin().queues().several()
+          ? host.policy().queuesUnsupported() : Optional.empty();
+      if (unsupported.isPresent()) { // the running policy, which a refresh does not replace
+        throw new IOException(SchedulerKeys.QUEUES + ": " + unsupported.get());
+      }
       if (!s.policyName().equals(settings.policyName())) {
         LOG.warn("{} changed from {} to {}: a new policy takes effect only at RM restart",
             SchedulerKeys.POLICY, settings.policyName(), s.policyName());

@@ -152,6 +152,9 @@ public record HareSettings(String policyName, PolicyConfig policyConfig, String 
       problems.add(SchedulerKeys.POLICY + ": policy '" + policyName + "' failed to start: " + e);
     }
     problems.addAll(Policies.problemsOfOthers(policyName, values, seed));
+    if (policy != null && admin.queues().several()) {
+      policy.queuesUnsupported().ifPresent(why -> problems.add(SchedulerKeys.QUEUES + ": " + why));
+    }
     if (!problems.isEmpty()) {
       throw new ConfigException(problems);
     }

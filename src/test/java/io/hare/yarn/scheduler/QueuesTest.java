@@ -4,7 +4,9 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
+import io.hare.core.ConfigException;
 import io.hare.core.SchedulerKeys;
+import io.hare.core.policy.hare.HareKeys;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
@@ -249,6 +251,34 @@ public class QueuesTest extends MockRmTestCase {
     assertEquals(Set.of("default", "a", "b", "c"), Set.copyOf(status("root").getChildQueues()
         .stream().map(QueueInfo::getQueueName).toList()));
   }
+  @Test(timeout = 300_000)
+  public void planDispatchIsRefusedWithSeveralQueuesAtStartAndAtARefresh() throws Exception {
+    YarnConfiguration plan = twoQueues();
+    plan.set(HareKeys.DISPATCH, "plan");
+    String why = SchedulerKeys.QUEUES + ": " + HareKeys.DISPATCH
+        + "=plan cannot serve several queues";
+    try {
+      HareSettings.read(plan);
+      fail("dispatch=plan with two queues accepted");
+    } catch (ConfigException e) {
+      assertTrue(e.problems().toString(),
+          e.problems().stream().anyMatch(p -> p.startsWith(why) && p.contains("=priority")));
+    }
+    YarnConfiguration alone = HareRm.conf();
+    alone.set(HareKeys.DISPATCH, "plan");
+    h = HareRm.start(alone);
+    // the refreshed file asks for priority dispatch, but a refresh keeps the running policy
+    YarnConfiguration queues = twoQueues();
+    try {
+      h.scheduler().reinitialize(queues, h.rm.getRMContext());
+      fail("two queues refreshed under a policy following a plan");
+    } catch (IOException e) {
+      assertTrue(e.getMessage(), e.getMessage().startsWith(why));
+    }
+    assertEquals("default alone stays", List.of(), status("root").getChildQueues().stream()
+        .map(QueueInfo::getQueueName).filter(q -> !q.equals("default")).toList());
+  }
+
   @Test(timeout = 300_000)
   public void aRefreshTurnsAQueueToPerTypeGuaranteesButNotToBothKinds() throws Exception {
     YarnConfiguration conf = twoQueues();

@@ -402,6 +402,19 @@ public final class HarePolicy implements SchedulingPolicy {
    * followed through it can keep a GPU idle for a task it will not let start, until the
    * starvation guard drops the plan. With several queues the order dispatches instead.
    */
+  /**
+   * With {@code dispatch=plan} every GPU runs its planned sequence, and there is no order to fall
+   * back on: the guarantees' offers would leave GPUs waiting for planned tasks they do not let
+   * start, as exact plans did ({@link #onQueuesGated}).
+   */
+  @Override
+  public Optional<String> queuesUnsupported() {
+    return follower == null ? Optional.empty() : Optional.of(HareKeys.DISPATCH + "=plan "
+        + "cannot serve several queues: each GPU follows the plan's sequence, which the queues' "
+        + "guarantees would hold up; use " + HareKeys.DISPATCH + "=priority (the default) or "
+        + "one queue");
+  }
+
   @Override
   public void onQueuesGated(long nowMs) {
     if (!gated) {

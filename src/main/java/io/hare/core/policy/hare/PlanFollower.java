@@ -159,9 +159,8 @@ final class PlanFollower {
         continue;
       }
       JobView job = cluster.job(head.jobId());
-      if (job.roundsDone() < head.round() || job.leftOut()) {
-        return null; // the planned round's barrier has not cleared, or the host keeps the job
-                     // from this call: wait, as planned
+      if (job.roundsDone() < head.round()) {
+        return null; // the planned round's barrier has not cleared: wait, as planned
       }
       poll(q);
       if (job.readyTasks() - taken.getOrDefault(job.id(), 0) > 0) {
