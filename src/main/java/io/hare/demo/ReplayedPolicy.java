@@ -131,6 +131,16 @@ final class ReplayedPolicy implements SchedulingPolicy {
   }
 
   @Override
+  public void onQueuesGated(long nowMs) {
+    policy.onQueuesGated(nowMs); // the RM's gate tells its policy so: no exact plans there
+  }
+
+  @Override
+  public Optional<String> queuesUnsupported() {
+    return policy.queuesUnsupported();
+  }
+
+  @Override
   public void onRoundDone(JobView job, long nowMs) {
     policy.onRoundDone(job, nowMs);
   }

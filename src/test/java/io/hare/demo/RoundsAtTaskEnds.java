@@ -89,6 +89,11 @@ public final class RoundsAtTaskEnds implements SchedulingPolicy {
   }
 
   @Override
+  public void onQueuesGated(long nowMs) {
+    policy.onQueuesGated(nowMs);
+  }
+
+  @Override
   public void onRoundDone(JobView job, long nowMs) {
     policy.onRoundDone(shown(job), nowMs);
   }
@@ -198,6 +203,11 @@ public final class RoundsAtTaskEnds implements SchedulingPolicy {
     @Override
     public TaskTimes times(GpuType type) {
       return view.times(type);
+    }
+
+    @Override
+    public boolean leftOut() {
+      return view.leftOut();
     }
   }
 
