@@ -12,15 +12,21 @@ import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerNode;
 
 /**
- * node-loss: a NodeManager is stopped while it runs a task and no ApplicationMaster (so that
- * what is lost is tasks, not a job's AM; am-failure covers that), and at least one other node
- * keeps running. Its containers' processes die without recording an end (lost); the RM hears
+ * node-loss: a NodeManager is stopped while it runs a task that started just before and no
+ * ApplicationMaster (so that what is lost is tasks, not a job's AM; am-failure covers that), and
+ * at least one other node keeps running. Its containers' processes die without recording an end (lost); the RM hears
  * nothing until the node expires ({@code ClusterFaults.NM_EXPIRY_MS}), then declares it lost
  * and tells the AMs their containers are gone; the AMs run the lost tasks again elsewhere.
  */
 final class NodeLoss implements ActiveFault {
 
   static final long TIMEOUT_MS = 60_000;
+  /**
+   * How recently a task on the node must have started: the kill then finds it still computing.
+   * A task near its end (a tenth of a second of a test's short tasks) recorded its end before
+   * the kill reached it, and the fault lost nothing; the run is polled more often than this.
+   */
+  static final long FRESH_MS = 150;
 
   @Override
   public Fault kind() {
@@ -29,7 +35,8 @@ final class NodeLoss implements ActiveFault {
 
   @Override
   public String moment() {
-    return "a node running a task and no ApplicationMaster, with another node left";
+    return "a node running a task started just before and no ApplicationMaster, with another"
+        + " node left";
   }
 
   @Override
@@ -51,8 +58,10 @@ final class NodeLoss implements ActiveFault {
       if (hostsAnAm(run, host)) {
         continue;
       }
+      long now = System.currentTimeMillis();
       for (DemoJob j : run.submitted().keySet()) {
-        if (run.running(j).stream().anyMatch(a -> a.host().equals(host))) {
+        if (run.running(j).stream().anyMatch(a -> a.host().equals(host)
+            && now - a.startMs() <= FRESH_MS)) {
           return Optional.of(host);
         }
       }
