@@ -14,9 +14,10 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerNode;
 /**
  * node-loss: a NodeManager is stopped while it runs a task that started just before and no
  * ApplicationMaster (so that what is lost is tasks, not a job's AM; am-failure covers that), and
- * at least one other node keeps running. Its containers' processes die without recording an end (lost); the RM hears
- * nothing until the node expires ({@code ClusterFaults.NM_EXPIRY_MS}), then declares it lost
- * and tells the AMs their containers are gone; the AMs run the lost tasks again elsewhere.
+ * at least one other node keeps running. Its containers' processes die without recording an
+ * end (lost); the RM hears nothing until the node expires ({@code ClusterFaults.NM_EXPIRY_MS}),
+ * then declares it lost and tells the AMs their containers are gone; the AMs run the lost tasks
+ * again elsewhere.
  */
 final class NodeLoss implements ActiveFault {
 
