@@ -3,6 +3,7 @@ package io.hare.cli;
 import io.hare.core.BadInputException;
 import io.hare.core.ClusterSpec;
 import io.hare.core.ConfigException;
+import io.hare.core.KnownKeys;
 import io.hare.core.SchedulerKeys;
 import io.hare.core.policy.Policies;
 import io.hare.core.policy.PolicyConfig;
@@ -69,7 +70,7 @@ public final class SimulateCommand implements Callable<Integer> {
   private static final Logger LOG = LoggerFactory.getLogger(SimulateCommand.class);
 
   /** Prefixes of the keys {@code -D} accepts. */
-  static final List<String> KEY_PREFIXES = List.of(SchedulerKeys.PREFIX, "yarn.hare.sim.");
+  static final List<String> KEY_PREFIXES = List.of(SchedulerKeys.PREFIX, SimKeys.PREFIX);
 
   @Spec
   CommandSpec spec;
@@ -257,12 +258,26 @@ public final class SimulateCommand implements Callable<Integer> {
     return HareCommand.OK;
   }
 
-  private void checkKeys() throws BadInputException {
+  /**
+   * Refuses a key outside the two roots, and a misspelt one under them with the closest known
+   * key, as the ResourceManager does: a key ignored in silence gives a run of the defaults that
+   * looks like a run of the setting.
+   */
+  private void checkKeys() throws BadInputException, ConfigException {
     for (String k : settings.keySet()) {
       if (KEY_PREFIXES.stream().noneMatch(k::startsWith)) {
         throw new BadInputException("-D " + k + ": unknown key; simulate takes "
             + String.join("* and ", KEY_PREFIXES) + "* keys");
       }
+    }
+    List<String> problems = new ArrayList<>();
+    new KnownKeys(Policies.keyClasses(), SchedulerKeys.PREFIX).unknown(settings.keySet())
+        .forEach(p -> problems.add("-D " + p));
+    new KnownKeys(SimKeys.class, SimKeys.PREFIX, "hare-sim-default.xml")
+        .unknown(settings.keySet())
+        .forEach(p -> problems.add("-D " + p));
+    if (!problems.isEmpty()) {
+      throw new ConfigException(problems);
     }
   }
 

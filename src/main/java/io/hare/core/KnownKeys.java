@@ -18,6 +18,8 @@ import org.apache.commons.text.similarity.LevenshteinDistance;
 public final class KnownKeys {
 
   private final String root;
+  /** The file documenting the keys, named where a misspelt key has no close match. */
+  private final String defaults;
   private final Set<String> keys = new TreeSet<>();
   private final List<String> families = new ArrayList<>();
 
@@ -30,12 +32,26 @@ public final class KnownKeys {
   }
 
   /**
+   * @param constants the class declaring the keys
+   * @param root the common prefix of all its keys; only keys under it are checked
+   * @param defaults the file that documents them, such as {@code hare-sim-default.xml}
+   */
+  public KnownKeys(Class<?> constants, String root, String defaults) {
+    this(List.of(constants), root, defaults);
+  }
+
+  /**
    * @param constants the classes declaring the keys together (the host's and each policy
    *     family's)
    * @param root the common prefix of all their keys; only keys under it are checked
    */
   public KnownKeys(List<Class<?>> constants, String root) {
+    this(constants, root, "hare-default.xml");
+  }
+
+  private KnownKeys(List<Class<?>> constants, String root, String defaults) {
     this.root = root;
+    this.defaults = defaults;
     for (Class<?> c : constants) {
       read(c);
     }
@@ -92,6 +108,6 @@ public final class KnownKeys {
     // counting the root, "preemption.enabled" was one edit short of "hare.lp-intervals"
     int own = key.length() - root.length();
     return best != null && bestD <= Math.max(2, own / 3 + 1)
-        ? "; did you mean " + best + "?" : "; see hare-default.xml for the known keys";
+        ? "; did you mean " + best + "?" : "; see " + defaults + " for the known keys";
   }
 }

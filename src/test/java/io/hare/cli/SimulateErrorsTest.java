@@ -163,6 +163,18 @@ public class SimulateErrorsTest {
   }
 
   @Test(timeout = 60_000)
+  public void misspeltKeysUnderTheRootsAreAllRefusedWithTheClosestKnownKey() {
+    // hare's own keys sit under yarn.scheduler.hare.hare.*: one level short is easy to type
+    CliRun r = badInput("simulate", "--cluster", CLUSTER, "--workload", "paper",
+        "--policies", "hare", "-D", "yarn.scheduler.hare.affinity-min-share=0",
+        "-D", "yarn.hare.sim.profile-noize=0.5", "-D", "yarn.hare.sim.nothing-like-it=1");
+    assertErr(r, "yarn.scheduler.hare.affinity-min-share: unknown key; did you mean "
+            + "yarn.scheduler.hare.hare.affinity-min-share?",
+        "yarn.hare.sim.profile-noize: unknown key; did you mean yarn.hare.sim.profile-noise?",
+        "yarn.hare.sim.nothing-like-it: unknown key; see hare-sim-default.xml");
+  }
+
+  @Test(timeout = 60_000)
   public void outThatIsAFileIsBadInput() throws IOException {
     Path f = tmp.newFile("taken").toPath();
     assertErr(badInput("simulate", "--cluster", CLUSTER, "--workload", "paper",
