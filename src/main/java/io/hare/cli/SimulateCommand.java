@@ -378,8 +378,9 @@ public final class SimulateCommand implements Callable<Integer> {
         try {
           return sources.paper(c, g.jobs, g.seed, settings);
         } catch (IllegalArgumentException e) {
-          // The generator has no checked exception: a bad yarn.hare.sim.paper.* value lands here.
-          throw new BadInputException("paper workload: " + e.getMessage());
+          // The generator has no checked exception: a bad yarn.hare.sim.paper.* value lands
+          // here, its message naming the paper workload already
+          throw new BadInputException(e.getMessage());
         }
       }
       case "philly" -> {

@@ -175,6 +175,15 @@ public class SimulateErrorsTest {
   }
 
   @Test(timeout = 60_000)
+  public void aClusterWithoutThePapersTypesIsNamedOnce() {
+    CliRun r = CliRun.run(WorkloadSources.STANDARD, Map.of(), "simulate", "--cluster", "a100=4",
+        "--workload", "paper", "--jobs", "5", "--policies", "hare");
+    assertEquals(r.toString(), HareCommand.BAD_INPUT, r.code);
+    assertErr(r, "paper workload: cluster a100=4 has no GPU of the paper's types");
+    assertFalse(r.toString(), r.err.contains("paper workload: paper workload"));
+  }
+
+  @Test(timeout = 60_000)
   public void outThatIsAFileIsBadInput() throws IOException {
     Path f = tmp.newFile("taken").toPath();
     assertErr(badInput("simulate", "--cluster", CLUSTER, "--workload", "paper",
