@@ -3,7 +3,10 @@ package io.hare.cli;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
+import io.hare.demo.DemoWorkload;
+import io.hare.demo.TenantsWorkload;
 import org.junit.Test;
+import picocli.CommandLine;
 
 /** Bad {@code hare demo} options exit 2 with a message naming them, before any cluster starts. */
 public class DemoOptionsTest {
@@ -40,6 +43,20 @@ public class DemoOptionsTest {
         "--tenants", "-D", "yarn.scheduler.hare.queues=team-a");
     refused("the guarantees must sum to at most 1", "--tenants", "-D",
         "yarn.scheduler.hare.queue.team-a.guaranteed-gpu-share=0.9");
+  }
+
+  @Test(timeout = 60_000)
+  public void tenantsRunLongerTasksUnlessTheUserSaysOtherwise() {
+    assertEquals(DemoWorkload.DEFAULT_TASK_MS, parsed().taskMs());
+    assertEquals(TenantsWorkload.DEFAULT_TASK_MS, parsed("--tenants").taskMs());
+    assertEquals(700, parsed("--tenants", "--task-ms", "700").taskMs());
+    refused("--task-ms: must be from 1 to 600000, got 0", "--tenants", "--task-ms", "0");
+  }
+
+  private static DemoCommand parsed(String... args) {
+    DemoCommand c = new DemoCommand();
+    new CommandLine(c).parseArgs(args);
+    return c;
   }
 
   @Test(timeout = 60_000)
