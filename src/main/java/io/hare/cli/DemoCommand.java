@@ -125,12 +125,12 @@ public final class DemoCommand implements Callable<Integer> {
           + " types: v100, t4, k80."})
   String nodes;
 
-  @Option(names = "--task-ms", paramLabel = "MS",
+  @Option(names = "--task-ms", defaultValue = "" + DemoWorkload.DEFAULT_TASK_MS,
+      paramLabel = "MS",
       description = {"How long a task holds its emulated v100, after its process has started "
-          + "and computed its gradient (" + DemoWorkload.DEFAULT_TASK_MS + ", with --tenants "
-          + TenantsWorkload.DEFAULT_TASK_MS + "); slower types take their model's slowdown "
-          + "times more (SgdJob task --gpu-ms)."})
-  Long taskMs;
+          + "and computed its gradient (${DEFAULT-VALUE}); slower types take their model's "
+          + "slowdown times more (SgdJob task --gpu-ms)."})
+  long taskMs;
 
   @Option(names = "--gap-ms", paramLabel = "MS",
       description = "Time between two submissions (" + DemoWorkload.DEFAULT_GAP_MS + ", with "
@@ -183,7 +183,7 @@ public final class DemoCommand implements Callable<Integer> {
       // round's barrier instead of starting again in a new one
       rm.putIfAbsent(SchedulerKeys.STANDBY_ENABLED, "true");
     }
-    DemoRun run = new DemoRun(new DemoRun.Settings(cluster, taskMs(), heartbeatMs, heartbeatMs,
+    DemoRun run = new DemoRun(new DemoRun.Settings(cluster, taskMs, heartbeatMs, heartbeatMs,
         jar, timeoutS * 1000, rm, faults.isEmpty() ? 1 : 2), profiles)
         .taskMode(TaskMode.parse(taskMode).orElseThrow());
     if (tenants) {
@@ -216,7 +216,7 @@ public final class DemoCommand implements Callable<Integer> {
             ? ContendedShares.of(r, TenantsWorkload.shares(shares, cluster)) : null;
         notes.put(p, new DemoReport.Notes(simulate ? predicted(workload, cluster,
             run.schedulerProfiles(), scheduler, startupMs, shares) : null,
-            LoadCheck.warning(r, taskMs()).orElse(null), queues, replay));
+            LoadCheck.warning(r, taskMs).orElse(null), queues, replay));
       }
     } finally {
       if (out == null) {
@@ -234,7 +234,7 @@ public final class DemoCommand implements Callable<Integer> {
    */
   private Double predicted(List<DemoJob> workload, List<EmbeddedCluster.Node> cluster,
       DemoProfiles profiles, HareSettings scheduler, long startupMs, QueueShares queues) {
-    SimResult s = DemoPrediction.simulate(workload, cluster, profiles.table(taskMs()),
+    SimResult s = DemoPrediction.simulate(workload, cluster, profiles.table(taskMs),
         scheduler.newPolicy(), startupMs, queues);
     return s.unfinishedJobs() == 0 ? s.totalWeightedJctS() : null;
   }
@@ -262,12 +262,6 @@ public final class DemoCommand implements Callable<Integer> {
     stdout.flush();
   }
 
-  /** {@code --task-ms}, else its default for the workload chosen. */
-  long taskMs() {
-    return taskMs != null ? taskMs : tenants ? TenantsWorkload.DEFAULT_TASK_MS
-        : DemoWorkload.DEFAULT_TASK_MS;
-  }
-
   private long gapMs() {
     return gapMs != null ? gapMs : tenants ? TenantsWorkload.DEFAULT_GAP_MS
         : DemoWorkload.DEFAULT_GAP_MS;
@@ -293,8 +287,8 @@ public final class DemoCommand implements Callable<Integer> {
     if (jobs < 1 || jobs > 40) {
       problems.add("--jobs: must be from 1 to 40, got " + jobs);
     }
-    if (taskMs() < 1 || taskMs() > 600_000) {
-      problems.add("--task-ms: must be from 1 to 600000, got " + taskMs());
+    if (taskMs < 1 || taskMs > 600_000) {
+      problems.add("--task-ms: must be from 1 to 600000, got " + taskMs);
     }
     if (gapMs() < 0) {
       problems.add("--gap-ms: must be >= 0, got " + gapMs);

@@ -25,19 +25,20 @@ public final class DemoWorkload {
       new DemoJob("lstm-b", DemoModel.LSTM, 3, 2, 1, 0, 8));
 
   /*
-   * The defaults: the first six jobs, one every 250 ms, tasks paced at 2500 ms on a V100, on
+   * The defaults: the first six jobs, one every 250 ms, tasks paced at 10 s on a V100, on
    * v100=1,t4=2,k80=2. Chosen with the simulator (DemoPrediction, DemoWorkloadTest): on that
    * cluster, with the demo's profile as a loaded 2-core machine measures it (a task process
    * 0.56-0.8 s alone, a third of a core each) or as a quiet one or none at all, yarn-fifo's total
-   * weighted JCT is 1.51-1.67x hare's; the previous defaults (1500 ms apart, 1000 ms tasks)
+   * weighted JCT is 1.5-1.7x hare's; the previous defaults (1500 ms apart, 1000 ms tasks)
    * predicted 1.19-1.81x, 1.19 on a quiet machine. Close submissions are what makes the
    * difference: the light wide jobs then still hold the GPUs in arrival order when the heavy ones
    * arrive, so a weighted, heterogeneity-aware policy has something to reorder; submissions a
-   * task's length apart let arrival order be nearly right by itself. 2500 ms tasks (2.5-17 s on
-   * the slower types) keep the emulated GPU time above what YARN adds on 2 cores (a job's first
-   * task starts 11-30 s after its submission there, while six ApplicationMasters start at once):
-   * with 1500 ms tasks the measured ratio was 1.23-1.26 against 1.41 with 2500 ms (stop 21, one
-   * run each), and a run of both policies still takes under 3 minutes with resident workers.
+   * task's length apart let arrival order be nearly right by itself. 10 s tasks (10-69 s on the
+   * slower types) make the emulated GPU time dominate what YARN adds on 2 cores, where six
+   * ApplicationMasters and their first workers start at once and a job's first task starts
+   * 12-20 s after its submission: with 2500 ms tasks the measured total weighted JCT was 25-47 %
+   * above the simulator's prediction, with 10 s tasks within 15 % (README, "The embedded demo").
+   * A run of both policies takes about 7.5 minutes; --task-ms 2500 runs in under 3.
    */
   public static final int DEFAULT_JOBS = 6;
   /** Time between two submissions. */
@@ -45,7 +46,7 @@ public final class DemoWorkload {
   /** The demo's cluster ({@code hare demo --nodes}): a NodeManager per entry. */
   public static final String DEFAULT_NODES = "v100=1,t4=2,k80=2";
   /** How long a task holds its emulated V100 ({@code hare demo --task-ms}). */
-  public static final long DEFAULT_TASK_MS = 2500;
+  public static final long DEFAULT_TASK_MS = 10_000;
 
   private DemoWorkload() {}
 

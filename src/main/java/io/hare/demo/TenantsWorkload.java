@@ -32,17 +32,6 @@ public final class TenantsWorkload {
   public static final int DEFAULT_JOBS = 6;
   /** Time between two submissions by default ({@code --gap-ms}). */
   public static final long DEFAULT_GAP_MS = 1000;
-  /**
-   * How long a task holds its emulated V100 by default ({@code --task-ms}): long enough that
-   * YARN's own costs stay small beside the GPU time they are judged against. The guarantee is
-   * judged on the tasks' own run time, and on a 2-core machine a job's first container takes
-   * 1-8 s from allocation to its task while other jobs' ApplicationMasters start: with the plain
-   * demo's 2500 ms the tasks ran 65-88 % of each queue's contended guarantee while the scheduler
-   * held 81-102 % of it in containers, with 5000 ms 82 and 89 % (one run), with 10000 ms 86-98 %
-   * (five runs; docs/queues.md gives them). Longer tasks also bring a lent guarantee back later
-   * (at a task's end), and make the demo longer: about 4.5 minutes.
-   */
-  public static final long DEFAULT_TASK_MS = 10_000;
   /** The share of its contended guaranteed GPU-seconds each queue should get. */
   public static final double TARGET = 0.9;
   /** How long each container of the stock application sleeps, s. */

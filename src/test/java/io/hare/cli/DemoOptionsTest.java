@@ -3,10 +3,7 @@ package io.hare.cli;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
-import io.hare.demo.DemoWorkload;
-import io.hare.demo.TenantsWorkload;
 import org.junit.Test;
-import picocli.CommandLine;
 
 /** Bad {@code hare demo} options exit 2 with a message naming them, before any cluster starts. */
 public class DemoOptionsTest {
@@ -27,6 +24,7 @@ public class DemoOptionsTest {
     refused("--nodes: 'a100=2' is not TYPE=GPUS", "--nodes", "v100=1,a100=2");
     refused("--nodes: 'v100=0'", "--nodes", "v100=0");
     refused("--heartbeat-ms: must be from 10 to 60000, got 5", "--heartbeat-ms", "5");
+    refused("--task-ms: must be from 1 to 600000, got 0", "--tenants", "--task-ms", "0");
     refused("--compare: the same policy as --policy (hare)", "--compare", "hare");
     refused("-D yarn.scheduler.hare.policy: only", "-D", "yarn.scheduler.hare.policy=hlas");
     refused("-D yarn.app.hare.job.weight: only yarn.scheduler.hare.*",
@@ -43,20 +41,6 @@ public class DemoOptionsTest {
         "--tenants", "-D", "yarn.scheduler.hare.queues=team-a");
     refused("the guarantees must sum to at most 1", "--tenants", "-D",
         "yarn.scheduler.hare.queue.team-a.guaranteed-gpu-share=0.9");
-  }
-
-  @Test(timeout = 60_000)
-  public void tenantsRunLongerTasksUnlessTheUserSaysOtherwise() {
-    assertEquals(DemoWorkload.DEFAULT_TASK_MS, parsed().taskMs());
-    assertEquals(TenantsWorkload.DEFAULT_TASK_MS, parsed("--tenants").taskMs());
-    assertEquals(700, parsed("--tenants", "--task-ms", "700").taskMs());
-    refused("--task-ms: must be from 1 to 600000, got 0", "--tenants", "--task-ms", "0");
-  }
-
-  private static DemoCommand parsed(String... args) {
-    DemoCommand c = new DemoCommand();
-    new CommandLine(c).parseArgs(args);
-    return c;
   }
 
   @Test(timeout = 60_000)

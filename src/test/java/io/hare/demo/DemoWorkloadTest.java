@@ -71,8 +71,9 @@ public class DemoWorkloadTest {
           p.table(DemoWorkload.DEFAULT_TASK_MS), DemoPredictionTest.policy("yarn-fifo"));
       double ratio = fifo.totalWeightedJctS() / hare.totalWeightedJctS();
       assertTrue(p + ": yarn-fifo / hare = " + ratio, ratio >= 1.4);
+      // a quick start that compares two policies: under 5 minutes each (7-8 measured for both)
       assertTrue(p + ": the demo stays short, hare's makespan " + hare.makespanS(),
-          hare.makespanS() < 90);
+          hare.makespanS() < 300);
     }
   }
 }
