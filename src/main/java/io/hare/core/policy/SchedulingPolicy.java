@@ -72,9 +72,10 @@ public interface SchedulingPolicy {
 
   /**
    * The host serves several queues' guarantees around {@link #assign}
-   * ({@link io.hare.core.queues}): called before each such pass. Its calls may leave jobs out ({@link JobView#leftOut}) and not
-   * carry out every answer, so a policy that follows a plan laid out across calls, which needs
-   * each answer carried out, stops following it. By default nothing.
+   * ({@link io.hare.core.queues}): called before each such pass. Its calls may leave jobs out
+   * ({@link JobView#leftOut}) and not carry out every answer, so a policy that follows a plan
+   * laid out across calls, which needs each answer carried out, stops following it. By default
+   * nothing.
    */
   default void onQueuesGated(long nowMs) {}
 
