@@ -82,7 +82,10 @@ import picocli.CommandLine.Spec;
         + "tasks waiting, against what its guarantee promised there (share x GPUs x time), and "
         + "what the scheduler held for its containers there; the JSON adds \"contended_s\" and "
         + "\"queues\": [{\"name\", \"guaranteed_share\", \"contended_gpu_seconds\", "
-        + "\"contended_guaranteed_gpu_seconds\", \"contended_held_gpu_seconds\"}], and each "
+        + "\"contended_guaranteed_gpu_seconds\", \"contended_held_gpu_seconds\", "
+        + "\"contended_lent_gpu_seconds\", \"contended_idle_gpu_seconds\"}] (the last two: what "
+        + "its containers lacked of the guarantee, held by other queues above their own or by "
+        + "no one), and each "
         + "job's \"kind\" (hare or distributedshell) and \"queue\". The target is 90 per cent "
         + "of the guarantee for each queue; the exit code does not depend on it.",
         "%nExit codes: 0 every job succeeded with the reference model (and a job made to fail "

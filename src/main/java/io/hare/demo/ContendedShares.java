@@ -22,6 +22,12 @@ import java.util.Map;
  * scheduler's share from YARN's overheads: a container's launch and its worker's start hold a
  * GPU that runs no task yet, which on a loaded machine is seconds per container.
  *
+ * <p>Where the scheduler gave a queue fewer GPUs than its guarantee in the windows, the
+ * shortfall splits into two parts, moment by moment: GPUs that other queues' containers held
+ * above those queues' own guarantees ({@code lent}: they come back as those tasks end), and GPUs
+ * that no container held ({@code idle}: no job took them; with shares that sum to at most 1 the
+ * two make up the whole shortfall).
+ *
  * <p>A queue is named as the ResourceManager reports an application's queue, with a leading
  * {@code root.} dropped. Pure and stateless.
  */
@@ -34,9 +40,14 @@ public final class ContendedShares {
    * @param contendedGuaranteedGpuSeconds what its guarantee promised there: share x GPUs x the
    *     windows' length
    * @param contendedHeldGpuSeconds GPU-seconds the scheduler gave its containers there
+   * @param contendedLentGpuSeconds of what its containers lacked of the guarantee there, the
+   *     GPU-seconds other queues' containers held above their own guarantees
+   * @param contendedIdleGpuSeconds of what its containers lacked there, the GPU-seconds no
+   *     container held
    */
   public record Queue(String name, double guaranteedShare, double contendedGpuSeconds,
-      double contendedGuaranteedGpuSeconds, double contendedHeldGpuSeconds) {
+      double contendedGuaranteedGpuSeconds, double contendedHeldGpuSeconds,
+      double contendedLentGpuSeconds, double contendedIdleGpuSeconds) {
 
     /** What it got over what it was promised; NaN without contended windows. */
     public double ofGuarantee() {
@@ -97,9 +108,11 @@ public final class ContendedShares {
       ranMs.merge(q, overlap(t.startMs(), t.endMs(), windows), Long::sum);
     }
     Map<String, Long> heldMs = held(run.journal(), queueOf, windows);
+    Map<String, double[]> shortMs = shortfall(run.journal(), queueOf, shares, gpus, windows);
     List<Queue> out = new ArrayList<>();
     shares.forEach((q, share) -> out.add(new Queue(q, share, ranMs.get(q) / 1000.0,
-        share * gpus * contendedS, heldMs.getOrDefault(q, 0L) / 1000.0)));
+        share * gpus * contendedS, heldMs.getOrDefault(q, 0L) / 1000.0,
+        shortMs.get(q)[0] / 1000.0, shortMs.get(q)[1] / 1000.0)));
     return new Figures(out, contendedS, run.makespanS(), gpus);
   }
 
@@ -172,6 +185,59 @@ public final class ContendedShares {
     for (SchedulerJournal.Entry s : open.values()) {
       if (queueOf.containsKey(s.appId())) {
         out.merge(queueOf.get(s.appId()), overlap(s.ms(), last, windows), Long::sum);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Per queue of {@code shares}, {lent, idle} GPU-milliseconds of its shortfall in the windows:
+   * between two journal entries (in time order) the queues' open containers are constant, and a
+   * queue short of {@code share x gpus} lacks first what the others hold above their own
+   * guarantees (a queue outside {@code shares}, or an application of no known queue, has none),
+   * then what is free.
+   */
+  private static Map<String, double[]> shortfall(List<SchedulerJournal.Entry> journal,
+      Map<String, String> queueOf, Map<String, Double> shares, int gpus, List<long[]> windows) {
+    Map<String, double[]> out = new HashMap<>();
+    shares.keySet().forEach(q -> out.put(q, new double[2]));
+    List<SchedulerJournal.Entry> byTime = new ArrayList<>(journal);
+    byTime.sort(java.util.Comparator.comparingLong(SchedulerJournal.Entry::ms));
+    Map<String, String> open = new HashMap<>(); // container -> queue, "" for none known
+    Map<String, Integer> held = new HashMap<>();
+    long since = byTime.isEmpty() ? 0 : byTime.get(0).ms();
+    for (SchedulerJournal.Entry e : byTime) {
+      long in = e.ms() > since ? overlap(since, e.ms(), windows) : 0;
+      if (in > 0) {
+        int total = held.values().stream().mapToInt(Integer::intValue).sum();
+        for (String q : shares.keySet()) {
+          double lacks = shares.get(q) * gpus - held.getOrDefault(q, 0);
+          if (lacks <= 0) {
+            continue;
+          }
+          double above = 0;
+          for (Map.Entry<String, Integer> h : held.entrySet()) {
+            if (!h.getKey().equals(q)) {
+              above += Math.max(0, h.getValue() - shares.getOrDefault(h.getKey(), 0.0) * gpus);
+            }
+          }
+          double lent = Math.min(lacks, above);
+          double idle = Math.min(lacks - lent, Math.max(0, gpus - total));
+          out.get(q)[0] += lent * in;
+          out.get(q)[1] += idle * in;
+        }
+      }
+      since = Math.max(since, e.ms());
+      if (e.kind() == SchedulerJournal.Kind.STARTED) {
+        String q = queueOf.getOrDefault(e.appId(), "");
+        if (open.put(e.containerId(), q) == null) {
+          held.merge(q, 1, Integer::sum);
+        }
+      } else if (e.kind() == SchedulerJournal.Kind.ENDED) {
+        String q = open.remove(e.containerId());
+        if (q != null) {
+          held.merge(q, -1, Integer::sum);
+        }
       }
     }
     return out;

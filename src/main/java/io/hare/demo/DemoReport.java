@@ -24,8 +24,11 @@ import java.util.Optional;
  * {@code distributedshell}, whose {@code model_matches_reference} is null) and {@code queue}.
  * With queues to report ({@code hare demo --tenants}), {@code queues} lists each with its
  * {@code guaranteed_share}, {@code contended_gpu_seconds} and
- * {@code contended_guaranteed_gpu_seconds} and {@code contended_held_gpu_seconds} (what the
- * scheduler gave its containers there; {@link ContendedShares}), and {@code contended_s}
+ * {@code contended_guaranteed_gpu_seconds}, {@code contended_held_gpu_seconds} (what the
+ * scheduler gave its containers there; {@link ContendedShares}) and what those containers lacked
+ * of the guarantee, split into {@code contended_lent_gpu_seconds} (held by other queues above
+ * their guarantees) and {@code contended_idle_gpu_seconds} (held by no one), and
+ * {@code contended_s}
  * is the contended windows' length; both are absent otherwise.
  */
 public final class DemoReport {
@@ -199,6 +202,15 @@ public final class DemoReport {
     out.println("(tasks ran: the task processes' own start to end; containers: the scheduler's "
         + "allocation to the container's end, which also counts its launch and its worker's "
         + "start)");
+    for (ContendedShares.Queue x : q.queues()) {
+      double lacked = x.contendedLentGpuSeconds() + x.contendedIdleGpuSeconds();
+      if (lacked > 0) {
+        out.printf(Locale.ROOT, "%s's containers lacked %.1f GPU-s of its guarantee: %.1f held "
+            + "by other queues above their own guarantees (lent: back as those tasks end), %.1f "
+            + "held by no one (idle: no job took them)%n", x.name(), lacked,
+            x.contendedLentGpuSeconds(), x.contendedIdleGpuSeconds());
+      }
+    }
     if (q.contendedS() <= 0) {
       out.printf("The queues never had GPU tasks waiting at the same time, so no guarantee was "
           + "tested; %s.%n", apps);
@@ -327,7 +339,9 @@ public final class DemoReport {
         queues.addObject().put("name", q.name()).put("guaranteed_share", q.guaranteedShare())
             .put("contended_gpu_seconds", q.contendedGpuSeconds())
             .put("contended_guaranteed_gpu_seconds", q.contendedGuaranteedGpuSeconds())
-            .put("contended_held_gpu_seconds", q.contendedHeldGpuSeconds());
+            .put("contended_held_gpu_seconds", q.contendedHeldGpuSeconds())
+            .put("contended_lent_gpu_seconds", q.contendedLentGpuSeconds())
+            .put("contended_idle_gpu_seconds", q.contendedIdleGpuSeconds());
       }
     }
     ArrayNode tasks = o.putArray("tasks");

@@ -139,6 +139,9 @@ public class ContendedSharesTest {
     assertEquals(4.5, q.get(0).get("contended_gpu_seconds").asDouble(), 1e-9);
     assertEquals(15.0, q.get(0).get("contended_guaranteed_gpu_seconds").asDouble(), 1e-9);
     assertEquals(4.0, q.get(0).get("contended_held_gpu_seconds").asDouble(), 1e-9);
+    assertEquals(0.0, q.get(0).get("contended_lent_gpu_seconds").asDouble(), 1e-9);
+    // 2 GPUs short from 2 to 5 s and 6 to 7 s, 3 from 7 to 8 s, every one of them free
+    assertEquals(11.0, q.get(0).get("contended_idle_gpu_seconds").asDouble(), 1e-9);
     JsonNode jobs = o.get("jobs");
     assertEquals("hare", jobs.get(0).get("kind").asText());
     assertEquals("team-a", jobs.get(0).get("queue").asText());
@@ -154,6 +157,49 @@ public class ContendedSharesTest {
     assertTrue(text.toString(), text.toString().contains("team-b"));
     assertTrue(text.toString(), text.toString().contains("some queue's tasks ran less than 90 %"));
     assertTrue(text.toString(), text.toString().contains("every application succeeded"));
+    assertTrue(text.toString(), text.toString().contains("team-a's containers lacked 11.0 GPU-s"
+        + " of its guarantee: 0.0 held by other queues above their own guarantees"));
+  }
+
+  private static SchedulerJournal.Entry started(long ms, String app, String container) {
+    return new SchedulerJournal.Entry(SchedulerJournal.Kind.STARTED, ms, app, container, "h",
+        "v100", 0, false);
+  }
+
+  private static SchedulerJournal.Entry ended(long ms, String app, String container) {
+    return new SchedulerJournal.Entry(SchedulerJournal.Kind.ENDED, ms, app, container, null,
+        null, 0, true);
+  }
+
+  /**
+   * Both queues wait from 0 to 10 s on 5 GPUs (team-a is promised 3, team-b 2). team-b holds 1
+   * throughout; team-a 3 and the stock application 1 (a queue without a guarantee) until 4 s,
+   * team-a 4 until 6 s, then 2 with 2 GPUs free.
+   */
+  @Test(timeout = 60_000)
+  public void aShortfallIsWhatOthersHoldAboveTheirGuaranteesThenWhatIsFree() {
+    DemoResult r = run();
+    List<SchedulerJournal.Entry> journal = List.of(
+        asks(0, A, 5), asks(0, B, 3),
+        started(0, A, "a1"), started(0, A, "a2"), started(0, A, "a3"), started(0, SHELL, "s1"),
+        started(0, B, "b1"),
+        ended(4000, SHELL, "s1"), started(4000, A, "a4"),
+        ended(6000, A, "a3"), ended(6000, A, "a4"),
+        asks(10_000, A, 0), asks(10_000, B, 0));
+    ContendedShares.Figures f = ContendedShares.of(new DemoResult("hare", r.jobs(), List.of(),
+        List.of(), journal, r.gpusByHost(), r.typeByHost()), shares());
+    assertEquals(10.0, f.contendedS(), 1e-9);
+    ContendedShares.Queue a = f.queues().get(0);
+    ContendedShares.Queue b = f.queues().get(1);
+    // team-a: above its 3 GPUs until 6 s, then 1 short of them with 2 free
+    assertEquals(0.0, a.contendedLentGpuSeconds(), 1e-9);
+    assertEquals(4.0, a.contendedIdleGpuSeconds(), 1e-9);
+    // team-b: 1 short, held by the stock application until 4 s and by team-a's fourth until 6
+    assertEquals(6.0, b.contendedLentGpuSeconds(), 1e-9);
+    assertEquals(4.0, b.contendedIdleGpuSeconds(), 1e-9);
+    assertEquals(10.0, b.contendedHeldGpuSeconds(), 1e-9);
+    assertEquals(b.contendedGuaranteedGpuSeconds() - b.contendedHeldGpuSeconds(),
+        b.contendedLentGpuSeconds() + b.contendedIdleGpuSeconds(), 1e-9);
   }
 
   @Test(timeout = 60_000)

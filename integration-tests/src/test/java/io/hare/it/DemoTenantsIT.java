@@ -110,6 +110,14 @@ public class DemoTenantsIT {
       // a task runs inside its container: the scheduler held that GPU at least as long (a
       // second for the two clocks' resolution and the RM hearing of a container's end)
       assertTrue("tasks within their containers: " + q, ran <= held + 1.0);
+      // what the containers lacked, moment by moment, is at least the promise less what they
+      // held over the windows (times above the guarantee offset none of it), and at most it
+      double lacked = q.get("contended_lent_gpu_seconds").asDouble()
+          + q.get("contended_idle_gpu_seconds").asDouble();
+      double promised = share * GPUS * contendedS;
+      assertTrue("shortfall at least the promise less the held: " + q,
+          lacked >= promised - held - 1e-6);
+      assertTrue("shortfall at most the promise: " + q, lacked <= promised + 1e-6);
       ranAll += ran;
     }
     assertEquals(List.of("team-a", "team-b"), names);
