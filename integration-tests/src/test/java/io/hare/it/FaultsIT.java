@@ -45,7 +45,11 @@ public class FaultsIT {
 
   @BeforeClass
   public static void runWithEveryFault() throws Exception {
-    run = FaultChecks.runWith("FaultsIT", NODES, JOBS, EnumSet.allOf(Fault.class), 300_000, 2);
+    // tasks of 1 s, as in RmRestartIT: with 200 ms tasks and a container launch between two
+    // tasks taking longer than a task, no two tasks ran at once after the AM failure in one CI
+    // run, so the restart's moment (two tasks running) never came and neither fault after it ran
+    run = FaultChecks.runWith("FaultsIT", NODES, JOBS, EnumSet.allOf(Fault.class), 300_000, 2,
+        1000);
   }
 
   @Test(timeout = 10_000)
