@@ -34,14 +34,9 @@ final class FaultChecks {
 
   /**
    * Runs {@code jobs} under {@code hare} on {@code nodes} with {@code faults} injected, in the
-   * fresh test directory {@code name}; writes the run's time and report to its summary.txt.
+   * fresh test directory {@code name}, each task holding its emulated GPU {@code gpuMs} times its
+   * type's slowdown; writes the run's time and report to its summary.txt.
    */
-  static DemoResult runWith(String name, List<EmbeddedCluster.Node> nodes, List<DemoJob> jobs,
-      Set<Fault> faults, long timeoutMs, int amAttempts) throws Exception {
-    return runWith(name, nodes, jobs, faults, timeoutMs, amAttempts, 200);
-  }
-
-  /** As above, each task holding its emulated GPU {@code gpuMs} times its type's slowdown. */
   static DemoResult runWith(String name, List<EmbeddedCluster.Node> nodes, List<DemoJob> jobs,
       Set<Fault> faults, long timeoutMs, int amAttempts, long gpuMs) throws Exception {
     File base = GenericTestUtils.getTestDir(name);
