@@ -107,12 +107,11 @@ public final class ContendedShares {
       }
       ranMs.merge(q, overlap(t.startMs(), t.endMs(), windows), Long::sum);
     }
-    Map<String, Long> heldMs = held(run.journal(), queueOf, windows);
-    Map<String, double[]> shortMs = shortfall(run.journal(), queueOf, shares, gpus, windows);
+    Map<String, double[]> ms = containers(run.journal(), queueOf, shares, gpus, windows);
     List<Queue> out = new ArrayList<>();
     shares.forEach((q, share) -> out.add(new Queue(q, share, ranMs.get(q) / 1000.0,
-        share * gpus * contendedS, heldMs.getOrDefault(q, 0L) / 1000.0,
-        shortMs.get(q)[0] / 1000.0, shortMs.get(q)[1] / 1000.0)));
+        share * gpus * contendedS, ms.get(q)[0] / 1000.0, ms.get(q)[1] / 1000.0,
+        ms.get(q)[2] / 1000.0)));
     return new Figures(out, contendedS, run.makespanS(), gpus);
   }
 
@@ -162,45 +161,17 @@ public final class ContendedShares {
   }
 
   /**
-   * Per queue, the time its GPU containers were held in the windows: from each STARTED to the
-   * container's next ENDED (a container whose task continues ends and starts at once), or to the
-   * journal's last entry.
+   * Per queue of {@code shares}, GPU-milliseconds in the windows: {held, lent, idle}. A container
+   * is held from its STARTED to its next ENDED (a container whose task continues ends and starts
+   * at once), or to the journal's last entry. Between two entries (in time order) the open
+   * containers are constant, and a queue short of {@code share x gpus} lacks first what the
+   * others hold above their own guarantees (a queue outside {@code shares}, or an application of
+   * no known queue, has none), then what is free.
    */
-  private static Map<String, Long> held(List<SchedulerJournal.Entry> journal,
-      Map<String, String> queueOf, List<long[]> windows) {
-    Map<String, Long> out = new HashMap<>();
-    Map<String, SchedulerJournal.Entry> open = new HashMap<>();
-    long last = 0;
-    for (SchedulerJournal.Entry e : journal) {
-      last = Math.max(last, e.ms());
-      if (e.kind() == SchedulerJournal.Kind.STARTED) {
-        open.put(e.containerId(), e);
-      } else if (e.kind() == SchedulerJournal.Kind.ENDED) {
-        SchedulerJournal.Entry s = open.remove(e.containerId());
-        if (s != null && queueOf.containsKey(s.appId())) {
-          out.merge(queueOf.get(s.appId()), overlap(s.ms(), e.ms(), windows), Long::sum);
-        }
-      }
-    }
-    for (SchedulerJournal.Entry s : open.values()) {
-      if (queueOf.containsKey(s.appId())) {
-        out.merge(queueOf.get(s.appId()), overlap(s.ms(), last, windows), Long::sum);
-      }
-    }
-    return out;
-  }
-
-  /**
-   * Per queue of {@code shares}, {lent, idle} GPU-milliseconds of its shortfall in the windows:
-   * between two journal entries (in time order) the queues' open containers are constant, and a
-   * queue short of {@code share x gpus} lacks first what the others hold above their own
-   * guarantees (a queue outside {@code shares}, or an application of no known queue, has none),
-   * then what is free.
-   */
-  private static Map<String, double[]> shortfall(List<SchedulerJournal.Entry> journal,
+  private static Map<String, double[]> containers(List<SchedulerJournal.Entry> journal,
       Map<String, String> queueOf, Map<String, Double> shares, int gpus, List<long[]> windows) {
     Map<String, double[]> out = new HashMap<>();
-    shares.keySet().forEach(q -> out.put(q, new double[2]));
+    shares.keySet().forEach(q -> out.put(q, new double[3]));
     List<SchedulerJournal.Entry> byTime = new ArrayList<>(journal);
     byTime.sort(java.util.Comparator.comparingLong(SchedulerJournal.Entry::ms));
     Map<String, String> open = new HashMap<>(); // container -> queue, "" for none known
@@ -211,6 +182,7 @@ public final class ContendedShares {
       if (in > 0) {
         int total = held.values().stream().mapToInt(Integer::intValue).sum();
         for (String q : shares.keySet()) {
+          out.get(q)[0] += (double) held.getOrDefault(q, 0) * in;
           double lacks = shares.get(q) * gpus - held.getOrDefault(q, 0);
           if (lacks <= 0) {
             continue;
@@ -223,8 +195,8 @@ public final class ContendedShares {
           }
           double lent = Math.min(lacks, above);
           double idle = Math.min(lacks - lent, Math.max(0, gpus - total));
-          out.get(q)[0] += lent * in;
-          out.get(q)[1] += idle * in;
+          out.get(q)[1] += lent * in;
+          out.get(q)[2] += idle * in;
         }
       }
       since = Math.max(since, e.ms());
