@@ -2,6 +2,7 @@ package io.hare.demo;
 
 import io.hare.embedded.SchedulerJournal;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -173,7 +174,7 @@ public final class ContendedShares {
     Map<String, double[]> out = new HashMap<>();
     shares.keySet().forEach(q -> out.put(q, new double[3]));
     List<SchedulerJournal.Entry> byTime = new ArrayList<>(journal);
-    byTime.sort(java.util.Comparator.comparingLong(SchedulerJournal.Entry::ms));
+    byTime.sort(Comparator.comparingLong(SchedulerJournal.Entry::ms));
     Map<String, String> open = new HashMap<>(); // container -> queue, "" for none known
     Map<String, Integer> held = new HashMap<>();
     long since = byTime.isEmpty() ? 0 : byTime.get(0).ms();

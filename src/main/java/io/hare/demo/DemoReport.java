@@ -28,8 +28,7 @@ import java.util.Optional;
  * scheduler gave its containers there; {@link ContendedShares}) and what those containers lacked
  * of the guarantee, split into {@code contended_lent_gpu_seconds} (held by other queues above
  * their guarantees) and {@code contended_idle_gpu_seconds} (held by no one), and
- * {@code contended_s}
- * is the contended windows' length; both are absent otherwise.
+ * {@code contended_s} is the contended windows' length; both are absent otherwise.
  */
 public final class DemoReport {
 
