@@ -145,6 +145,7 @@ public class HareScheduler extends FifoScheduler {
   private HareSchedulerMetrics hareMetrics;
   private long metricsStamp = -1;
   private long metricsPending = -1;
+  private String webId; // the RM's, under which the scheduler page answers
   private AutoCloseable web; // the scheduler page and REST answer on the RM's web server
 
   /** The service is named FifoScheduler's way (its only constructor); names show in logs. */
@@ -185,7 +186,7 @@ public class HareScheduler extends FifoScheduler {
       admission = new AppAdmission(s.admin().weightCaps(), policy.clairvoyant(), times);
       centralTypes = new CentralGpuTypes(s.gpuTypeAttribute());
       centralTypes.apply(s.admin().mapping(), List.of(), null); // nodes register later
-      web = HareWeb.install(c, this::report);
+      webId = HareWeb.install(c);
       LOG.info("Hare scheduler: policy {}, GPU type attribute {} (default type {}), weight cap"
           + " {}, {} profiled models, re-plan interval {} ms, least pass interval {} ms",
           policy.name(), s.gpuTypeAttribute(), s.defaultGpuType(), s.weightMax(),
@@ -209,6 +210,15 @@ public class HareScheduler extends FifoScheduler {
    */
   protected Executor newReplanExecutor() {
     return Replanner.newThread();
+  }
+
+  /** Serves the scheduler page once started: on the active RM, not on a standby's scheduler. */
+  @Override
+  public void serviceStart() throws Exception {
+    super.serviceStart();
+    synchronized (this) {
+      web = HareWeb.serve(webId, this::report);
+    }
   }
 
   @Override

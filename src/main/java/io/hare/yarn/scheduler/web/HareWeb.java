@@ -17,7 +17,8 @@ import org.slf4j.LoggerFactory;
  * ({@link HareWebFilter}). YARN's web app has no hook for them that works for a FIFO-derived
  * scheduler on Hadoop 3.4 and 3.5 (see the README, "The scheduler page"), so the scheduler adds
  * {@link HareWebFilterInitializer} to the RM's {@code hadoop.http.filter.initializers} when it is
- * initialised, before the RM builds its web server, and registers where its reports come from.
+ * initialised, before the RM builds its web server, and registers where its reports come from
+ * when it starts: on the active RM only.
  *
  * <p>Several ResourceManagers may live in one JVM (tests, an HA mini cluster): each RM's
  * scheduler registers under an id kept in that RM's configuration ({@link #INSTANCE_KEY}), which
@@ -42,11 +43,11 @@ public final class HareWeb {
   private HareWeb() {}
 
   /**
-   * Registers {@code reports} and adds the filter initializer to {@code rmConf} (the RM's own
-   * configuration object, which the RM reads again when it starts its web server). Close the
-   * result when the scheduler stops.
+   * Adds the filter initializer to {@code rmConf} (the RM's own configuration object, which the
+   * RM reads again when it starts its web server) and returns the id under which the RM's
+   * scheduler serves its page ({@link #serve}).
    */
-  public static AutoCloseable install(Configuration rmConf, Supplier<SchedulerReport> reports) {
+  public static String install(Configuration rmConf) {
     // an RM that becomes active re-creates its scheduler with the same configuration while its
     // web server, built once, keeps the id it was given: the new scheduler takes the old id over
     String id = rmConf.get(INSTANCE_KEY);
@@ -54,7 +55,6 @@ public final class HareWeb {
       id = UUID.randomUUID().toString();
       rmConf.set(INSTANCE_KEY, id);
     }
-    REPORTS.put(id, reports);
     String before = rmConf.get(INITIALIZERS, "");
     String after = withInitializer(before, UserGroupInformation.isSecurityEnabled());
     if (!after.equals(before)) {
@@ -65,8 +65,18 @@ public final class HareWeb {
       LOG.info("RM web server: Hare's scheduler page on /cluster/scheduler and REST answer on {}"
           + " ({} = {})", HareWebFilter.REST_PATH, INITIALIZERS, after);
     }
-    String registered = id;
-    return () -> REPORTS.remove(registered, reports); // unless a successor took the id over
+    return id;
+  }
+
+  /**
+   * Answers the page and the REST path of the RM given {@code id} with {@code reports} until the
+   * result is closed. For a started scheduler only: a standby RM has its scheduler made but not
+   * started, and there the filter lets requests through to YARN, which sends them on to the
+   * active RM as it does its own pages.
+   */
+  public static AutoCloseable serve(String id, Supplier<SchedulerReport> reports) {
+    REPORTS.put(id, reports);
+    return () -> REPORTS.remove(id, reports); // unless a successor took the id over
   }
 
   /**

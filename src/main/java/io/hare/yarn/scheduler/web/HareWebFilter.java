@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
  *   <li>{@value #REST_PATH}: the same as JSON ({@link SchedulerJson}). YARN's own
  *       {@code /ws/v1/cluster/scheduler} keeps answering with its FIFO view of the one queue.
  * </ul>
- * Without a registered Hare scheduler (it stopped, or the filter was listed for another
+ * Without a registered Hare scheduler (it stopped; or not started, as on a standby RM, where
+ * YARN then sends the request on to the active RM; or the filter was listed for another
  * scheduler) it lets everything through. Read-only: GET and HEAD only.
  */
 public final class HareWebFilter implements Filter {

@@ -23,9 +23,23 @@ public record Prediction(long atMs, OptionalLong completionMs, String basis) {
 
   private static final int TIMEOUT_MS = 10_000;
 
-  /** Reads it from the RM named in {@code conf} (its web address, plain HTTP or HTTPS). */
+  /**
+   * Reads it from the RM named in {@code conf} (its web address, plain HTTP or HTTPS); with RM
+   * high availability, from the active one, found as YARN's own clients find it (each RM's
+   * {@code HAServiceProtocol}).
+   */
   public static Prediction fetch(Configuration conf, ApplicationId app) throws IOException {
-    String url = WebAppUtils.getRMWebAppURLWithScheme(conf) + HareWebFilter.REST_PATH;
+    try {
+      return WebAppUtils.execOnActiveRM(conf, Prediction::fetchFrom, app);
+    } catch (IOException e) {
+      throw e;
+    } catch (Exception e) { // finding the active RM: shown as the reason, not a stack trace
+      throw new IOException("cannot read the scheduler's answer: " + e, e);
+    }
+  }
+
+  private static Prediction fetchFrom(String rmWebApp, ApplicationId app) throws IOException {
+    String url = rmWebApp + HareWebFilter.REST_PATH;
     HttpURLConnection c = (HttpURLConnection) new URL(url).openConnection();
     c.setConnectTimeout(TIMEOUT_MS);
     c.setReadTimeout(TIMEOUT_MS);

@@ -39,12 +39,14 @@ public class HareWebTest {
     Configuration conf = new Configuration(false);
     Supplier<SchedulerReport> first = () -> null;
     Supplier<SchedulerReport> second = () -> null;
-    AutoCloseable one = HareWeb.install(conf, first);
-    String id = conf.get(HareWeb.INSTANCE_KEY);
-    assertSame(first, HareWeb.reports(id));
-    AutoCloseable two = HareWeb.install(conf, second); // the RM became active: a new scheduler
+    String id = HareWeb.install(conf);
     assertEquals(id, conf.get(HareWeb.INSTANCE_KEY));
+    assertNull("made, not started (a standby RM's): the page is YARN's", HareWeb.reports(id));
+    AutoCloseable one = HareWeb.serve(id, first);
+    assertSame(first, HareWeb.reports(id));
+    assertEquals("the RM became active: a new scheduler, the same id", id, HareWeb.install(conf));
     assertEquals("added once", 1, conf.get(HareWeb.INITIALIZERS).split(HARE, -1).length - 1);
+    AutoCloseable two = HareWeb.serve(id, second);
     one.close(); // the old one stops late: the new one keeps the page
     assertSame(second, HareWeb.reports(id));
     two.close();
