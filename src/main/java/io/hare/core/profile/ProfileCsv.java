@@ -10,6 +10,7 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,7 +29,9 @@ import org.apache.commons.csv.CSVPrinter;
  *
  * <p>Reading refuses, naming file, line and field: a missing column, a value that is not a
  * number, compute &lt;= 0, sync &lt; 0, either above a year ({@link #MAX_MS}), a bad GPU type
- * name, a (model, type) given twice, and a file that is not UTF-8 text.
+ * name, a (model, type) given twice, and a file that is not UTF-8 text. It reads on past a bad
+ * field and lists every problem at once, one a line (at most {@link #MAX_LISTED}, then how
+ * many more), so that an admin fixes a file in one go.
  */
 public final class ProfileCsv {
 
@@ -57,25 +60,72 @@ public final class ProfileCsv {
   private static ProfileTable read(CsvInput in) throws BadInputException {
     ProfileTable.Builder b = ProfileTable.builder();
     Map<String, Long> seen = new HashMap<>();
-    for (CsvInput.Row row = in.next(); row != null; row = in.next()) {
-      String model = row.text(MODEL);
-      GpuType type;
-      try {
-        type = GpuType.of(row.text(GPU_TYPE));
-      } catch (IllegalArgumentException e) {
-        throw row.error(GPU_TYPE, e.getMessage());
+    List<String> problems = new ArrayList<>();
+    try {
+      for (CsvInput.Row next = in.next(); next != null; next = in.next()) {
+        CsvInput.Row row = next;
+        String model = field(() -> row.text(MODEL), problems);
+        GpuType type = field(() -> gpuType(row), problems);
+        Double compute = field(() -> atMostAYear(row, COMPUTE_MS,
+            row.number(COMPUTE_MS, 0, false, "milliseconds")), problems);
+        Double sync = field(() -> atMostAYear(row, SYNC_MS,
+            row.number(SYNC_MS, 0, true, "milliseconds")), problems);
+        if (model == null || type == null) {
+          continue;
+        }
+        Long first = seen.putIfAbsent(model + "\u0000" + type.name(), row.line());
+        if (first != null) {
+          problems.add(row.error(GPU_TYPE, "model '" + model + "' on type " + type
+              + " is already given on line " + first + "; each (model, gpu_type) once")
+              .getMessage());
+        } else if (compute != null && sync != null) {
+          b.put(model, type, new TaskTimes(compute, sync));
+        }
       }
-      double compute = atMostAYear(row, COMPUTE_MS, row.number(COMPUTE_MS, 0, false,
-          "milliseconds"));
-      double sync = atMostAYear(row, SYNC_MS, row.number(SYNC_MS, 0, true, "milliseconds"));
-      Long first = seen.putIfAbsent(model + "\u0000" + type.name(), row.line());
-      if (first != null) {
-        throw row.error(GPU_TYPE, "model '" + model + "' on type " + type
-            + " is already given on line " + first + "; each (model, gpu_type) once");
-      }
-      b.put(model, type, new TaskTimes(compute, sync));
+    } catch (BadInputException e) {
+      problems.add(e.getMessage()); // the file is not CSV from here on: nothing more to read
+    }
+    if (!problems.isEmpty()) {
+      throw new BadInputException(listed(problems, in.file()));
     }
     return b.build();
+  }
+
+  /** Most problems one read lists; a file that is wrong throughout is counted past them. */
+  static final int MAX_LISTED = 50;
+
+  private static String listed(List<String> problems, String file) {
+    StringBuilder out = new StringBuilder();
+    for (int i = 0; i < Math.min(problems.size(), MAX_LISTED); i++) {
+      out.append(i == 0 ? "" : "\n").append(problems.get(i));
+    }
+    if (problems.size() > MAX_LISTED) {
+      out.append("\n").append(file).append(": ").append(problems.size() - MAX_LISTED)
+          .append(" more problems");
+    }
+    return out.toString();
+  }
+
+  private interface Field<T> {
+    T get() throws BadInputException;
+  }
+
+  /** The field's value, or null with its problem added: a row's other fields are still read. */
+  private static <T> T field(Field<T> f, List<String> problems) {
+    try {
+      return f.get();
+    } catch (BadInputException e) {
+      problems.add(e.getMessage());
+      return null;
+    }
+  }
+
+  private static GpuType gpuType(CsvInput.Row row) throws BadInputException {
+    try {
+      return GpuType.of(row.text(GPU_TYPE));
+    } catch (IllegalArgumentException e) {
+      throw row.error(GPU_TYPE, e.getMessage());
+    }
   }
 
   /**

@@ -241,7 +241,9 @@ public record HareSettings(String policyName, PolicyConfig policyConfig, String 
       }
       return b.build();
     } catch (BadInputException e) {
-      problems.add(SchedulerKeys.PROFILES_FILE + ": " + e.getMessage());
+      for (String problem : e.getMessage().split("\n")) { // one a bad row or field
+        problems.add(SchedulerKeys.PROFILES_FILE + ": " + problem);
+      }
     } catch (IOException | RuntimeException e) {
       problems.add(SchedulerKeys.PROFILES_FILE + ": " + file + ": cannot read: " + e);
     }

@@ -155,6 +155,40 @@ public class ProfileCsvTest {
   }
 
   @Test(timeout = 60_000)
+  public void everyBadFieldOfEveryRowIsListedAtOnce() throws Exception {
+    String m = assertBad(HEADER + "m,v100,10,1\n"
+        + "m,t4,fast,-1\n" // two bad fields in one row
+        + "m,k 80,20,1\n"
+        + "m,V100,11,1\n", // a duplicate of line 2
+        3, "compute_ms", "'fast'");
+    assertEquals(List.of(
+        "P.csv:3: field 'compute_ms'", "P.csv:3: field 'sync_ms'", "P.csv:4: field 'gpu_type'",
+        "P.csv:5: field 'gpu_type'"), m.lines().map(l -> l.substring(0, l.indexOf("':") + 1))
+        .toList());
+    assertTrue(m, m.lines().toList().get(3).contains("already given on line 2"));
+  }
+
+  @Test(timeout = 60_000)
+  public void aFileWrongThroughoutListsTheFirstProblemsAndCountsTheRest() throws Exception {
+    StringBuilder text = new StringBuilder(HEADER);
+    int rows = ProfileCsv.MAX_LISTED + 7;
+    for (int i = 0; i < rows; i++) {
+      text.append("m").append(i).append(",v100,slow,0\n");
+    }
+    String m = assertBad(text.toString(), 2, "compute_ms", "'slow'");
+    List<String> lines = m.lines().toList();
+    assertEquals(ProfileCsv.MAX_LISTED + 1, lines.size());
+    assertEquals("P.csv: 7 more problems", lines.get(lines.size() - 1));
+  }
+
+  @Test(timeout = 60_000)
+  public void aBrokenQuoteEndsTheReadAfterTheProblemsBeforeIt() throws Exception {
+    String m = assertBad(HEADER + "m,v100,0,1\n\"m,t4,10,1\n", 2, "compute_ms");
+    assertEquals(m, 2, m.lines().count());
+    assertTrue(m, m.lines().toList().get(1).contains("not valid CSV"));
+  }
+
+  @Test(timeout = 60_000)
   public void shortRowHasMissingValue() throws Exception {
     assertBad(HEADER + "m,v100,10\n", 2, "sync_ms", "missing value");
   }
