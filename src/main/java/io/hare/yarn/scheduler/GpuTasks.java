@@ -209,6 +209,9 @@ final class GpuTasks {
         YarnJob j = jobs.get(id);
         HareAppAttempt a = attempts.apply(id);
         if (j != null) {
+          if (j.awaitsProgress() && a != null && !a.isStopped()) {
+            host.progressReported(j, a.reportedProgress(), nowMs);
+          }
           int n = a == null || a.isStopped() ? 0 : outstanding(a);
           host.asksChanged(j, n, nowMs);
           for (TaskListener l : listeners) {

@@ -19,6 +19,8 @@ import org.apache.hadoop.yarn.api.records.UpdateContainerError;
 import org.apache.hadoop.yarn.api.records.UpdateContainerRequest;
 import org.apache.hadoop.yarn.server.api.ContainerType;
 import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttempt;
 import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
 import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainerEvent;
 import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainerEventType;
@@ -68,6 +70,16 @@ final class HareAppAttempt extends FifoAppAttemptBase {
   /** Whether the AM declared the Hare protocol ({@link io.hare.yarn.JobTags}); any thread. */
   boolean speaksHare() {
     return speaksHare;
+  }
+
+  /**
+   * The progress this attempt's AM last reported in an allocate call, as YARN keeps it (its
+   * RMAppAttempt: 0 before the first report, and after an RM restart until the AM's next one).
+   */
+  float reportedProgress() {
+    RMApp app = rmContext.getRMApps().get(getApplicationId());
+    RMAppAttempt attempt = app == null ? null : app.getRMAppAttempt(getApplicationAttemptId());
+    return attempt == null ? 0 : attempt.getProgress();
   }
 
   /**

@@ -565,6 +565,9 @@ public class HareScheduler extends FifoScheduler {
       hareMetrics.rejected();
       return; // rejected with a diagnostic
     }
+    if (recovering) {
+      job.recovered(); // its rounds done before the restart come with its AM's progress
+    }
     queues.admitted(id, queue, user);
     job.setQueue(queue.getQueueName());
     applications.put(id, new SchedulerApplication<>(queue, user, unmanagedAM));

@@ -164,6 +164,22 @@ final class PolicyHost implements ClusterView {
   }
 
   /** The job's outstanding one-GPU asks are now {@code outstanding}. */
+  /**
+   * The progress a recovered Hare job's AM reported ({@link YarnJob#restoreRounds}): when it
+   * restores rounds, the policy ranks the job anew by the work it has left.
+   */
+  void progressReported(YarnJob job, float progress, long nowMs) {
+    if (!job.restoreRounds(progress)) {
+      return;
+    }
+    touch(job);
+    if (job.announced) {
+      job.roundsNotified = job.liveRoundsDone(); // no round barrier: rounds done long ago
+      dirty = true;
+      gate.call(() -> policy.onTasksReady(job, nowMs));
+    }
+  }
+
   void asksChanged(YarnJob job, int outstanding, long nowMs) {
     int before = job.ready;
     int grew = job.setReady(outstanding);

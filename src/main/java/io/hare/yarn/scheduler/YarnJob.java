@@ -64,6 +64,11 @@ public final class YarnJob implements QueuedJob {
    * was in runs again from its first task ({@link #realign}).
    */
   private boolean attemptRestarted;
+  /**
+   * Recovered after an RM restart, a Hare AM of declared R and k, and its progress not taken yet:
+   * the tasks it finished before the restart are counted from nothing here until then.
+   */
+  private boolean progressUnknown;
   /** The policy has been told the job arrived. */
   boolean announced;
   /** Rounds done when the policy last heard of a round barrier. */
@@ -182,6 +187,47 @@ public final class YarnJob implements QueuedJob {
   /** A new ApplicationMaster attempt of the job began (not a recovery after an RM restart). */
   void attemptRestarted() {
     attemptRestarted = true;
+  }
+
+  /**
+   * The RM recovered this job after a restart: the rounds it finished before are taken from its
+   * AM's progress once reported ({@link #restoreRounds}); only a Hare AM's progress means rounds
+   * done / R, and only a declared R and k turn it into tasks.
+   */
+  void recovered() {
+    progressUnknown = speaksHare && rounds.isPresent() && declaredK.isPresent();
+  }
+
+  /** Whether the job waits for {@link #restoreRounds} (a recovered Hare job's first progress). */
+  boolean awaitsProgress() {
+    return progressUnknown;
+  }
+
+  /**
+   * Takes the rounds its Hare AM reports done, {@code progress} x R, as finished tasks: k a round,
+   * plus the tasks of the round in progress already counted here. Without it a recovered job
+   * counts from nothing, and a policy that ranks by work left ranks it as if it were starting.
+   * Once, at the first progress above 0 (the AM of a job in its first round reports 0, and has
+   * nothing to restore).
+   *
+   * @return whether the count of finished tasks grew
+   */
+  boolean restoreRounds(float progress) {
+    if (!progressUnknown || !(progress > 0)) {
+      return false;
+    }
+    progressUnknown = false;
+    int r = rounds.getAsInt();
+    int k = declaredK.getAsInt();
+    long byAm = Math.min(r, Math.round((double) progress * r));
+    long restored = byAm * k + tasksDone % k;
+    if (restored <= tasksDone) {
+      return false;
+    }
+    LOG.info("{} recovered after an RM restart: its AM reports {} of {} rounds done; {} tasks"
+        + " counted as {}", id, byAm, r, tasksDone, restored);
+    tasksDone = restored;
+    return true;
   }
 
   /** Sets the outstanding GPU asks; returns how many more there are than before. */

@@ -7,6 +7,7 @@ import static org.junit.Assert.assertTrue;
 import io.hare.yarn.JobTags;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.hadoop.yarn.api.protocolrecords.AllocateRequest;
 import org.apache.hadoop.yarn.api.records.Container;
 import org.apache.hadoop.yarn.api.records.ContainerState;
 import org.apache.hadoop.yarn.api.records.NodeId;
@@ -17,6 +18,8 @@ import org.apache.hadoop.yarn.server.api.protocolrecords.NMContainerStatus;
 import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockRM;
+import org.apache.hadoop.test.GenericTestUtils;
+import org.apache.hadoop.yarn.server.resourcemanager.recovery.FileSystemRMStateStore;
 import org.apache.hadoop.yarn.server.resourcemanager.recovery.MemoryRMStateStore;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttemptState;
@@ -129,6 +132,74 @@ public class HareRestartTest {
     assertTrue(gpus(node.getAllocatedResource())
         <= gpus(node.getTotalResource()));
     assertEquals(2, s.runningTasks(app.getApplicationId()));
+  }
+
+  /**
+   * Without the AM's progress a recovered job counts its finished tasks from nothing, and a
+   * policy that ranks by work left ranks it as if it were starting; the progress a Hare AM
+   * reports (rounds done / R) restores them.
+   */
+  @Test(timeout = 300_000)
+  public void aRecoveredJobTakesTheRoundsItsAmReportsDone() throws Exception {
+    // a store on files, as a cluster's: MockRM's memory store keeps no application tags, and
+    // a recovered job's R and k come from them
+    YarnConfiguration conf = conf();
+    conf.set(YarnConfiguration.RM_STORE, FileSystemRMStateStore.class.getName());
+    conf.set(YarnConfiguration.FS_RM_STATE_STORE_URI,
+        GenericTestUtils.getRandomizedTestDir().toURI().toString());
+    before = HareRm.start(conf);
+    MockNM nm = before.node("h1:1234", 2);
+    RMApp app = before.submitHare("hare.rounds=4", "hare.tasks-per-round=2");
+    MockAM am = before.launch(app, nm);
+    for (int round = 0; round < 2; round++) { // two rounds run and end
+      HareRm.askGpuTasks(am, 2);
+      List<Container> tasks = before.heartbeatAndPull(am, nm);
+      assertEquals(2, tasks.size());
+      for (Container c : tasks) {
+        before.finish(nm, c);
+      }
+    }
+    HareRm.askGpuTasks(am, 2);
+    List<Container> third = before.heartbeatAndPull(am, nm); // round 3 runs across the restart
+    assertEquals(2, third.size());
+    assertEquals(2, roundsDone(before.scheduler(), app));
+    Container amContainer = app.getCurrentAppAttempt().getMasterContainer();
+
+    ResourceUtils.resetResourceTypes(conf);
+    after = new MockRM(conf);
+    after.start();
+    HareScheduler s = (HareScheduler) after.getResourceScheduler();
+    nm.setResourceTrackerService(after.getResourceTrackerService());
+    List<NMContainerStatus> reports = new ArrayList<>();
+    reports.add(running(amContainer));
+    third.forEach(c -> reports.add(running(c)));
+    nm.registerNode(reports, null);
+    after.drainEvents();
+    am.setAMRMProtocol(after.getApplicationMasterService(), after.getRMContext());
+    am.registerAppAttempt(true);
+    after.waitForState(am.getApplicationAttemptId(), RMAppAttemptState.RUNNING);
+    pull(am, nm);
+    assertEquals("the restarted RM does not know the rounds before it", 0, roundsDone(s, app));
+
+    // the AM's next heartbeat reports its progress, 2 of 4 rounds
+    am.allocate(AllocateRequest.newInstance(0, 0.5f, List.of(), List.of(), null));
+    after.drainEvents();
+    pull(am, nm);
+    assertEquals("the rounds the AM reports done", 2, roundsDone(s, app));
+    for (Container c : third) { // round 3 ends: counted on top
+      nm.nodeHeartbeat(List.of(BuilderUtils.newContainerStatus(c.getId(),
+          ContainerState.COMPLETE, "done", 0, c.getResource())), true);
+    }
+    after.drainEvents();
+    HareRm.askGpuTasks(am, 2);
+    pull(am, nm);
+    assertEquals(3, roundsDone(s, app));
+  }
+
+  private static int roundsDone(HareScheduler s, RMApp app) {
+    return s.report().jobs().stream()
+        .filter(j -> j.id().equals(app.getApplicationId().toString())).findFirst()
+        .orElseThrow().roundsDone();
   }
 
   private static long gpus(Resource r) {
