@@ -163,7 +163,6 @@ final class PolicyHost implements ClusterView {
     dirty = true;
   }
 
-  /** The job's outstanding one-GPU asks are now {@code outstanding}. */
   /**
    * The progress a recovered Hare job's AM reported ({@link YarnJob#restoreRounds}): when it
    * restores rounds, the policy ranks the job anew by the work it has left.
@@ -180,6 +179,7 @@ final class PolicyHost implements ClusterView {
     }
   }
 
+  /** The job's outstanding one-GPU asks are now {@code outstanding}. */
   void asksChanged(YarnJob job, int outstanding, long nowMs) {
     int before = job.ready;
     int grew = job.setReady(outstanding);
