@@ -3,11 +3,11 @@ package io.hare.yarn.scheduler;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertNotSame;
-import static org.junit.Assert.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.TimeoutException;
 import org.apache.hadoop.metrics2.AbstractMetric;
 import org.apache.hadoop.metrics2.MetricsRecord;
 import org.apache.hadoop.metrics2.MetricsSource;
@@ -17,6 +17,7 @@ import org.apache.hadoop.ha.HAServiceProtocol.HAServiceState;
 import org.apache.hadoop.ha.HAServiceProtocol.StateChangeRequestInfo;
 import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
 import org.apache.hadoop.service.Service.STATE;
+import org.apache.hadoop.test.GenericTestUtils;
 import org.apache.hadoop.yarn.api.records.Container;
 import org.apache.hadoop.yarn.conf.HAUtil;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
@@ -119,11 +120,14 @@ public class HareHaTest {
     MockAM am = rm.launch(app, nm);
     HareRm.askGpuTasks(am, 3);
     List<Container> placed = new ArrayList<>();
-    long deadline = System.nanoTime() + 60_000_000_000L;
-    while (placed.size() < 2 && System.nanoTime() < deadline) {
-      placed.addAll(rm.heartbeatAndPull(am, nm));
-      Thread.sleep(20);
-    }
+    GenericTestUtils.waitFor(() -> {
+      try {
+        placed.addAll(rm.heartbeatAndPull(am, nm));
+      } catch (Exception e) {
+        throw new AssertionError(e);
+      }
+      return placed.size() >= 2;
+    }, 20, 60_000);
     placed.addAll(rm.heartbeatAndPull(am, nm)); // a third would show here
     for (Container c : placed) {
       assertEquals(1, HareRm.gpus(c));
@@ -157,12 +161,11 @@ public class HareHaTest {
   }
 
   /** Waits until at most {@code n} re-plan threads are alive (a stopped scheduler's ends). */
-  private static void waitForReplanThreadsAtMost(int n) throws InterruptedException {
-    long deadline = System.nanoTime() + 60_000_000_000L;
-    while (replanThreads() > n) {
-      assertTrue("re-plan threads still alive: " + replanThreads(),
-          System.nanoTime() < deadline);
-      Thread.sleep(50);
+  private static void waitForReplanThreadsAtMost(int n) throws Exception {
+    try {
+      GenericTestUtils.waitFor(() -> replanThreads() <= n, 50, 60_000);
+    } catch (TimeoutException e) {
+      throw new AssertionError("re-plan threads still alive: " + replanThreads(), e);
     }
   }
 

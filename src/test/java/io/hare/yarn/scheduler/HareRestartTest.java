@@ -86,15 +86,7 @@ public class HareRestartTest {
     MemoryRMStateStore store = (MemoryRMStateStore) before.rm.getRMStateStore();
 
     ResourceUtils.resetResourceTypes(conf);
-    after = new MockRM(conf, store);
-    after.start();
-    HareScheduler s = (HareScheduler) after.getResourceScheduler();
-    nm.setResourceTrackerService(after.getResourceTrackerService());
-    List<NMContainerStatus> reports = new ArrayList<>();
-    reports.add(running(amContainer));
-    tasks.forEach(c -> reports.add(running(c)));
-    nm.registerNode(reports, null);
-    after.drainEvents();
+    HareScheduler s = restart(new MockRM(conf, store), nm, amContainer, tasks);
 
     for (Container c : tasks) {
       assertNotNull("recovered " + c.getId(), s.getRMContainer(c.getId()));
@@ -166,15 +158,7 @@ public class HareRestartTest {
     Container amContainer = app.getCurrentAppAttempt().getMasterContainer();
 
     ResourceUtils.resetResourceTypes(conf);
-    after = new MockRM(conf);
-    after.start();
-    HareScheduler s = (HareScheduler) after.getResourceScheduler();
-    nm.setResourceTrackerService(after.getResourceTrackerService());
-    List<NMContainerStatus> reports = new ArrayList<>();
-    reports.add(running(amContainer));
-    third.forEach(c -> reports.add(running(c)));
-    nm.registerNode(reports, null);
-    after.drainEvents();
+    HareScheduler s = restart(new MockRM(conf), nm, amContainer, third);
     am.setAMRMProtocol(after.getApplicationMasterService(), after.getRMContext());
     am.registerAppAttempt(true);
     after.waitForState(am.getApplicationAttemptId(), RMAppAttemptState.RUNNING);
@@ -194,6 +178,23 @@ public class HareRestartTest {
     HareRm.askGpuTasks(am, 2);
     pull(am, nm);
     assertEquals(3, roundsDone(s, app));
+  }
+
+  /**
+   * Starts {@code rm} as the restarted RM ({@link #after}), and {@code nm} registers with it
+   * reporting the AM's container and {@code tasks} running; its scheduler.
+   */
+  private HareScheduler restart(MockRM rm, MockNM nm, Container amContainer,
+      List<Container> tasks) throws Exception {
+    after = rm;
+    after.start();
+    nm.setResourceTrackerService(after.getResourceTrackerService());
+    List<NMContainerStatus> reports = new ArrayList<>();
+    reports.add(running(amContainer));
+    tasks.forEach(c -> reports.add(running(c)));
+    nm.registerNode(reports, null);
+    after.drainEvents();
+    return (HareScheduler) after.getResourceScheduler();
   }
 
   private static int roundsDone(HareScheduler s, RMApp app) {
