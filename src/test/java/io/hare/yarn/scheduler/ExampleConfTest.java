@@ -5,7 +5,6 @@ import static org.junit.Assert.assertTrue;
 
 import io.hare.core.GpuType;
 import java.io.File;
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.test.GenericTestUtils;
@@ -40,16 +39,8 @@ public class ExampleConfTest extends MockRmTestCase {
     RMApp app = h.submit("hare.weight=20", "hare.rounds=2", "hare.tasks-per-round=2");
     MockAM am = h.launch(app, plain);
     HareRm.askGpuTasks(am, 2);
-    List<Container> got = new ArrayList<>();
-    // a pass that meets a re-plan in flight places nothing; the next one does
-    GenericTestUtils.waitFor(() -> {
-      try {
-        got.addAll(h.heartbeatAndPull(am, plain));
-      } catch (Exception e) {
-        throw new IllegalStateException(e);
-      }
-      return got.size() == 2;
-    }, 50, 120_000);
+    List<Container> got = h.heartbeatUntil(am, 2, plain);
+    assertEquals(2, got.size());
     for (Container c : got) {
       assertEquals(1, HareRm.gpus(c));
     }

@@ -4,7 +4,6 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertNotSame;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeoutException;
@@ -119,15 +118,7 @@ public class HareHaTest {
     RMApp app = rm.submitHare("hare.rounds=1", "hare.tasks-per-round=3");
     MockAM am = rm.launch(app, nm);
     HareRm.askGpuTasks(am, 3);
-    List<Container> placed = new ArrayList<>();
-    GenericTestUtils.waitFor(() -> {
-      try {
-        placed.addAll(rm.heartbeatAndPull(am, nm));
-      } catch (Exception e) {
-        throw new AssertionError(e);
-      }
-      return placed.size() >= 2;
-    }, 20, 60_000);
+    List<Container> placed = rm.heartbeatUntil(am, 2, nm);
     placed.addAll(rm.heartbeatAndPull(am, nm)); // a third would show here
     for (Container c : placed) {
       assertEquals(1, HareRm.gpus(c));

@@ -204,6 +204,24 @@ final class HareRm implements AutoCloseable {
     return new ArrayList<>(am.allocate(List.of(), List.of()).getAllocatedContainers());
   }
 
+  /**
+   * Kicks scheduling with heartbeats of {@code nm} until {@code am} got {@code n} containers in
+   * all, for an RM whose re-plans run on their own thread: a pass that meets one in flight places
+   * nothing, the next one does.
+   */
+  List<Container> heartbeatUntil(MockAM am, int n, MockNM nm) throws Exception {
+    List<Container> got = new ArrayList<>();
+    GenericTestUtils.waitFor(() -> {
+      try {
+        got.addAll(heartbeatAndPull(am, nm));
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+      return got.size() >= n;
+    }, 20, 120_000);
+    return got;
+  }
+
   /** The NM reports the container finished with exit status 0. */
   void finish(MockNM nm, Container c) throws Exception {
     end(nm, c, 0);
