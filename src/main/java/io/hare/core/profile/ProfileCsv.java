@@ -94,16 +94,13 @@ public final class ProfileCsv {
   /** Most problems one read lists; a file that is wrong throughout is counted past them. */
   static final int MAX_LISTED = 50;
 
-  private static String listed(List<String> problems, String file) {
-    StringBuilder out = new StringBuilder();
-    for (int i = 0; i < Math.min(problems.size(), MAX_LISTED); i++) {
-      out.append(i == 0 ? "" : "\n").append(problems.get(i));
+  private static List<String> listed(List<String> problems, String file) {
+    if (problems.size() <= MAX_LISTED) {
+      return problems;
     }
-    if (problems.size() > MAX_LISTED) {
-      out.append("\n").append(file).append(": ").append(problems.size() - MAX_LISTED)
-          .append(" more problems");
-    }
-    return out.toString();
+    List<String> out = new ArrayList<>(problems.subList(0, MAX_LISTED));
+    out.add(file + ": " + (problems.size() - MAX_LISTED) + " more problems");
+    return out;
   }
 
   private interface Field<T> {

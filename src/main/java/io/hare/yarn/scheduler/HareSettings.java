@@ -241,7 +241,7 @@ public record HareSettings(String policyName, PolicyConfig policyConfig, String 
       }
       return b.build();
     } catch (BadInputException e) {
-      for (String problem : e.getMessage().split("\n")) { // one a bad row or field
+      for (String problem : e.problems()) { // one a bad field
         problems.add(SchedulerKeys.PROFILES_FILE + ": " + problem);
       }
     } catch (IOException | RuntimeException e) {
