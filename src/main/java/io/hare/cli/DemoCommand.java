@@ -64,6 +64,10 @@ import picocli.CommandLine.Spec;
         + "at a time, each after the cluster recovered from the one before):",
         "  rm-restart    the ResourceManager restarts while tasks run (work-preserving",
         "                recovery from a file-system state store); running tasks survive",
+        "  rm-failover   the cluster runs two ResourceManagers, an HA pair with a ZooKeeper",
+        "                state store; the active one stops while tasks run, the standby",
+        "                takes over by itself, and running tasks survive (not with",
+        "                rm-restart)",
         "  am-failure    a job's ApplicationMaster is killed during a round after its",
         "                first; the next attempt resumes after the last finished round",
         "  node-loss     a NodeManager running tasks (and no ApplicationMaster) vanishes;",
@@ -149,8 +153,8 @@ public final class DemoCommand implements Callable<Integer> {
   long timeoutS;
 
   @Option(names = "--inject", paramLabel = "FAULT,...",
-      description = {"Inject these faults into each run: rm-restart, am-failure, node-loss, "
-          + "task-failure (below). Jobs then get 2 ApplicationMaster attempts."})
+      description = {"Inject these faults into each run: rm-restart, rm-failover, am-failure, "
+          + "node-loss, task-failure (below). Jobs then get 2 ApplicationMaster attempts."})
   String inject;
 
   @Option(names = "--task-mode", defaultValue = "resident", paramLabel = "MODE",

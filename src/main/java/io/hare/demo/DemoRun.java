@@ -144,7 +144,7 @@ public final class DemoRun {
     LOG.info("starting an embedded YARN cluster ({} NodeManagers) under policy {}",
         settings.nodes().size(), policy);
     try (EmbeddedCluster cluster = EmbeddedCluster.start(new File(dir, "cluster"),
-        "hare-demo-" + policy, settings.nodes(), rm);
+        "hare-demo-" + policy, settings.nodes(), rm, injection.resourceManagers());
         YarnApps apps = YarnClientApps.open(cluster.conf())) {
       LiveRun live = new LiveRun(cluster, workDirs);
       Map<StockApplication, ApplicationId> stockIds = new LinkedHashMap<>();

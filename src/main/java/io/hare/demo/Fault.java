@@ -13,6 +13,7 @@ import java.util.Set;
  */
 public enum Fault {
   RM_RESTART("rm-restart"),
+  RM_FAILOVER("rm-failover"),
   AM_FAILURE("am-failure"),
   NODE_LOSS("node-loss"),
   TASK_FAILURE("task-failure");
@@ -58,6 +59,10 @@ public enum Fault {
       } else if (!out.add(f)) {
         problems.add("'" + name + "' is given twice");
       }
+    }
+    if (out.contains(RM_RESTART) && out.contains(RM_FAILOVER)) {
+      problems.add("'rm-restart' and 'rm-failover' do not go together (with a standby RM, a"
+          + " restart of the active one is a failover)");
     }
     if (!problems.isEmpty()) {
       throw new BadInputException("--inject: " + String.join("; ", problems) + "; known: "

@@ -44,7 +44,10 @@ public final class FaultPlan implements Injection {
       pending.add(new AmFailure(spared));
     }
     if (faults.contains(Fault.RM_RESTART)) {
-      pending.add(new RmRestart());
+      pending.add(new RmRestart(Fault.RM_RESTART));
+    }
+    if (faults.contains(Fault.RM_FAILOVER)) {
+      pending.add(new RmRestart(Fault.RM_FAILOVER));
     }
     if (faults.contains(Fault.NODE_LOSS)) {
       pending.add(new NodeLoss());
@@ -58,6 +61,12 @@ public final class FaultPlan implements Injection {
   @Override
   public Map<String, String> clusterSettings(File dir) throws IOException {
     return ClusterFaults.settings(new File(dir, "rm-state"));
+  }
+
+  /** Two ResourceManagers, a high-availability pair, for rm-failover; one otherwise. */
+  @Override
+  public int resourceManagers() {
+    return faults.contains(Fault.RM_FAILOVER) ? 2 : 1;
   }
 
   @Override

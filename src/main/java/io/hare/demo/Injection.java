@@ -22,6 +22,14 @@ public interface Injection {
     return Map.of();
   }
 
+  /**
+   * How many ResourceManagers the cluster runs: 1, or 2 for a high-availability pair
+   * (automatic failover and a ZooKeeper state store on the cluster's own ZooKeeper server).
+   */
+  default int resourceManagers() {
+    return 1;
+  }
+
   /** The jobs to run, given the workload's. */
   default List<DemoJob> jobs(List<DemoJob> workload) {
     return workload;

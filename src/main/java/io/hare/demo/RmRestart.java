@@ -1,5 +1,6 @@
 package io.hare.demo;
 
+import io.hare.embedded.ClusterFaults;
 import io.hare.embedded.TaskEvents;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -9,22 +10,33 @@ import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttempt;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttemptState;
 
 /**
- * rm-restart: the ResourceManager is stopped and a new one started in its place while tasks run
- * and after some job finished a round, with work-preserving recovery from a file-system state
- * store. The applications are recovered from the store, the NodeManagers resync and report
- * their running containers (which keep running), the AMs re-register and send their asks
- * again. Settled when every running application's AM has re-registered.
+ * The active ResourceManager goes down while tasks run and after some job finished a round,
+ * with work-preserving recovery. rm-restart: a new one starts in its place and recovers from a
+ * file-system state store. rm-failover: the standby of an HA pair takes over by itself, through
+ * ZooKeeper, and recovers from the ZooKeeper state store; the stopped one comes back as the
+ * standby. Either way the applications are recovered from the store, the NodeManagers resync
+ * and report their running containers (which keep running), the AMs re-register and send their
+ * asks again. Settled when every running application's AM has re-registered.
  */
 final class RmRestart implements ActiveFault {
 
   static final long TIMEOUT_MS = 60_000;
 
+  private final Fault kind;
   /** The task containers running when the RM went down. */
   private List<String> through = List.of();
 
+  /** @param kind {@link Fault#RM_RESTART} or {@link Fault#RM_FAILOVER} */
+  RmRestart(Fault kind) {
+    if (kind != Fault.RM_RESTART && kind != Fault.RM_FAILOVER) {
+      throw new IllegalArgumentException(kind + " is not a ResourceManager fault");
+    }
+    this.kind = kind;
+  }
+
   @Override
   public Fault kind() {
-    return Fault.RM_RESTART;
+    return kind;
   }
 
   @Override
@@ -52,7 +64,19 @@ final class RmRestart implements ActiveFault {
     for (DemoJob j : run.submitted().keySet()) {
       running.put(j, run.running(j));
     }
-    long downMs = run.faults().restartResourceManager(TIMEOUT_MS);
+    String how;
+    if (kind == Fault.RM_RESTART) {
+      long downMs = run.faults().restartResourceManager(TIMEOUT_MS);
+      how = "restarted the ResourceManager (down " + downMs + " ms; recovery from its"
+          + " file-system state store)";
+    } else {
+      ClusterFaults.FailOver f = run.faults().failOver(TIMEOUT_MS);
+      how = "stopped the active ResourceManager " + f.from() + "; " + f.to() + " took over by"
+          + " itself after " + f.activeAfterMs() + " ms (its elector won the ZooKeeper lock;"
+          + " recovery from the ZooKeeper state store), the NodeManagers registered with it"
+          + " after " + f.nodesBackAfterMs() + " ms, and " + f.from() + " came back as the"
+          + " standby,";
+    }
     List<String> containers = new ArrayList<>();
     List<String> what = new ArrayList<>();
     for (Map.Entry<DemoJob, List<TaskEvents.Attempt>> e : running.entrySet()) {
@@ -63,10 +87,9 @@ final class RmRestart implements ActiveFault {
       }
     }
     through = List.copyOf(containers);
-    return new Injected(kind().label(), at, "restarted the ResourceManager (down " + downMs
-        + " ms; recovery from its file-system state store) while it ran "
-        + String.join(", ", what) + "; the NodeManagers resynced and kept their containers, "
-        + "the AMs re-registered", containers);
+    return new Injected(kind.label(), at, how + " while it ran " + String.join(", ", what)
+        + "; the NodeManagers resynced and kept their containers, the AMs re-registered",
+        containers);
   }
 
   /**

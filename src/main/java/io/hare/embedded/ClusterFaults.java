@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.hadoop.ha.HAServiceProtocol;
 import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.api.records.NodeId;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
@@ -77,7 +78,7 @@ public final class ClusterFaults {
   }
 
   /** A port nobody listens on now (another process may take it before the RM does: rare). */
-  private static int freePort() throws IOException {
+  static int freePort() throws IOException {
     try (ServerSocket socket = new ServerSocket(0)) {
       socket.setReuseAddress(true);
       return socket.getLocalPort();
@@ -94,6 +95,11 @@ public final class ClusterFaults {
    * @return how long the ResourceManager was down, ms
    */
   public long restartResourceManager(long timeoutMs) throws Exception {
+    if (cluster.highlyAvailable()) {
+      // the standby would take over while the active one restarts: a failover, not a restart
+      throw new IllegalStateException("a restart of one ResourceManager of an HA pair is a"
+          + " failover; use failOver");
+    }
     long t0 = System.currentTimeMillis();
     LOG.info("fault: restarting the ResourceManager");
     cluster.miniCluster().restartResourceManager(0);
@@ -102,6 +108,51 @@ public final class ClusterFaults {
     LOG.info("fault: the ResourceManager is back after {} ms; NodeManagers re-registered after"
         + " {} ms", up - t0, System.currentTimeMillis() - t0);
     return up - t0;
+  }
+
+  /** What a failover did: the RM that stopped, the one that took over, and when. */
+  public record FailOver(String from, String to, long activeAfterMs, long nodesBackAfterMs) {}
+
+  /**
+   * Stops the active ResourceManager of an HA pair, as when its host goes down, and waits
+   * until the standby has taken over by itself (its elector wins the ZooKeeper lock; it
+   * recovers the applications from the ZooKeeper state store) and every running NodeManager,
+   * which fails over to it, has registered; the new scheduler then has the nodes' GPU counts.
+   * Then starts the stopped RM again, which joins as the standby, so the pair can fail over
+   * once more.
+   */
+  public FailOver failOver(long timeoutMs) throws Exception {
+    if (!cluster.highlyAvailable()) {
+      throw new IllegalStateException("a failover needs an HA pair of ResourceManagers");
+    }
+    MiniYARNCluster mini = cluster.miniCluster();
+    int from = mini.getActiveRMIndex();
+    if (from < 0) {
+      throw new IllegalStateException("no ResourceManager is active");
+    }
+    long t0 = System.currentTimeMillis();
+    LOG.info("fault: stopping the active ResourceManager {}", rmId(from));
+    mini.stopResourceManager(from);
+    int[] to = {-1};
+    GenericTestUtils.waitFor(() -> {
+      to[0] = mini.getActiveRMIndex();
+      return to[0] >= 0;
+    }, 50, (int) timeoutMs);
+    long active = System.currentTimeMillis() - t0;
+    cluster.afterResourceManagerRestart(timeoutMs);
+    long nodesBack = System.currentTimeMillis() - t0;
+    LOG.info("fault: {} took over after {} ms; NodeManagers registered with it after {} ms",
+        rmId(to[0]), active, nodesBack);
+    mini.restartResourceManager(from);
+    GenericTestUtils.waitFor(() -> mini.getResourceManager(from) != null
+        && mini.getResourceManager(from).getRMContext().getHAServiceState()
+            == HAServiceProtocol.HAServiceState.STANDBY, 50, (int) timeoutMs);
+    LOG.info("fault: {} is back as the standby", rmId(from));
+    return new FailOver(rmId(from), rmId(to[0]), active, nodesBack);
+  }
+
+  private static String rmId(int index) {
+    return HighAvailability.RM_IDS.get(index);
   }
 
   /**

@@ -82,6 +82,8 @@ public final class EmbeddedCluster implements AutoCloseable {
   public static final int NM_VCORES = 8;
 
   private final MiniYARNCluster cluster;
+  /** The HA pair's ZooKeeper; null with one ResourceManager. */
+  private final EmbeddedZooKeeper zk;
   private final YarnConfiguration conf;
   private final Map<String, String> typeByHost;
   private final List<Node> nodes;
@@ -90,9 +92,10 @@ public final class EmbeddedCluster implements AutoCloseable {
   /** Indexes of the NodeManagers stopped by {@link ClusterFaults#stopNodeManager}. */
   private final Set<Integer> stopped = new HashSet<>();
 
-  private EmbeddedCluster(MiniYARNCluster cluster, YarnConfiguration conf,
+  private EmbeddedCluster(MiniYARNCluster cluster, EmbeddedZooKeeper zk, YarnConfiguration conf,
       Map<String, String> typeByHost, List<Node> nodes, File workDir) {
     this.cluster = cluster;
+    this.zk = zk;
     this.conf = conf;
     this.typeByHost = typeByHost;
     this.nodes = List.copyOf(nodes);
@@ -109,6 +112,25 @@ public final class EmbeddedCluster implements AutoCloseable {
    */
   public static EmbeddedCluster start(File workDir, String name, List<Node> nodes,
       Configuration settings) throws IOException, InterruptedException, TimeoutException {
+    return start(workDir, name, nodes, settings, 1);
+  }
+
+  /**
+   * Starts the cluster with one ResourceManager, or two as a high-availability pair
+   * ({@link HighAvailability}: automatic failover by YARN's embedded elector and a ZooKeeper
+   * state store, on a ZooKeeper server of the cluster's own), and waits until the scheduler
+   * of the active one knows every node's GPUs.
+   *
+   * @param resourceManagers 1, or 2 for a high-availability pair; with two, the pair's
+   *     settings win over {@code settings} (its state store and RM addresses among them)
+   */
+  public static EmbeddedCluster start(File workDir, String name, List<Node> nodes,
+      Configuration settings, int resourceManagers)
+      throws IOException, InterruptedException, TimeoutException {
+    if (resourceManagers != 1 && resourceManagers != 2) {
+      throw new IllegalArgumentException("an embedded cluster runs 1 ResourceManager or 2 (a"
+          + " high-availability pair), not " + resourceManagers);
+    }
     if (nodes.isEmpty()) {
       throw new IllegalArgumentException("an embedded cluster needs >= 1 node");
     }
@@ -137,17 +159,23 @@ public final class EmbeddedCluster implements AutoCloseable {
     conf.setStrings(YarnConfiguration.YARN_APPLICATION_CLASSPATH, containerClasspath(confDir));
     conf.setInt(YarnConfiguration.RM_AM_MAX_ATTEMPTS, 1);
     settings.forEach(e -> conf.set(e.getKey(), e.getValue()));
+    EmbeddedZooKeeper zk = null;
+    if (resourceManagers == 2) {
+      zk = EmbeddedZooKeeper.start(new File(workDir, "zookeeper"));
+      HighAvailability.configure(conf, name, zk);
+    }
 
     ResourceUtils.resetNodeResources();
     ResourceUtils.resetResourceTypes(conf);
-    MiniYARNCluster cluster = new MiniYARNCluster(name, nodes.size(), 1, 1);
-    cluster.init(conf);
-    for (int i = 0; i < nodes.size(); i++) {
-      cluster.getNodeManager(i).getConfig().set(YarnConfiguration.NM_ADDRESS, host(i) + ":0");
-    }
-    cluster.start();
+    MiniYARNCluster cluster = new MiniYARNCluster(name, resourceManagers, nodes.size(), 1, 1);
     EmbeddedCluster started = null;
     try {
+      cluster.init(conf);
+      for (int i = 0; i < nodes.size(); i++) {
+        cluster.getNodeManager(i).getConfig().set(YarnConfiguration.NM_ADDRESS,
+            host(i) + ":0");
+      }
+      cluster.start();
       if (!cluster.waitForNodeManagersToConnect(30_000)) {
         throw new IOException("the NodeManagers did not register within 30 s");
       }
@@ -166,7 +194,7 @@ public final class EmbeddedCluster implements AutoCloseable {
       for (int i = 0; i < nodes.size(); i++) {
         types.put(host(i), nodes.get(i).gpuType());
       }
-      started = new EmbeddedCluster(cluster, live, types, nodes, workDir);
+      started = new EmbeddedCluster(cluster, zk, live, types, nodes, workDir);
       started.attachJournal();
       started.setGpuTypes();
       started.setGpuCounts();
@@ -178,6 +206,9 @@ public final class EmbeddedCluster implements AutoCloseable {
     } finally {
       if (started == null) {
         cluster.stop();
+        if (zk != null) {
+          zk.close();
+        }
       }
     }
   }
@@ -206,8 +237,17 @@ public final class EmbeddedCluster implements AutoCloseable {
     return journal;
   }
 
+  /**
+   * The active ResourceManager: the only one, or the active one of an HA pair (during a failover
+   * this waits for one, up to the RMs' ZooKeeper timeout, and is null if none became active).
+   */
   public ResourceManager rm() {
     return cluster.getResourceManager();
+  }
+
+  /** Whether the cluster runs a high-availability pair of ResourceManagers. */
+  public boolean highlyAvailable() {
+    return zk != null;
   }
 
   public MiniYARNCluster miniCluster() {
@@ -355,6 +395,12 @@ public final class EmbeddedCluster implements AutoCloseable {
 
   @Override
   public void close() {
-    cluster.stop();
+    try {
+      cluster.stop();
+    } finally {
+      if (zk != null) {
+        zk.close();
+      }
+    }
   }
 }

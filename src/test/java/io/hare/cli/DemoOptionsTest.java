@@ -29,8 +29,10 @@ public class DemoOptionsTest {
     refused("-D yarn.scheduler.hare.policy: only", "-D", "yarn.scheduler.hare.policy=hlas");
     refused("-D yarn.app.hare.job.weight: only yarn.scheduler.hare.*",
         "-D", "yarn.app.hare.job.weight=3");
-    refused("--inject: unknown fault 'disk-full'; known: rm-restart, am-failure, node-loss,"
-        + " task-failure", "--inject", "rm-restart,disk-full");
+    refused("--inject: unknown fault 'disk-full'; known: rm-restart, rm-failover, am-failure,"
+        + " node-loss, task-failure", "--inject", "rm-restart,disk-full");
+    refused("--inject: 'rm-restart' and 'rm-failover' do not go together", "--inject",
+        "rm-failover,rm-restart");
     refused("--inject: an empty name", "--inject", "");
   }
 
@@ -54,7 +56,7 @@ public class DemoOptionsTest {
     CliRun r = CliRun.run("demo", "--help");
     assertEquals(r.toString(), HareCommand.OK, r.code);
     for (String o : new String[] {"--policy", "--compare", "--jobs", "--out", "--json",
-        "--inject", "rm-restart", "am-failure", "node-loss", "task-failure", "\"injected\"",
+        "--inject", "rm-restart", "rm-failover", "am-failure", "node-loss", "task-failure", "\"injected\"",
         "--tenants", "\"contended_gpu_seconds\"", "\"contended_guaranteed_gpu_seconds\""}) {
       assertTrue(o, r.out.contains(o));
     }

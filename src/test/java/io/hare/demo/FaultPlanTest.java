@@ -21,7 +21,8 @@ import org.junit.rules.TemporaryFolder;
 /**
  * The parts of the fault harness that need no cluster: the fault names, the jobs and task
  * commands of task-failure (run in bash as a container would), and what a plan reports of
- * faults that never came due. The faults themselves: FaultsIT, RmRestartIT, DemoInjectIT.
+ * faults that never came due. The faults themselves: FaultsIT, RmRestartIT, RmFailoverIT,
+ * DemoInjectIT.
  */
 public class FaultPlanTest {
 
@@ -34,11 +35,33 @@ public class FaultPlanTest {
 
   @Test(timeout = 60_000)
   public void faultsAreNamedAsOnTheCommandLine() throws Exception {
-    assertEquals(EnumSet.allOf(Fault.class),
+    assertEquals(EnumSet.complementOf(EnumSet.of(Fault.RM_FAILOVER)),
         Fault.parse("rm-restart,am-failure,node-loss,task-failure"));
+    assertEquals(EnumSet.complementOf(EnumSet.of(Fault.RM_RESTART)),
+        Fault.parse("rm-failover,am-failure,node-loss,task-failure"));
     assertEquals(EnumSet.of(Fault.NODE_LOSS, Fault.RM_RESTART),
         Fault.parse(" Node-Loss , rm-restart"));
-    assertEquals("rm-restart,am-failure,node-loss,task-failure", Fault.names());
+    assertEquals("rm-restart,rm-failover,am-failure,node-loss,task-failure", Fault.names());
+  }
+
+  /** With a standby RM, stopping the active one is a failover: the two are not combined. */
+  @Test(timeout = 60_000)
+  public void aRestartAndAFailoverAreRefusedTogether() {
+    BadInputException e = assertThrows(BadInputException.class,
+        () -> Fault.parse("rm-failover,node-loss,rm-restart"));
+    assertEquals("--inject: 'rm-restart' and 'rm-failover' do not go together (with a standby"
+        + " RM, a restart of the active one is a failover); known: rm-restart, rm-failover,"
+        + " am-failure, node-loss, task-failure", e.getMessage());
+  }
+
+  /** Only a failover needs the second ResourceManager (and the ZooKeeper it brings). */
+  @Test(timeout = 60_000)
+  public void aFailoverAsksForAPairOfResourceManagers() {
+    assertEquals(2, new FaultPlan(EnumSet.of(Fault.RM_FAILOVER, Fault.AM_FAILURE))
+        .resourceManagers());
+    assertEquals(1, new FaultPlan(EnumSet.complementOf(EnumSet.of(Fault.RM_FAILOVER)))
+        .resourceManagers());
+    assertEquals(1, Injection.NONE.resourceManagers());
   }
 
   @Test(timeout = 60_000)
@@ -46,7 +69,8 @@ public class FaultPlanTest {
     BadInputException e = assertThrows(BadInputException.class,
         () -> Fault.parse("rm-restart,disk-full,,rm-restart"));
     assertEquals("--inject: unknown fault 'disk-full'; an empty name; 'rm-restart' is given"
-        + " twice; known: rm-restart, am-failure, node-loss, task-failure", e.getMessage());
+        + " twice; known: rm-restart, rm-failover, am-failure, node-loss, task-failure",
+        e.getMessage());
   }
 
   @Test(timeout = 60_000)
@@ -80,7 +104,8 @@ public class FaultPlanTest {
 
   @Test(timeout = 60_000)
   public void faultsThatNeverCameDueAreReportedAsNotInjected() {
-    List<Injected> i = new FaultPlan(EnumSet.allOf(Fault.class)).injected();
+    List<Injected> i = new FaultPlan(EnumSet.complementOf(EnumSet.of(Fault.RM_FAILOVER)))
+        .injected();
     assertEquals(List.of("task-failure", "task-failure", "am-failure", "rm-restart", "node-loss"),
         i.stream().map(Injected::fault).collect(Collectors.toList()));
     for (Injected x : i) {
@@ -88,6 +113,10 @@ public class FaultPlanTest {
       assertTrue(x.toString(), x.detail().startsWith("not "));
     }
     assertTrue(i.get(4).detail(), i.get(4).detail().contains("no ApplicationMaster"));
+    List<Injected> failover = new FaultPlan(EnumSet.of(Fault.RM_FAILOVER)).injected();
+    assertEquals("rm-failover", failover.get(0).fault());
+    assertTrue(failover.get(0).detail(), failover.get(0).detail().contains("after some job"
+        + " finished a round"));
   }
 
   private int bash(String command, String round, String index) throws Exception {

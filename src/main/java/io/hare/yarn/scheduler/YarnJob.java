@@ -224,8 +224,8 @@ public final class YarnJob implements QueuedJob {
     if (restored <= tasksDone) {
       return false;
     }
-    LOG.info("{} recovered after an RM restart: its AM reports {} of {} rounds done; {} tasks"
-        + " counted as {}", id, byAm, r, tasksDone, restored);
+    LOG.info("{} recovered by a new ResourceManager (a restart or a failover): its AM reports"
+        + " {} of {} rounds done; {} tasks counted as {}", id, byAm, r, tasksDone, restored);
     tasksDone = restored;
     return true;
   }
