@@ -80,28 +80,13 @@ public class NodeManagerKillIT {
   @Rule
   public final Timeout timeout = Timeout.seconds(900);
 
-  /**
-   * A job on a cluster while it runs: the client's process and where it writes; closing it kills
-   * a client still running.
-   */
-  private record Submitted(Process client, Path out, Path job, SgdJobFiles.Shape shape,
-      long startMs) implements AutoCloseable {
-
-    @Override
-    public void close() throws InterruptedException {
-      if (client.isAlive()) {
-        client.descendants().forEach(ProcessHandle::destroyForcibly);
-        client.destroyForcibly().waitFor();
-      }
-    }
-  }
-
   @Test
   public void aKilledNodeManagerGetsNoNewContainersAndComesBack() throws Exception {
     Path base = Path.of("target", "nm-kill-it").toAbsolutePath();
     try (StandaloneCluster cluster = StandaloneCluster.install(base, NODES,
         Map.of("yarn.scheduler.hare.node.liveness-grace-ms", Long.toString(GRACE_MS)));
-        Submitted s = submit(cluster, base, "sgd-nm-kill")) {
+        StandaloneJob s = StandaloneJob.submit(cluster, base, "sgd-nm-kill",
+            ROUNDS, TASKS, SLOW_TASK)) {
       String victim = awaitTaskAwayFromAm(cluster, s);
       int index = nodeIndex(victim);
       long killMs = System.currentTimeMillis();
@@ -109,7 +94,7 @@ public class NodeManagerKillIT {
       assertTrue("the RM lists the killed node RUNNING",
           cluster.nodesIn("RUNNING").contains(victim));
 
-      long jobMs = awaitSuccess(cluster, s);
+      long jobMs = s.awaitSuccess(cluster, JOB_TIMEOUT_MS);
       assertTrue("YARN still lists the killed node RUNNING (its own expiry is 10 minutes)",
           cluster.nodesIn("RUNNING").contains(victim));
       SgdJobFiles.assertEqualsReference(s.job(), s.shape());
@@ -139,7 +124,8 @@ public class NodeManagerKillIT {
     try (StandaloneCluster cluster = StandaloneCluster.install(base, NODES,
         Map.of("yarn.scheduler.hare.node.liveness-grace-ms", Long.toString(GRACE_MS),
             "yarn.nm.liveness-monitor.expiry-interval-ms", Long.toString(EXPIRY_MS)));
-        Submitted s = submit(cluster, base, "sgd-node-crash")) {
+        StandaloneJob s = StandaloneJob.submit(cluster, base,
+            "sgd-node-crash", ROUNDS, TASKS, SLOW_TASK)) {
       String victim = awaitTaskAwayFromAm(cluster, s);
       int index = nodeIndex(victim);
       long killMs = System.currentTimeMillis();
@@ -148,7 +134,7 @@ public class NodeManagerKillIT {
           .filter(a -> a.host().equals(victim) && !a.ended()).toList();
       assertFalse("tasks running on " + victim + " at the crash", lost.isEmpty());
 
-      long jobMs = awaitSuccess(cluster, s);
+      long jobMs = s.awaitSuccess(cluster, JOB_TIMEOUT_MS);
       TaskEvents.Runs runs = SgdJobFiles.runs(s.job());
       long lastRerunMs = 0;
       for (TaskEvents.Attempt l : lost) {
@@ -168,36 +154,18 @@ public class NodeManagerKillIT {
     }
   }
 
-  /** Starts {@code bin/hare submit} of an SGD job of slow tasks, in the background. */
-  private static Submitted submit(StandaloneCluster cluster, Path base, String name)
-      throws Exception {
-    SgdJobFiles.Shape shape = new SgdJobFiles.Shape(name, ROUNDS, TASKS, base.resolve("staging"));
-    Path job = SgdJobFiles.init(base.resolve("jobs/sgd"), 11);
-    Path spec = SgdJobFiles.writeSpec(job, shape, SLOW_TASK);
-    Path out = base.resolve("submit.out");
-    ProcessBuilder client = new ProcessBuilder(cluster.hare("submit", "--poll-ms", "1000",
-        spec.toString())).directory(cluster.hareHome().toFile()).redirectErrorStream(true)
-        .redirectOutput(out.toFile());
-    client.environment().clear();
-    client.environment().putAll(cluster.hareEnv());
-    long t0 = System.nanoTime();
-    Process p = client.start();
-    p.getOutputStream().close();
-    return new Submitted(p, out, job, shape, t0);
-  }
-
   /**
    * The host of a task running now on a node without the AM (whose process outlives its
    * NodeManager anyway, as every container does).
    */
-  private static String awaitTaskAwayFromAm(StandaloneCluster cluster, Submitted s)
+  private static String awaitTaskAwayFromAm(StandaloneCluster cluster, StandaloneJob s)
       throws Exception {
     String[] victim = new String[1];
     StandaloneCluster.waitFor("a task running on a node without the AM", JOB_TIMEOUT_MS, () -> {
       if (!s.client().isAlive()) {
         throw new AssertionError("hare submit ended: " + Files.readString(s.out()));
       }
-      Optional<ApplicationId> id = appId(s.out());
+      Optional<ApplicationId> id = s.appId();
       String amHost = id.isEmpty() ? null : amHost(cluster, id.get());
       if (amHost == null) {
         return false;
@@ -211,24 +179,6 @@ public class NodeManagerKillIT {
       return false;
     });
     return victim[0];
-  }
-
-  /**
-   * Waits for {@code hare submit} to end, asserts it succeeded with its first AM (a second
-   * attempt would rerun the job and hide an AM that the lost node brought down); the job's time.
-   */
-  private static long awaitSuccess(StandaloneCluster cluster, Submitted s) throws Exception {
-    StandaloneCluster.waitFor("hare submit to end (" + s.out() + ")", JOB_TIMEOUT_MS,
-        () -> !s.client().isAlive());
-    long jobMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - s.startMs());
-    String printed = Files.readString(s.out());
-    LOG.info("hare submit output:\n{}", printed);
-    assertEquals(printed, 0, s.client().exitValue());
-    ApplicationId id = appId(s.out()).orElseThrow();
-    JsonNode attempts = cluster.rest("/ws/v1/cluster/apps/" + id + "/appattempts");
-    assertEquals("AM attempts of " + id + ": " + attempts, 1,
-        attempts.path("appAttempts").path("appAttempt").size());
-    return jobMs;
   }
 
   /** A container placement the RM logged. */
@@ -254,14 +204,6 @@ public class NodeManagerKillIT {
         "/jmx?qry=Hadoop:service=ResourceManager,name=HareSchedulerMetrics");
     JsonNode beans = jmx == null ? null : jmx.path("beans");
     return beans == null || beans.isEmpty() ? -1 : beans.get(0).path("SilentNodes").asInt(-1);
-  }
-
-  private static Optional<ApplicationId> appId(Path submitOut) throws Exception {
-    if (!Files.exists(submitOut)) {
-      return Optional.empty();
-    }
-    return Files.readAllLines(submitOut).stream().map(String::strip)
-        .filter(l -> l.startsWith("application_")).findFirst().map(ApplicationId::fromString);
   }
 
   /** The host of the application's AM, or null while the RM does not say. */

@@ -3,6 +3,7 @@ package io.hare.it;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hare.embedded.EmbeddedCluster;
+import io.hare.embedded.EmbeddedZooKeeper;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -23,13 +24,15 @@ import java.util.concurrent.TimeoutException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.yarn.api.records.ResourceInformation;
+import org.apache.hadoop.yarn.conf.HAUtil;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * A YARN cluster of separate JVM processes installed as the tarball's README tells an admin:
- * one ResourceManager and one NodeManager per {@link EmbeddedCluster.Node}, each started with
+ * one ResourceManager (or an HA pair of two) and one NodeManager per
+ * {@link EmbeddedCluster.Node}, each started with
  * {@code java -cp CONF:HADOOP_JARS/*:HARE_HOME/lib/*} (Hadoop's own jars first, then the unpacked
  * tarball's lib/), its own configuration directory and its own log file under {@code dir/logs}.
  *
@@ -42,6 +45,9 @@ import org.slf4j.LoggerFactory;
  *       ({@code yarn.scheduler.hare.gpu-type.mapping-file}); RM recovery on, with a
  *       file-system state store under {@code dir}. No auxiliary services (two NMs on one host
  *       would need their own shuffle ports).
+ *   <li>An HA pair: rm0 and rm1, both on 127.0.0.1 with their own ports and configuration
+ *       directories (each names its own id), automatic failover (YARN's embedded elector) and a
+ *       ZooKeeper state store, on an {@link EmbeddedZooKeeper} in the test's JVM.
  *   <li>{@link #hadoopHome()}: a stand-in HADOOP_HOME whose {@code bin/hadoop classpath} prints
  *       the client configuration and Hadoop's jars, for the tarball's {@code bin/hare}; the
  *       containers get the same classpath ({@code yarn.application.classpath}).
@@ -49,8 +55,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>{@link #killNodeManager} kills an NM with SIGKILL (its containers live on, as on a real
  * host), {@link #crashNode} its containers with it, and {@link #startNodeManager} starts it
- * again. {@link #close} kills every process it
- * started, including containers orphaned by a killed NM.
+ * again; {@link #killResourceManager} and {@link #startResourceManager} do the same to an RM.
+ * {@link #close} kills every process it started, including containers orphaned by a killed NM.
  */
 final class StandaloneCluster implements AutoCloseable {
 
@@ -64,14 +70,23 @@ final class StandaloneCluster implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final long START_TIMEOUT_MS = 240_000;
 
-  /** What a cluster is made of and where its pieces come from. */
+  /**
+   * What a cluster is made of and where its pieces come from.
+   *
+   * @param resourceManagers 1, or 2: an HA pair (automatic failover, a ZooKeeper state store)
+   */
   record Setup(Path dir, Path hareHome, Path hadoopJars, List<EmbeddedCluster.Node> nodes,
-      Path profiles, List<String> jvmFlags, Map<String, String> rmSettings) {}
+      Path profiles, List<String> jvmFlags, Map<String, String> rmSettings,
+      int resourceManagers) {}
 
   private final Setup setup;
   private final Map<String, String> rmConf = new LinkedHashMap<>();
   private final Map<String, String> clientConf = new LinkedHashMap<>();
-  private Process rm;
+  /** Each RM's web address, host:port. */
+  private final String[] rmWebs;
+  private final Process[] rms;
+  /** The HA pair's ZooKeeper (in this JVM: it is not what is tested); null with one RM. */
+  private EmbeddedZooKeeper zk;
   private final Process[] nms;
   /** Containers of killed NodeManagers: they outlive their NM, and close() ends them. */
   private final List<ProcessHandle> orphans = new ArrayList<>();
@@ -80,6 +95,8 @@ final class StandaloneCluster implements AutoCloseable {
   private StandaloneCluster(Setup setup) {
     this.setup = setup;
     this.nms = new Process[setup.nodes().size()];
+    this.rms = new Process[setup.resourceManagers()];
+    this.rmWebs = new String[setup.resourceManagers()];
     // a test JVM that ends without close() (a timeout, a killed fork) must not leave daemons
     Runtime.getRuntime().addShutdownHook(new Thread(this::close, "standalone-cluster-close"));
   }
@@ -93,7 +110,9 @@ final class StandaloneCluster implements AutoCloseable {
     boolean up = false;
     try {
       c.configure();
-      c.startResourceManager(timeoutMs);
+      for (int i = 0; i < setup.resourceManagers(); i++) {
+        c.startResourceManager(i, timeoutMs);
+      }
       long t0 = System.nanoTime();
       for (int i = 0; i < setup.nodes().size(); i++) {
         c.startNodeManager(i);
@@ -117,6 +136,15 @@ final class StandaloneCluster implements AutoCloseable {
    */
   static StandaloneCluster install(Path base, List<EmbeddedCluster.Node> nodes,
       Map<String, String> rmSettings) throws Exception {
+    return install(base, nodes, rmSettings, 1);
+  }
+
+  /**
+   * As {@link #install(Path, List, Map)}, with {@code resourceManagers} RMs: 2 makes an HA pair
+   * (rm0 and rm1) with automatic failover and a ZooKeeper state store, rm0 started first.
+   */
+  static StandaloneCluster install(Path base, List<EmbeddedCluster.Node> nodes,
+      Map<String, String> rmSettings, int resourceManagers) throws Exception {
     Path hareHome = Tarball.unpack(base.resolve("tarball"));
     List<String> flags = new ArrayList<>();
     for (String f : System.getProperty("hare.it.daemon.jvm.flags", "").trim().split("\\s+")) {
@@ -128,7 +156,7 @@ final class StandaloneCluster implements AutoCloseable {
         "500"));
     rm.putAll(rmSettings);
     StandaloneCluster c = start(new Setup(base.resolve("cluster"), hareHome, hadoopJars(), nodes,
-        hareHome.resolve("conf/profiles.csv"), flags, rm), START_TIMEOUT_MS);
+        hareHome.resolve("conf/profiles.csv"), flags, rm, resourceManagers), START_TIMEOUT_MS);
     LOG.info("figures: ResourceManager start {} ms (JVM start until its REST API answered"
         + " STARTED), Hadoop {} from {}", c.rmStartMs(), hadoopVersion(), hadoopJars());
     return c;
@@ -184,21 +212,65 @@ final class StandaloneCluster implements AutoCloseable {
     return setup.hareHome();
   }
 
-  /** The RM's web address, http://HOST:PORT. */
-  String rmWeb() {
-    return "http://" + rmConf.get(YarnConfiguration.RM_WEBAPP_ADDRESS);
+  /** The active RM's web address, http://HOST:PORT (rm0's while none is active). */
+  String rmWeb() throws IOException {
+    int active = activeResourceManager();
+    return "http://" + rmWebs[Math.max(active, 0)];
   }
 
-  /** Starts the ResourceManager's JVM (again, after a kill) and waits until it serves. */
-  void startResourceManager(long timeoutMs) throws Exception {
+  /**
+   * The index of the RM whose REST API says it is active, or -1 while none does; 0 for a
+   * single RM.
+   */
+  int activeResourceManager() throws IOException {
+    if (rms.length == 1) {
+      return 0;
+    }
+    for (int i = 0; i < rms.length; i++) {
+      if ("ACTIVE".equals(haState(i))) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** RM {@code i}'s high-availability state (ACTIVE, STANDBY, ...), or null if it does not answer. */
+  String haState(int i) throws IOException {
+    JsonNode info = get("http://" + rmWebs[i] + "/ws/v1/cluster/info");
+    return info == null ? null : info.path("clusterInfo").path("haState").asText(null);
+  }
+
+  /**
+   * Starts RM {@code i}'s JVM (again, after a kill) and waits until it serves: as the active
+   * RM, or for one of an HA pair, in whichever state the pair gives it.
+   */
+  void startResourceManager(int i, long timeoutMs) throws Exception {
     long t0 = System.nanoTime();
-    rm = launch("rm", RM_CLASS, setup.dir().resolve("conf-rm"));
-    waitFor("the ResourceManager to start (log: " + log("rm") + ")", timeoutMs, () -> {
-      JsonNode info = rest("/ws/v1/cluster/info");
-      return info != null && "STARTED".equals(info.path("clusterInfo").path("state").asText());
+    String name = rmName(i);
+    rms[i] = launch(name, RM_CLASS, setup.dir().resolve("conf-" + name));
+    waitFor("ResourceManager " + name + " to start (log: " + log(name) + ")", timeoutMs, () -> {
+      JsonNode info = get("http://" + rmWebs[i] + "/ws/v1/cluster/info");
+      return info != null && "STARTED".equals(info.path("clusterInfo").path("state").asText())
+          && (rms.length > 1 || "ACTIVE".equals(info.path("clusterInfo").path("haState")
+              .asText()));
     });
-    rmStartMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
-    LOG.info("ResourceManager started in {} ms", rmStartMs);
+    long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+    if (i == 0) {
+      rmStartMs = ms;
+    }
+    LOG.info("ResourceManager {} started in {} ms", name, ms);
+  }
+
+  /** Kills RM {@code i} with SIGKILL, as a crashed RM host: it tells no one. */
+  synchronized void killResourceManager(int i) throws InterruptedException {
+    rms[i].destroyForcibly();
+    rms[i].waitFor();
+    LOG.info("ResourceManager {} killed with SIGKILL", rmName(i));
+  }
+
+  /** rm (one RM), or rm0 and rm1 (an HA pair): its log and configuration directory's name. */
+  private String rmName(int i) {
+    return rms.length == 1 ? "rm" : "rm" + i;
   }
 
   /** Starts NodeManager {@code i}'s JVM, with the ports it had before if it ran before. */
@@ -253,9 +325,14 @@ final class StandaloneCluster implements AutoCloseable {
         timeoutMs, () -> nodesIn("RUNNING").size() == count);
   }
 
-  /** An RM REST answer, or null while the RM does not answer. */
+  /** An answer of the active RM's REST API, or null while it does not answer. */
   JsonNode rest(String path) throws IOException {
-    HttpURLConnection http = (HttpURLConnection) new URL(rmWeb() + path).openConnection();
+    return get(rmWeb() + path);
+  }
+
+  /** A JSON answer, or null while nobody answers. */
+  private static JsonNode get(String url) throws IOException {
+    HttpURLConnection http = (HttpURLConnection) new URL(url).openConnection();
     http.setRequestProperty("Accept", "application/json");
     http.setConnectTimeout(5_000);
     http.setReadTimeout(10_000);
@@ -293,7 +370,7 @@ final class StandaloneCluster implements AutoCloseable {
   @Override
   public synchronized void close() {
     List<Process> daemons = new ArrayList<>(List.of(nms));
-    daemons.add(rm);
+    daemons.addAll(List.of(rms));
     for (Process p : daemons) {
       if (p != null) {
         orphans.addAll(p.descendants().toList());
@@ -309,6 +386,10 @@ final class StandaloneCluster implements AutoCloseable {
       }
     }
     orphans.forEach(StandaloneCluster::waitQuietly);
+    if (zk != null) {
+      zk.close();
+      zk = null;
+    }
   }
 
   private static void waitQuietly(ProcessHandle h) {
@@ -341,30 +422,59 @@ final class StandaloneCluster implements AutoCloseable {
   }
 
   /** Ports, configuration directories and the stand-in Hadoop, in a fresh {@code dir}. */
-  private void configure() throws IOException {
+  private void configure() throws IOException, InterruptedException {
     Path dir = setup.dir();
     // a last run's state store would have the RM recover that run's applications
     FileUtil.fullyDelete(dir.toFile());
     Path clientConfDir = Files.createDirectories(dir.resolve("hadoop-home/etc/hadoop"));
     String appClasspath = clientConfDir + "," + setup.hadoopJars() + "/*";
 
-    rmConf.put(YarnConfiguration.RM_ADDRESS, RM_HOST + ":" + freePort());
-    rmConf.put(YarnConfiguration.RM_SCHEDULER_ADDRESS, RM_HOST + ":" + freePort());
-    rmConf.put(YarnConfiguration.RM_RESOURCE_TRACKER_ADDRESS, RM_HOST + ":" + freePort());
-    rmConf.put(YarnConfiguration.RM_ADMIN_ADDRESS, RM_HOST + ":" + freePort());
-    rmConf.put(YarnConfiguration.RM_WEBAPP_ADDRESS, RM_HOST + ":" + freePort());
+    List<String> addressKeys = List.of(YarnConfiguration.RM_ADDRESS,
+        YarnConfiguration.RM_SCHEDULER_ADDRESS, YarnConfiguration.RM_RESOURCE_TRACKER_ADDRESS,
+        YarnConfiguration.RM_ADMIN_ADDRESS, YarnConfiguration.RM_WEBAPP_ADDRESS);
+    if (rms.length == 1) {
+      for (String key : addressKeys) {
+        rmConf.put(key, RM_HOST + ":" + freePort());
+      }
+      rmWebs[0] = rmConf.get(YarnConfiguration.RM_WEBAPP_ADDRESS);
+    } else {
+      // as an admin sets up RM HA: every RM's addresses by its id, for RMs, NMs and clients
+      zk = EmbeddedZooKeeper.start(dir.resolve("zookeeper").toFile());
+      rmConf.put(YarnConfiguration.RM_HA_ENABLED, "true");
+      rmConf.put(YarnConfiguration.RM_HA_IDS, "rm0,rm1");
+      for (int i = 0; i < rms.length; i++) {
+        for (String key : addressKeys) {
+          rmConf.put(HAUtil.addSuffix(key, "rm" + i), RM_HOST + ":" + freePort());
+        }
+        rmWebs[i] = rmConf.get(HAUtil.addSuffix(YarnConfiguration.RM_WEBAPP_ADDRESS, "rm" + i));
+      }
+      // NMs, AMs and clients try the other RM within a second, not after the 30 s default
+      rmConf.put(YarnConfiguration.CLIENT_FAILOVER_SLEEPTIME_BASE_MS, "200");
+      rmConf.put(YarnConfiguration.CLIENT_FAILOVER_SLEEPTIME_MAX_MS, "1000");
+      rmConf.put(YarnConfiguration.RESOURCEMANAGER_CONNECT_RETRY_INTERVAL_MS, "500");
+    }
     rmConf.put(YarnConfiguration.RESOURCE_TYPES, GPU);
     rmConf.put(YarnConfiguration.YARN_APPLICATION_CLASSPATH, appClasspath);
     rmConf.put("hadoop.tmp.dir", dir.resolve("tmp").toString());
     clientConf.putAll(rmConf);
+    if (zk != null) {
+      // the RMs' alone: NodeManagers and clients never talk to ZooKeeper
+      rmConf.put(YarnConfiguration.RM_CLUSTER_ID, "hare-it");
+      rmConf.putAll(zk.clientSettings());
+    }
 
     rmConf.put(YarnConfiguration.RM_SCHEDULER, "io.hare.yarn.scheduler.HareScheduler");
     rmConf.put(YarnConfiguration.RM_SCHEDULER_MINIMUM_ALLOCATION_MB, "128");
     rmConf.put(YarnConfiguration.RECOVERY_ENABLED, "true");
-    rmConf.put(YarnConfiguration.RM_STORE,
-        "org.apache.hadoop.yarn.server.resourcemanager.recovery.FileSystemRMStateStore");
-    rmConf.put(YarnConfiguration.FS_RM_STATE_STORE_URI, dir.resolve("rm-state").toUri()
-        .toString());
+    if (rms.length == 1) {
+      rmConf.put(YarnConfiguration.RM_STORE,
+          "org.apache.hadoop.yarn.server.resourcemanager.recovery.FileSystemRMStateStore");
+      rmConf.put(YarnConfiguration.FS_RM_STATE_STORE_URI, dir.resolve("rm-state").toUri()
+          .toString());
+    } else {
+      rmConf.put(YarnConfiguration.RM_STORE,
+          "org.apache.hadoop.yarn.server.resourcemanager.recovery.ZKRMStateStore");
+    }
     rmConf.put(YarnConfiguration.FS_NODE_ATTRIBUTE_STORE_ROOT_DIR,
         dir.resolve("node-attributes").toUri().toString());
     rmConf.put("yarn.scheduler.hare.profiles.file", setup.profiles().toString());
@@ -377,7 +487,14 @@ final class StandaloneCluster implements AutoCloseable {
     Files.writeString(mappingFile, mapping, StandardCharsets.UTF_8);
     rmConf.put("yarn.scheduler.hare.gpu-type.mapping-file", mappingFile.toString());
     rmConf.putAll(setup.rmSettings());
-    writeConf(dir.resolve("conf-rm"), rmConf);
+    for (int i = 0; i < rms.length; i++) {
+      Map<String, String> own = new LinkedHashMap<>(rmConf);
+      if (rms.length > 1) {
+        // both RMs are on one host, so neither can find its id by its addresses
+        own.put(YarnConfiguration.RM_HA_ID, "rm" + i);
+      }
+      writeConf(dir.resolve("conf-" + rmName(i)), own);
+    }
     writeConf(clientConfDir, clientConf);
 
     for (int i = 0; i < setup.nodes().size(); i++) {
