@@ -19,6 +19,7 @@ import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.ContainerExitStatus;
 import org.apache.hadoop.yarn.api.records.ContainerId;
@@ -161,18 +162,26 @@ final class GpuTasks {
 
   /**
    * Of {@code containers}, the GPU task containers the policy wants back (warm ones) from an AM
-   * that speaks the Hare protocol; any other AM's containers run until they end.
+   * that speaks the Hare protocol, and those on a node being decommissioned ({@code leaving}),
+   * which would otherwise take task after task and keep the node from draining; any other AM's
+   * containers run until they end.
    */
-  Set<ContainerId> revoked(Collection<ContainerId> containers) {
+  Set<ContainerId> revoked(Collection<ContainerId> containers, Predicate<NodeId> leaving) {
     Set<ContainerId> out = new HashSet<>();
     for (ContainerId id : containers) {
       Warm w = warm.get(id);
       if (w != null && w.givesBack() && (!host.keepsWarm(w.job().id(), w.type())
-          || host.queueGate().yields(w.job().queue()))) { // lent GPUs come back at task ends
+          || host.queueGate().yields(w.job().queue()) // lent GPUs come back at task ends
+          || onLeavingNode(id, leaving))) {
         out.add(id);
       }
     }
     return out;
+  }
+
+  private boolean onLeavingNode(ContainerId id, Predicate<NodeId> leaving) {
+    Running r = running.get(id);
+    return r != null && leaving.test(r.gpu().nodeId());
   }
 
   /** GPU tasks running now. */
@@ -315,9 +324,12 @@ final class GpuTasks {
    * ({@link StandbySwitching#prelaunch}).
    */
   StandbySwitching.Prelaunch prelaunch(Function<ApplicationId, HareAppAttempt> attempts,
-      FiCaSchedulerNode node, long nowMs) {
+      FiCaSchedulerNode node, long nowMs, boolean draining) {
     List<RMContainer> unneeded = new ArrayList<>(refused);
     refused.clear();
+    if (draining) { // no standby waits for a GPU of a node that takes no new task
+      return new StandbySwitching.Prelaunch(List.of(), unneeded);
+    }
     StandbySwitching.Prelaunch p = standbys.prelaunch(attempts, node, nowMs);
     unneeded.addAll(p.unneeded());
     return new StandbySwitching.Prelaunch(p.made(), unneeded);

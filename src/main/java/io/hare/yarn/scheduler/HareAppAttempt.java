@@ -1,5 +1,6 @@
 package io.hare.yarn.scheduler;
 
+import java.util.HashSet;
 import io.hare.yarn.GpuDevices;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -59,6 +60,8 @@ import org.apache.hadoop.yarn.util.resource.Resources;
 final class HareAppAttempt extends FifoAppAttemptBase {
 
   private final boolean speaksHare;
+  /** Containers YARN marked for preemption, not yet in an allocate response. */
+  private final Set<ContainerId> preempting = new HashSet<>();
 
   /** @param speaksHare whether the application's AM declared the Hare protocol */
   HareAppAttempt(ApplicationAttemptId id, String user, Queue queue,
@@ -260,6 +263,36 @@ final class HareAppAttempt extends FifoAppAttemptBase {
     promoted.removeIf(c -> c.getId().equals(id));
     recoverResourceRequestsForContainer(taken);
     return true;
+  }
+
+  /**
+   * YARN marks a container for preemption (a node's resources were cut below what runs there,
+   * with a timeout to give them back): the AM is asked for it in its next allocate response's
+   * negotiable contract, as CapacityScheduler and FairScheduler ask, whatever protocol the AM
+   * speaks. Under the attempt's write lock, as YARN's own.
+   */
+  @Override
+  public void markContainerForPreemption(ContainerId id) {
+    writeLock.lock();
+    try {
+      if (liveContainers.containsKey(id)) {
+        preempting.add(id);
+      }
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  /** The live containers marked for preemption since the last call; under the write lock. */
+  Set<ContainerId> pullMarkedForPreemption() {
+    Set<ContainerId> out = new HashSet<>();
+    for (ContainerId id : preempting) {
+      if (liveContainers.containsKey(id)) {
+        out.add(id);
+      }
+    }
+    preempting.clear();
+    return out;
   }
 
   /** The containers parked since the last call (for the AM's allocate response). */

@@ -25,6 +25,7 @@ import org.apache.hadoop.yarn.api.records.Container;
 import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.api.records.ContainerStatus;
 import org.apache.hadoop.yarn.api.records.NodeId;
+import org.apache.hadoop.yarn.api.records.NodeState;
 import org.apache.hadoop.yarn.api.records.QueueACL;
 import org.apache.hadoop.yarn.api.records.QueueInfo;
 import org.apache.hadoop.yarn.api.records.QueueUserACLInfo;
@@ -55,6 +56,7 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppAttemptA
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppAttemptRemovedSchedulerEvent;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppRemovedSchedulerEvent;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.ContainerExpiredSchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.ContainerPreemptEvent;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeAddedSchedulerEvent;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeAttributesUpdateSchedulerEvent;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeRemovedSchedulerEvent;
@@ -339,7 +341,9 @@ public class HareScheduler extends FifoScheduler {
       attempt.setApplicationHeadroomForMetrics(headroom);
       // warm containers the policy wants back, from a Hare AM only: a negotiable contract, which
       // the Hare AM honours at the end of the container's current task (see AmUpdates)
-      Set<ContainerId> back = gpuTasks.revoked(attempt.getLiveContainersMap().keySet());
+      Set<ContainerId> back = gpuTasks.revoked(attempt.getLiveContainersMap().keySet(),
+          nodeGpus::draining);
+      back.addAll(attempt.pullMarkedForPreemption());
       List<Container> parked = attempt.pullParked();
       return new Allocation(handedOut, headroom, null, back.isEmpty() ? null : back,
           AmUpdates.wantedBack(back),
@@ -378,7 +382,7 @@ public class HareScheduler extends FifoScheduler {
     liveness.silence(nowMs, nodeTracker::getNode, settings.nodeLivenessGraceMs());
     // before the policy: a GPU held for a multi-GPU container is not offered
     for (RMContainer c : multiGpu.place(this::currentAttempt, nodeTracker::getNode,
-        liveness::silent)) {
+        n -> liveness.silent(n) || nodeGpus.draining(n))) {
       Resources.addTo(used, c.getAllocatedResource());
     }
     long passes = host.passes();
@@ -444,10 +448,32 @@ public class HareScheduler extends FifoScheduler {
         completedContainer(c, SchedulerUtils.createAbnormalContainerStatus(c.getContainerId(),
             SchedulerUtils.RELEASED_CONTAINER), RMContainerEventType.RELEASED);
       }
+      // a node's resources cut below what runs there (an admin's updateNodeResource, or YARN
+      // shrinking a node it decommissions): asked back first, killed once its timeout passed,
+      // as CapacityScheduler and FairScheduler do
+      case MARK_CONTAINER_FOR_PREEMPTION -> {
+        ContainerPreemptEvent e = (ContainerPreemptEvent) event;
+        markForPreemption(e.getAppId(), e.getContainer());
+      }
+      case MARK_CONTAINER_FOR_KILLABLE -> {
+        RMContainer c = ((ContainerPreemptEvent) event).getContainer();
+        completedContainer(c, SchedulerUtils.createPreemptedContainerStatus(c.getContainerId(),
+            SchedulerUtils.PREEMPTED_CONTAINER), RMContainerEventType.KILL);
+      }
       // node labels (partitions) are not part of Hare's model; the RM sends this event whenever
       // an admin changes labels or attributes, so it is normal, not an error
       case NODE_LABELS_UPDATE -> LOG.debug("node labels updated; Hare ignores node labels");
       default -> LOG.error("Hare scheduler: unexpected event {}; ignored", event.getType());
+    }
+  }
+
+  /** Under the attempt's write lock only, as an allocate call takes it. */
+  private void markForPreemption(ApplicationAttemptId id, RMContainer c) {
+    HareAppAttempt attempt = HareAppAttempt.of(getApplicationAttempt(id));
+    if (attempt != null) {
+      LOG.info("container {} of {} marked for preemption: its node's resources were cut; the AM"
+          + " is asked to give it back", c.getContainerId(), id);
+      attempt.markContainerForPreemption(c.getContainerId());
     }
   }
 
@@ -490,13 +516,15 @@ public class HareScheduler extends FifoScheduler {
   @Override
   protected synchronized void nodeUpdate(RMNode rmNode) {
     FifoPass.run(() -> super.nodeUpdate(rmNode));
-    liveness.heard(rmNode.getNodeID(), nodeTracker.getNode(rmNode.getNodeID()),
-        getClock().getTime(), rmContext.getNodeAttributesManager());
-    if (!readyToAllocate()) {
+    FiCaSchedulerNode node = nodeTracker.getNode(rmNode.getNodeID());
+    liveness.heard(rmNode.getNodeID(), node, getClock().getTime(),
+        rmContext.getNodeAttributesManager());
+    if (node == null) {
       return;
     }
-    FiCaSchedulerNode node = nodeTracker.getNode(rmNode.getNodeID());
-    if (node == null) {
+    boolean draining = nodeGpus.draining(node,
+        rmNode.getState() == NodeState.DECOMMISSIONING, rmContext.getNodeAttributesManager());
+    if (!readyToAllocate()) {
       return;
     }
     if (node.getNodeUtilization() == null) {
@@ -506,13 +534,16 @@ public class HareScheduler extends FifoScheduler {
     if (node.getAggregatedContainersUtilization() == null) {
       node.setAggregatedContainersUtilization(ResourceUtilization.newInstance(0, 0, 0f));
     }
-    for (RMContainer c : nonGpuAsks.place(this::currentAttempt, node,
-        gpuReserve.on(node, inventory.freeCountOn(node.getNodeID())), queues)) {
-      Resources.addTo(used, c.getAllocatedResource());
+    if (!draining) { // nothing new starts on a node being decommissioned
+      for (RMContainer c : nonGpuAsks.place(this::currentAttempt, node,
+          gpuReserve.on(node, inventory.freeCountOn(node.getNodeID())), queues)) {
+        Resources.addTo(used, c.getAllocatedResource());
+      }
     }
     long now = getClock().getTime();
     gpuPass(now);
-    StandbySwitching.Prelaunch p = gpuTasks.prelaunch(this::currentAttempt, node, now);
+    StandbySwitching.Prelaunch p = gpuTasks.prelaunch(this::currentAttempt, node, now,
+        draining);
     for (RMContainer c : p.made()) {
       Resources.addTo(used, c.getAllocatedResource());
     }

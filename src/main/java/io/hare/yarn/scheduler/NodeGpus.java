@@ -32,6 +32,8 @@ final class NodeGpus {
   private final PolicyHost host;
   /** Nodes silent past the liveness grace: they count as having no GPUs. */
   private final Set<NodeId> silent = new HashSet<>();
+  /** Nodes YARN is decommissioning gracefully: they count as having no GPUs. */
+  private final Set<NodeId> draining = new HashSet<>();
 
   NodeGpus(GpuInventory inventory, GpuTypeResolver resolver, PolicyHost host) {
     this.inventory = inventory;
@@ -70,8 +72,41 @@ final class NodeGpus {
     });
   }
 
+  /**
+   * At each heartbeat: whether YARN is decommissioning the node gracefully
+   * ({@code yarn rmadmin -refreshNodes -g}). A draining node counts as having no GPUs, as a
+   * silent one: its free GPUs leave now and its busy ones when their task ends, so nothing new
+   * starts there, as CapacityScheduler places nothing on a node that is not RUNNING. YARN's own
+   * shrinking of such a node to what it has allocated comes an event later, after this
+   * heartbeat's pass. A node recommissioned is re-read as at registration.
+   *
+   * @return whether the node is draining
+   */
+  boolean draining(FiCaSchedulerNode node, boolean decommissioning,
+      NodeAttributesManager attributes) {
+    NodeId id = node.getNodeID();
+    if (decommissioning && draining.add(id)) {
+      LOG.info("node {} is being decommissioned: Hare places nothing new on it and asks its warm"
+          + " containers back at their tasks' ends", id);
+      GpuType type = inventory.typeOf(id);
+      if (type != null) {
+        set(node, type, inventory.isolated(id));
+      }
+    } else if (!decommissioning && draining.remove(id)) {
+      LOG.info("node {} is no longer being decommissioned", id);
+      refresh(node, attributes);
+    }
+    return decommissioning;
+  }
+
+  /** Whether YARN is decommissioning the node gracefully, as of its last heartbeat. */
+  boolean draining(NodeId id) {
+    return draining.contains(id);
+  }
+
   void removed(NodeId id) {
     silent.remove(id);
+    draining.remove(id);
     inventory.removeNode(id);
     host.markDirty();
   }
@@ -97,7 +132,7 @@ final class NodeGpus {
   }
 
   private void set(FiCaSchedulerNode node, GpuType type, boolean isolated) {
-    int gpus = silent.contains(node.getNodeID()) ? 0
+    int gpus = silent.contains(node.getNodeID()) || draining.contains(node.getNodeID()) ? 0
         : (int) Math.min(Integer.MAX_VALUE, Gpus.of(node.getTotalResource()));
     GpuType before = inventory.typeOf(node.getNodeID());
     boolean wasIsolated = inventory.isolated(node.getNodeID());
