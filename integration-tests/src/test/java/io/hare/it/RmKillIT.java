@@ -77,9 +77,11 @@ public class RmKillIT {
       attempts.forEach((task, n) -> assertEquals("task " + task + " ran " + n + " times", 1L,
           (long) n));
       String rm1Log = Files.readString(cluster.log("rm1"));
-      assertTrue("rm1 recovered the job",
-          rm1Log.contains("recovered by a new ResourceManager (a restart or a failover)"));
-      assertTrue("rm1's scheduler placed containers", rm1Log.contains("Assigned container"));
+      assertTrue("rm1 recovered the job from ZooKeeper",
+          rm1Log.contains("Recovering app: " + s.appId().orElseThrow()));
+      // containers it recovered are logged as assigned too; new ones carry its epoch, e01
+      assertTrue("rm1's scheduler placed new containers",
+          rm1Log.contains("Assigned container container_e01_"));
 
       cluster.startResourceManager(0, 240_000);
       assertEquals("the killed RM, started again, is the standby", "STANDBY",
