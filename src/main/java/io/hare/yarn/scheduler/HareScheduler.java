@@ -25,6 +25,8 @@ import org.apache.hadoop.yarn.api.records.Container;
 import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.api.records.ContainerStatus;
 import org.apache.hadoop.yarn.api.records.NodeId;
+import org.apache.hadoop.thirdparty.com.google.common.util.concurrent.SettableFuture;
+import org.apache.hadoop.yarn.api.records.Priority;
 import org.apache.hadoop.yarn.api.records.NodeState;
 import org.apache.hadoop.yarn.api.records.QueueACL;
 import org.apache.hadoop.yarn.api.records.QueueInfo;
@@ -812,6 +814,20 @@ public class HareScheduler extends FifoScheduler {
   @Override
   public synchronized List<ApplicationAttemptId> getAppsInQueue(String queueName) {
     return queues.attemptsIn(queueName);
+  }
+
+  /**
+   * {@code yarn application -updatePriority}: refused, naming what Hare orders jobs by. YARN's
+   * base scheduler answers priority 0 and changes nothing, which a user reads as done.
+   */
+  @Override
+  public Priority updateApplicationPriority(Priority newPriority, ApplicationId id,
+      SettableFuture<Object> future, UserGroupInformation user) throws YarnException {
+    throw new YarnException("the Hare scheduler does not order applications by YARN priority"
+        + " (asked: " + newPriority.getPriority() + " for " + id + "); a Hare job's place comes"
+        + " from its weight (yarn.app.hare.job.weight at submit, capped by "
+        + SchedulerKeys.WEIGHT_MAX + " and its per-queue and per-user caps) and the work it has"
+        + " left");
   }
 
   /** {@code yarn application -movetoqueue}, before the RM records the move: the rules hold. */

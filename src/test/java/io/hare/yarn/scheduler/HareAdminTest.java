@@ -1,6 +1,7 @@
 package io.hare.yarn.scheduler;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
@@ -138,7 +139,7 @@ public class HareAdminTest extends MockRmTestCase {
   /**
    * With ACLs on, another user may not change an application's priority or lifetime or fail its
    * attempt (YARN's MODIFY_APP check, answered by Hare's queue ACLs); the owner, a queue admin
-   * and a YARN admin may.
+   * and a YARN admin may, but a priority Hare refuses whoever asks, naming what it orders by.
    */
   @Test(timeout = 300_000)
   public void onlyTheOwnerAndAdminsMayModifyAnApplication() throws Exception {
@@ -161,7 +162,12 @@ public class HareAdminTest extends MockRmTestCase {
     assertEquals("bob changed nothing", null,
         app.getApplicationTimeouts().get(ApplicationTimeoutType.LIFETIME));
     for (String user : List.of("alice", "qadmin", "yarnadmin")) {
-      setPriority(user, app);
+      // past the ACL, Hare refuses a YARN priority by name rather than answer 0 and ignore it
+      YarnException refused = assertThrows(YarnException.class, () -> setPriority(user, app));
+      assertTrue(refused.getMessage(), refused.getMessage().startsWith("the Hare scheduler does"
+          + " not order applications by YARN priority (asked: 3 for "
+          + app.getApplicationId() + "); a Hare job's place comes from its weight"));
+      assertEquals(0, app.getApplicationPriority().getPriority());
       setLifetime(user, app);
     }
     assertTrue(app.getApplicationTimeouts().containsKey(ApplicationTimeoutType.LIFETIME));
