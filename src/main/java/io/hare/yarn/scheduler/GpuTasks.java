@@ -1,8 +1,8 @@
 package io.hare.yarn.scheduler;
 
-import io.hare.core.policy.Assignment;
 import io.hare.core.GpuType;
 import io.hare.core.TaskTimes;
+import io.hare.core.policy.Assignment;
 import io.hare.yarn.GpuDevices;
 import io.hare.yarn.JobTags;
 import io.hare.yarn.scheduler.standby.NoStandbys;
@@ -11,8 +11,8 @@ import io.hare.yarn.scheduler.standby.StandbySwitching;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
-import java.util.HashSet;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
