@@ -24,6 +24,13 @@ public enum Fault {
     this.label = label;
   }
 
+  /** Why {@code faults} cannot be injected into one run, or null if they can. */
+  static String clash(Set<Fault> faults) {
+    return faults.contains(RM_RESTART) && faults.contains(RM_FAILOVER)
+        ? "'rm-restart' and 'rm-failover' do not go together (with a standby RM, a restart of"
+            + " the active one is a failover)" : null;
+  }
+
   /** The command-line and JSON name. */
   public String label() {
     return label;
@@ -60,9 +67,9 @@ public enum Fault {
         problems.add("'" + name + "' is given twice");
       }
     }
-    if (out.contains(RM_RESTART) && out.contains(RM_FAILOVER)) {
-      problems.add("'rm-restart' and 'rm-failover' do not go together (with a standby RM, a"
-          + " restart of the active one is a failover)");
+    String clash = clash(out);
+    if (clash != null) {
+      problems.add(clash);
     }
     if (!problems.isEmpty()) {
       throw new BadInputException("--inject: " + String.join("; ", problems) + "; known: "

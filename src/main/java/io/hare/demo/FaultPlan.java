@@ -36,7 +36,12 @@ public final class FaultPlan implements Injection {
   private ActiveFault settling;
   private long settleDeadline;
 
+  /** @throws IllegalArgumentException for faults that do not go together ({@link Fault#parse}) */
   public FaultPlan(Set<Fault> faults) {
+    String clash = Fault.clash(faults);
+    if (clash != null) {
+      throw new IllegalArgumentException(clash);
+    }
     this.faults = Set.copyOf(faults);
     this.taskFailures = faults.contains(Fault.TASK_FAILURE) ? new TaskFailures() : null;
     Set<String> spared = mustFail();

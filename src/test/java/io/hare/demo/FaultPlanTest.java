@@ -52,6 +52,9 @@ public class FaultPlanTest {
     assertEquals("--inject: 'rm-restart' and 'rm-failover' do not go together (with a standby"
         + " RM, a restart of the active one is a failover); known: rm-restart, rm-failover,"
         + " am-failure, node-loss, task-failure", e.getMessage());
+    IllegalArgumentException plan = assertThrows(IllegalArgumentException.class,
+        () -> new FaultPlan(EnumSet.allOf(Fault.class)));
+    assertTrue(plan.getMessage(), plan.getMessage().startsWith("'rm-restart' and 'rm-failover'"));
   }
 
   /** Only a failover needs the second ResourceManager (and the ZooKeeper it brings). */
