@@ -88,10 +88,7 @@ final class NodeGpus {
     if (decommissioning && draining.add(id)) {
       LOG.info("node {} is being decommissioned: Hare places nothing new on it and asks its warm"
           + " containers back at their tasks' ends", id);
-      GpuType type = inventory.typeOf(id);
-      if (type != null) {
-        set(node, type, inventory.isolated(id));
-      }
+      recount(node);
     } else if (!decommissioning && draining.remove(id)) {
       LOG.info("node {} is no longer being decommissioned", id);
       refresh(node, attributes);
@@ -119,6 +116,11 @@ final class NodeGpus {
    */
   void silenced(FiCaSchedulerNode node) {
     silent.add(node.getNodeID());
+    recount(node);
+  }
+
+  /** The node's GPUs counted again (none while silent or draining), its type and isolation kept. */
+  private void recount(FiCaSchedulerNode node) {
     GpuType type = inventory.typeOf(node.getNodeID());
     if (type != null) {
       set(node, type, inventory.isolated(node.getNodeID()));
