@@ -48,6 +48,14 @@ public final class AppKeys {
   public static final String JOB_STAGING_DIR = PREFIX + "job.staging-dir";
   public static final String DEFAULT_JOB_STAGING_DIR = ".hare/jobs";
 
+  /**
+   * File systems the job uses besides the default one and those of its files and archives
+   * (URIs, comma-separated): on a secure cluster the client gets a delegation token for each
+   * ({@link JobCredentials}).
+   */
+  public static final String JOB_FILE_SYSTEMS = PREFIX + "job.file-systems";
+  public static final String DEFAULT_JOB_FILE_SYSTEMS = "";
+
   // --- task ---
 
   /** Shell command of one task (required); runs under bash in the task container. */

@@ -19,6 +19,7 @@ import org.apache.hadoop.conf.Configuration;
  * @param amJar local path of the Hare jar, empty for the client's own jar
  * @param files paths or URIs to localize as files, in the order given
  * @param archives paths or URIs to localize unpacked
+ * @param fileSystems URIs of further file systems the job uses, for its delegation tokens
  * @param env extra environment for task, sync and AM processes, by variable name
  */
 public record HareJobSpec(String name, int rounds, int tasksPerRound, String taskCommand,
@@ -26,7 +27,7 @@ public record HareJobSpec(String name, int rounds, int tasksPerRound, String tas
     int taskVcores, int taskGpus, int taskMaxAttempts, boolean taskReuse, TaskMode taskMode,
     String syncCommand, SyncMode syncMode, int amMemoryMb,
     int amMaxAttempts, int amHeartbeatMs, int amStandbyHeartbeatMs, String amJavaOpts, String amJar, List<String> files, List<String> archives,
-    Map<String, String> env) {
+    List<String> fileSystems, Map<String, String> env) {
 
   public HareJobSpec {
     if (taskMode == TaskMode.RESIDENT && !taskReuse) {
@@ -35,6 +36,7 @@ public record HareJobSpec(String name, int rounds, int tasksPerRound, String tas
     }
     files = List.copyOf(files);
     archives = List.copyOf(archives);
+    fileSystems = List.copyOf(fileSystems);
     env = Map.copyOf(env);
   }
 
@@ -77,6 +79,7 @@ public record HareJobSpec(String name, int rounds, int tasksPerRound, String tas
     c.set(AppKeys.AM_JAR, amJar);
     c.set(AppKeys.FILES, String.join(",", files));
     c.set(AppKeys.ARCHIVES, String.join(",", archives));
+    c.set(AppKeys.JOB_FILE_SYSTEMS, String.join(",", fileSystems));
     env.forEach((k, v) -> c.set(AppKeys.ENV_PREFIX + k, v));
     return c;
   }
@@ -85,6 +88,6 @@ public record HareJobSpec(String name, int rounds, int tasksPerRound, String tas
   public HareJobSpec withResources(String jar, List<String> newFiles, List<String> newArchives) {
     return new HareJobSpec(name, rounds, tasksPerRound, taskCommand, weight, model, queue,
         stagingDir, taskMemoryMb, taskVcores, taskGpus, taskMaxAttempts, taskReuse, taskMode, syncCommand,
-        syncMode, amMemoryMb, amMaxAttempts, amHeartbeatMs, amStandbyHeartbeatMs, amJavaOpts, jar, newFiles, newArchives, env);
+        syncMode, amMemoryMb, amMaxAttempts, amHeartbeatMs, amStandbyHeartbeatMs, amJavaOpts, jar, newFiles, newArchives, fileSystems, env);
   }
 }

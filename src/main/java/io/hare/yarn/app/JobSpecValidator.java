@@ -135,12 +135,13 @@ public final class JobSpecValidator {
     Set<String> names = new HashSet<>();
     List<String> files = resources(AppKeys.FILES, false, names);
     List<String> archives = resources(AppKeys.ARCHIVES, true, names);
+    List<String> fileSystems = fileSystems();
     if (!problems.isEmpty()) {
       throw new ConfigException(problems);
     }
     return new HareJobSpec(name, rounds, k, command, weight, model, queue, staging, memory,
         vcores, gpus, attempts, reuse, mode, sync, syncMode, amMemory, amAttempts, heartbeat, standbyHeartbeat,
-        javaOpts, jar, files, archives, env);
+        javaOpts, jar, files, archives, fileSystems, env);
   }
 
   private Map<String, String> unknownKeysAndEnv() {
@@ -313,6 +314,26 @@ public final class JobSpecValidator {
       }
       if (!names.add(fileName)) {
         bad(key, entry, "files with distinct names; " + fileName + " is localized twice");
+        continue;
+      }
+      out.add(entry);
+    }
+    return out;
+  }
+
+  /** The file system URIs of {@link AppKeys#JOB_FILE_SYSTEMS}: each needs a scheme. */
+  private List<String> fileSystems() {
+    List<String> out = new ArrayList<>();
+    for (String entry : conf.getTrimmedStringCollection(AppKeys.JOB_FILE_SYSTEMS)) {
+      URI uri;
+      try {
+        uri = new URI(entry);
+      } catch (URISyntaxException e) {
+        uri = null;
+      }
+      if (uri == null || uri.getScheme() == null || uri.getScheme().length() < 2) {
+        bad(AppKeys.JOB_FILE_SYSTEMS, entry, "file system URIs with a scheme, such as"
+            + " hdfs://data-ns or s3a://bucket");
         continue;
       }
       out.add(entry);

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.ByteBuffer;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -58,10 +59,18 @@ public final class JobSubmitter {
 
   private final YarnApps apps;
   private final Configuration conf;
+  private final JobCredentials credentials;
 
+  /** The current user's tokens ({@link JobCredentials#ofCurrentUser}) go with each job. */
   public JobSubmitter(YarnApps apps, Configuration conf) {
+    this(apps, conf, null);
+  }
+
+  /** @param credentials the job's tokens; null for the current user's */
+  public JobSubmitter(YarnApps apps, Configuration conf, JobCredentials credentials) {
     this.apps = apps;
     this.conf = conf;
+    this.credentials = credentials;
   }
 
   /**
@@ -115,12 +124,25 @@ public final class JobSubmitter {
     resources.put(HareApplicationMaster.SPEC_FILE,
         LocalResources.of(conf, specFile, LocalResourceType.FILE));
     resources.putAll(LocalResources.of(conf, files, archives));
-    apps.submit(context(staged, app.id(), work, resources));
+    List<URI> fileSystems = new ArrayList<>();
+    fileSystems.add(work.toUri());
+    for (String used : withJar) {
+      fileSystems.add(new Path(used).toUri());
+    }
+    for (String used : archives) {
+      fileSystems.add(new Path(used).toUri());
+    }
+    for (String used : spec.fileSystems()) {
+      fileSystems.add(URI.create(used));
+    }
+    ByteBuffer tokens = (credentials != null ? credentials : JobCredentials.ofCurrentUser(conf))
+        .forAm(fileSystems);
+    apps.submit(context(staged, app.id(), work, resources, tokens));
     return app.id();
   }
 
   private ApplicationSubmissionContext context(HareJobSpec spec, ApplicationId id, Path work,
-      Map<String, LocalResource> resources) {
+      Map<String, LocalResource> resources, ByteBuffer tokens) {
     Map<String, String> env = new LinkedHashMap<>(spec.env());
     env.put(TaskContract.WORK_DIR, work.toString());
     env.put(Environment.CLASSPATH.name(), ContainerClasspath.of(conf));
@@ -131,7 +153,7 @@ public final class JobSubmitter {
         + HareApplicationMaster.class.getName()
         + " 1>" + log + "/AppMaster.stdout 2>" + log + "/AppMaster.stderr";
     ContainerLaunchContext am = ContainerLaunchContext.newInstance(resources, env,
-        List.of(command), null, null, null);
+        List.of(command), null, tokens, null);
     ApplicationSubmissionContext ctx = Records.newRecord(ApplicationSubmissionContext.class);
     ctx.setApplicationId(id);
     ctx.setApplicationName(spec.name());

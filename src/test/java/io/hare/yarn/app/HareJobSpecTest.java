@@ -44,6 +44,7 @@ public class HareJobSpecTest {
     assertEquals(2048, s.taskMemoryMb());
     assertTrue(!s.hasSync());
     assertEquals(List.of(), s.files());
+    assertEquals(List.of(), s.fileSystems());
     assertEquals("task reuse on: the AM takes standbys", JobTags.write(s.tags()),
         JobTags.write(new JobTags.Info(1.0, java.util.OptionalInt.of(10),
             java.util.OptionalInt.of(4), java.util.Optional.empty(), true,
@@ -61,9 +62,11 @@ public class HareJobSpecTest {
     m.put(AppKeys.SYNC_COMMAND, "java -cp hare-yarn.jar io.hare.example.SgdJob sync");
     m.put(AppKeys.FILES, data + ", hdfs:///shared/vocab.txt");
     m.put(AppKeys.ARCHIVES, env.toString());
+    m.put(AppKeys.JOB_FILE_SYSTEMS, "hdfs://data-ns, s3a://bucket");
     m.put(AppKeys.ENV_PREFIX + "OMP_NUM_THREADS", "2");
     HareJobSpec s = JobSpecValidator.read(JobSpecValidatorTest.conf(m));
     assertEquals(List.of(data.toString(), "hdfs:///shared/vocab.txt"), s.files());
+    assertEquals(List.of("hdfs://data-ns", "s3a://bucket"), s.fileSystems());
     assertEquals(Map.of("OMP_NUM_THREADS", "2"), s.env());
     assertEquals(s, JobSpecValidator.read(s.toConfiguration()));
     assertEquals(List.of("hare.weight=2.5", "hare.rounds=10", "hare.tasks-per-round=4",

@@ -108,6 +108,8 @@ public class JobSpecValidatorTest {
         {AppKeys.TASK_GPUS, "one", "must be 1"},
         {AppKeys.AM_MAX_ATTEMPTS, "99999999999", "<= 2147483647"},
         {AppKeys.ARCHIVES, "pom.xml", "archives ending in .zip"},
+        {AppKeys.JOB_FILE_SYSTEMS, "data-ns", "file system URIs with a scheme"},
+        {AppKeys.JOB_FILE_SYSTEMS, "/data", "file system URIs with a scheme"},
         {AppKeys.ENV_PREFIX + "HARE_WORK_DIR", "/tmp", "set by Hare itself"},
         {AppKeys.ENV_PREFIX + "MY-VAR", "x", "environment variable name"},
         {"yarn.app.hare.weight", "5", "did you mean yarn.app.hare.job.weight?"},

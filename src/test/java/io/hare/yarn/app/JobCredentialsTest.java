@@ -1,0 +1,186 @@
+package io.hare.yarn.app;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.io.DataInputByteBuffer;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.security.Credentials;
+import org.apache.hadoop.security.token.Token;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.ApplicationReport;
+import org.apache.hadoop.yarn.api.records.ApplicationSubmissionContext;
+import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.apache.hadoop.yarn.security.AMRMTokenIdentifier;
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
+
+/**
+ * On a secure cluster the AM container carries the submitting user's delegation tokens for
+ * each file system of the job, renewable by the ResourceManager; without security it carries
+ * none. The file systems are {@link TokenIssuingFileSystem}s, which issue tokens as a secure
+ * HDFS does.
+ */
+public class JobCredentialsTest {
+
+  private static final String RM = "rm/rm1.example.com@EXAMPLE.COM";
+
+  @Rule
+  public final TemporaryFolder tmp = new TemporaryFolder();
+
+  private static Configuration conf() {
+    Configuration c = TokenIssuingFileSystem.register(new Configuration());
+    c.set(YarnConfiguration.RM_PRINCIPAL, RM);
+    return c;
+  }
+
+  /** The tokens in a serialized {@code Credentials}, by service. */
+  private static Map<String, Token<?>> tokens(ByteBuffer serialized) throws IOException {
+    Credentials c = new Credentials();
+    DataInputByteBuffer in = new DataInputByteBuffer();
+    in.reset(serialized.duplicate());
+    c.readTokenStorageStream(in);
+    Map<String, Token<?>> out = new TreeMap<>();
+    for (Token<?> t : c.getAllTokens()) {
+      out.put(t.getService().toString(), t);
+    }
+    return out;
+  }
+
+  private static String identifier(Token<?> t) {
+    return new String(t.getIdentifier(), StandardCharsets.UTF_8);
+  }
+
+  @Test(timeout = 60_000)
+  public void oneTokenPerFileSystemWithTheRmAsRenewer() throws Exception {
+    ByteBuffer b = new JobCredentials(conf(), true, new Credentials()).forAm(List.of(
+        URI.create("tokfs://nn1/user/alice/.hare/jobs/app_1"),
+        URI.create("tokfs://nn1/user/alice/.hare/jobs/hare-yarn.jar"),
+        URI.create("tokfs://data-ns/datasets/imagenet"),
+        URI.create("file:///tmp/local")));
+    Map<String, Token<?>> t = tokens(b);
+    assertEquals("one token for each file system that issues them: " + t,
+        List.of("data-ns", "nn1"), List.copyOf(t.keySet()));
+    for (Token<?> token : t.values()) {
+      assertEquals(TokenIssuingFileSystem.KIND, token.getKind());
+      assertEquals("the RM renews the job's tokens", RM, identifier(token));
+    }
+  }
+
+  @Test(timeout = 60_000)
+  public void heldTokensGoAlongButNeitherAnAmrmTokenNorASecondTokenForAService()
+      throws Exception {
+    Credentials held = new Credentials();
+    Token<?> hive = new Token<>("hive-id".getBytes(StandardCharsets.UTF_8),
+        "hive-secret".getBytes(StandardCharsets.UTF_8), new Text("HIVE_DELEGATION_TOKEN"),
+        new Text("hs2"));
+    Token<?> nn1 = new Token<>("launcher's".getBytes(StandardCharsets.UTF_8),
+        "nn1-secret".getBytes(StandardCharsets.UTF_8), TokenIssuingFileSystem.KIND,
+        new Text("nn1"));
+    Token<?> amrm = new Token<>("amrm-id".getBytes(StandardCharsets.UTF_8),
+        "amrm-secret".getBytes(StandardCharsets.UTF_8), AMRMTokenIdentifier.KIND_NAME,
+        new Text("rm:8030"));
+    held.addToken(hive.getService(), hive);
+    held.addToken(nn1.getService(), nn1);
+    held.addToken(amrm.getService(), amrm);
+
+    Map<String, Token<?>> t = tokens(new JobCredentials(conf(), true, held)
+        .forAm(List.of(URI.create("tokfs://nn1/jobs"))));
+    assertEquals(List.of("hs2", "nn1"), List.copyOf(t.keySet()));
+    assertEquals("the token held for nn1 is kept, not fetched again", "launcher's",
+        identifier(t.get("nn1")));
+    assertEquals("the caller's credentials are left as they were", 3, held.numberOfTokens());
+  }
+
+  @Test(timeout = 60_000)
+  public void withoutSecurityTheAmContainerCarriesNoTokens() throws Exception {
+    Credentials held = new Credentials();
+    held.addToken(new Text("hs2"), new Token<>());
+    assertNull(new JobCredentials(conf(), false, held)
+        .forAm(List.of(URI.create("tokfs://nn1/jobs"))));
+  }
+
+  @Test(timeout = 60_000)
+  public void aClientThatDoesNotKnowTheRmPrincipalIsToldWhichKeyToSet() throws Exception {
+    Configuration c = conf();
+    c.unset(YarnConfiguration.RM_PRINCIPAL);
+    try {
+      new JobCredentials(c, true, new Credentials()).forAm(List.of(URI.create("tokfs://nn1/")));
+      fail("tokens without a renewer");
+    } catch (IOException e) {
+      assertTrue(e.getMessage(), e.getMessage().startsWith(YarnConfiguration.RM_PRINCIPAL
+          + " is not set in the client's configuration"));
+    }
+  }
+
+  /**
+   * Through the client: a job staged on the local file system whose spec names another file
+   * system; the AM container gets that file system's token (the local one issues none).
+   */
+  @Test(timeout = 60_000)
+  public void theSubmittedAmContainerCarriesTheJobsTokens() throws Exception {
+    Configuration client = conf();
+    client.set("fs.defaultFS", "file:///");
+    Map<String, String> m = JobSpecValidatorTest.valid();
+    Path jar = tmp.newFile("hare-yarn.jar").toPath();
+    Files.write(jar, new byte[] {'P', 'K'});
+    m.put(AppKeys.AM_JAR, jar.toString());
+    m.put(AppKeys.JOB_STAGING_DIR, tmp.newFolder("staging").getAbsolutePath());
+    m.put(AppKeys.JOB_FILE_SYSTEMS, "tokfs://data-ns");
+    HareJobSpec spec = JobSpecValidator.read(JobSpecValidatorTest.conf(m));
+
+    CapturingApps secure = new CapturingApps();
+    new JobSubmitter(secure, client, new JobCredentials(client, true, new Credentials()))
+        .submit(spec);
+    Map<String, Token<?>> t = tokens(secure.submitted.getAMContainerSpec().getTokens());
+    assertEquals(List.of("data-ns"), List.copyOf(t.keySet()));
+    assertEquals(RM, identifier(t.get("data-ns")));
+
+    CapturingApps plain = new CapturingApps();
+    new JobSubmitter(plain, client, new JobCredentials(client, false, new Credentials()))
+        .submit(spec);
+    assertNull(plain.submitted.getAMContainerSpec().getTokens());
+  }
+
+  /** Hands out one application id and keeps what is submitted. */
+  private static final class CapturingApps implements YarnApps {
+    private ApplicationSubmissionContext submitted;
+
+    @Override
+    public NewApp create() {
+      return new NewApp(ApplicationId.newInstance(1, 1), Resource.newInstance(8192, 8));
+    }
+
+    @Override
+    public void submit(ApplicationSubmissionContext context) {
+      submitted = context;
+    }
+
+    @Override
+    public ApplicationReport report(ApplicationId id) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public void kill(ApplicationId id) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public void close() {}
+  }
+}
