@@ -9,6 +9,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.hadoop.security.token.Token;
+import org.apache.hadoop.security.token.TokenIdentifier;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.ApplicationReport;
 import org.apache.hadoop.yarn.api.records.ApplicationSubmissionContext;
@@ -80,6 +82,11 @@ final class FakeYarnApps implements YarnApps {
   public void kill(ApplicationId id) throws ApplicationNotFoundException {
     report(id);
     killed.add(id);
+  }
+
+  @Override
+  public Token<? extends TokenIdentifier> rmDelegationToken(String renewer) {
+    throw new UnsupportedOperationException("the CLI's tests run without security");
   }
 
   @Override

@@ -17,8 +17,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.YarnApplicationState;
@@ -53,23 +55,35 @@ final class SgdJobFiles {
    * shell command or empty), no Hare jar named (the client ships its own).
    */
   static Path writeSpec(Path job, Shape shape, String taskPrelude) throws Exception {
-    String java = "\"$JAVA_HOME\"/bin/java -Xmx128m io.hare.example.SgdJob";
-    String where = " --work-dir '" + job + "'";
     Path events = job.resolve(EVENTS);
     Path spec = job.resolve("job.xml");
-    Files.writeString(spec, "<configuration>\n"
-        + prop("yarn.app.hare.job.name", shape.name())
-        + prop("yarn.app.hare.job.model", "resnet18")
-        + prop("yarn.app.hare.job.rounds", Integer.toString(shape.rounds()))
-        + prop("yarn.app.hare.job.tasks-per-round", Integer.toString(shape.tasks()))
-        + prop("yarn.app.hare.job.staging-dir", shape.staging().toString())
-        + prop("yarn.app.hare.task.command", TaskEvents.wrapTask(taskPrelude + java + " task"
-            + where, events))
-        + prop("yarn.app.hare.sync.command", TaskEvents.wrapSync(java + " sync" + where, events))
-        + prop("yarn.app.hare.task.memory-mb", "256")
-        + prop("yarn.app.hare.am.memory-mb", "512")
-        + "</configuration>\n", StandardCharsets.UTF_8);
+    StringBuilder xml = new StringBuilder("<configuration>\n");
+    spec(shape, "'" + job + "'", task -> TaskEvents.wrapTask(taskPrelude + task, events),
+        sync -> TaskEvents.wrapSync(sync, events))
+        .forEach((k, v) -> xml.append(prop(k, v)));
+    Files.writeString(spec, xml.append("</configuration>\n").toString(), StandardCharsets.UTF_8);
     return spec;
+  }
+
+  /**
+   * The spec's keys for SgdJob tasks and sync step on {@code workDir} (quoted for the shell if it
+   * needs it), each command as {@code task} and {@code sync} wrap it.
+   */
+  static Map<String, String> spec(Shape shape, String workDir, UnaryOperator<String> task,
+      UnaryOperator<String> sync) {
+    String java = "\"$JAVA_HOME\"/bin/java -Xmx128m io.hare.example.SgdJob";
+    String where = " --work-dir " + workDir;
+    Map<String, String> m = new LinkedHashMap<>();
+    m.put("yarn.app.hare.job.name", shape.name());
+    m.put("yarn.app.hare.job.model", "resnet18");
+    m.put("yarn.app.hare.job.rounds", Integer.toString(shape.rounds()));
+    m.put("yarn.app.hare.job.tasks-per-round", Integer.toString(shape.tasks()));
+    m.put("yarn.app.hare.job.staging-dir", shape.staging().toString());
+    m.put("yarn.app.hare.task.command", task.apply(java + " task" + where));
+    m.put("yarn.app.hare.sync.command", sync.apply(java + " sync" + where));
+    m.put("yarn.app.hare.task.memory-mb", "256");
+    m.put("yarn.app.hare.am.memory-mb", "512");
+    return m;
   }
 
   /**

@@ -19,6 +19,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.DataOutputBuffer;
+import org.apache.hadoop.io.Text;
 import org.apache.hadoop.security.Credentials;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.security.token.Token;
@@ -38,6 +39,7 @@ import org.apache.hadoop.yarn.client.api.async.AMRMClientAsync;
 import org.apache.hadoop.yarn.client.api.async.NMClientAsync;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.security.AMRMTokenIdentifier;
+import org.apache.hadoop.yarn.security.client.RMDelegationTokenIdentifier;
 import org.apache.hadoop.yarn.util.resource.Resources;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -302,6 +304,7 @@ public final class HareApplicationMaster {
     YarnClient yarn = YarnClient.createYarnClient();
     yarn.init(conf);
     yarn.start();
+    GpuTypes gpuTypes = gpuTypes(conf, yarn);
     ExecutorService syncThread = Executors.newSingleThreadExecutor();
     String taskWorkDir = TaskEnv.workDirForTasks(work, FileSystem.getDefaultUri(conf));
     ResidentSyncStep resident = spec.syncMode() == SyncMode.RESIDENT
@@ -311,8 +314,7 @@ public final class HareApplicationMaster {
           taskWorkDir, launch, resident != null ? resident
               : new ProcessSyncStep(spec, jobId, taskWorkDir, logDir, syncThread),
           new FsRoundCheckpoint(FileSystem.get(conf), work),
-          new NodeAttributeGpuTypes(yarn, conf.get(SchedulerKeys.GPU_TYPE_ATTRIBUTE,
-              SchedulerKeys.DEFAULT_GPU_TYPE_ATTRIBUTE)), link).run();
+          gpuTypes, link).run();
     } finally {
       if (runners != null) {
         runners.close();
@@ -334,12 +336,35 @@ public final class HareApplicationMaster {
     return nm != null && !nm.isEmpty() ? nm : InetAddress.getLocalHost().getCanonicalHostName();
   }
 
-  /** This AM's credentials without the AMRM token, for the task containers. */
+  /**
+   * Where the AM reads each container's GPU type: the RM's node attributes, which a secure
+   * cluster serves an AM only with the RM delegation token that Hare's client sends
+   * ({@link JobCredentials}); without one (another client), every lookup would wait out the
+   * RM client's retries, so the types stay unknown to the tasks (HARE_GPU_TYPE empty).
+   */
+  private static GpuTypes gpuTypes(Configuration conf, YarnClient yarn) throws IOException {
+    boolean rmToken = UserGroupInformation.getCurrentUser().getCredentials().getAllTokens()
+        .stream().anyMatch(t -> t.getKind().equals(RMDelegationTokenIdentifier.KIND_NAME));
+    if (UserGroupInformation.isSecurityEnabled() && !rmToken) {
+      LOG.warn("No ResourceManager delegation token on this secure cluster (was the job"
+          + " submitted without Hare's client?): the tasks' HARE_GPU_TYPE stays empty");
+      return GpuTypes.UNKNOWN;
+    }
+    return new NodeAttributeGpuTypes(yarn, conf.get(SchedulerKeys.GPU_TYPE_ATTRIBUTE,
+        SchedulerKeys.DEFAULT_GPU_TYPE_ATTRIBUTE));
+  }
+
+  /**
+   * This AM's credentials for the task containers: its file system tokens and the user's other
+   * tokens, without the AMRM token and the RM delegation token, which are the AM's alone.
+   */
   private static ByteBuffer containerTokens() throws IOException {
     Credentials creds = UserGroupInformation.getCurrentUser().getCredentials();
     Iterator<Token<?>> it = creds.getAllTokens().iterator();
     while (it.hasNext()) {
-      if (it.next().getKind().equals(AMRMTokenIdentifier.KIND_NAME)) {
+      Text kind = it.next().getKind();
+      if (kind.equals(AMRMTokenIdentifier.KIND_NAME)
+          || kind.equals(RMDelegationTokenIdentifier.KIND_NAME)) {
         it.remove();
       }
     }

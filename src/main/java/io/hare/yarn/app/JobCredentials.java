@@ -13,8 +13,10 @@ import org.apache.hadoop.io.DataOutputBuffer;
 import org.apache.hadoop.security.Credentials;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.security.token.Token;
+import org.apache.hadoop.security.token.TokenIdentifier;
 import org.apache.hadoop.yarn.client.util.YarnClientUtils;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.apache.hadoop.yarn.exceptions.YarnException;
 import org.apache.hadoop.yarn.security.AMRMTokenIdentifier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,9 +28,11 @@ import org.slf4j.LoggerFactory;
  * tokens. So the client gets one for each file system the job uses (the staging directory's,
  * those of files and archives named by URI, and {@link AppKeys#JOB_FILE_SYSTEMS}) with the
  * ResourceManager as renewer: the RM renews them while the job runs and cancels them when it
- * ends. Tokens the user already holds (a workflow launcher's, read from
- * {@code HADOOP_TOKEN_FILE_LOCATION}) go along, but never an AM's AMRM token. The AM hands the
- * lot on to its task containers.
+ * ends. The AM also gets one for the ResourceManager's client protocol, renewed the same way:
+ * it reads the GPU type of each container's node from the RM's node attributes, and nothing in
+ * a container has a Kerberos ticket. Tokens the user already holds (a workflow launcher's, read
+ * from {@code HADOOP_TOKEN_FILE_LOCATION}) go along, but never an AM's AMRM token. The AM hands
+ * its file system tokens on to its task containers, not the RM's.
  *
  * <p>Without security there are no tokens to get and the AM container carries none, as
  * DistributedShell's does. Only the tokens' kinds and services are logged, never their secrets.
@@ -61,11 +65,14 @@ public final class JobCredentials {
    * The AM container's tokens for a job on {@code fileSystems}, serialized as a
    * {@code ContainerLaunchContext} takes them; null when the cluster is not secure.
    *
+   * @param rm the ResourceManager, for its own token
    * @throws IOException the RM's principal ({@code yarn.resourcemanager.principal}) is not in
    *     the client's configuration, or a file system refused a token (the cause says why: no
    *     Kerberos ticket, most often)
+   * @throws YarnException the RM refused its token
    */
-  public ByteBuffer forAm(Collection<URI> fileSystems) throws IOException {
+  public ByteBuffer forAm(YarnApps rm, Collection<URI> fileSystems)
+      throws IOException, YarnException {
     if (!secure) {
       return null;
     }
@@ -96,6 +103,12 @@ public final class JobCredentials {
         LOG.info("Delegation token for {}: {} for service {}", fs.getUri(), t.getKind(),
             t.getService());
       }
+    }
+    Token<? extends TokenIdentifier> rmToken = rm.rmDelegationToken(renewer);
+    if (creds.getToken(rmToken.getService()) == null) {
+      creds.addToken(rmToken.getService(), rmToken);
+      LOG.info("Delegation token for the ResourceManager: {} for service {}", rmToken.getKind(),
+          rmToken.getService());
     }
     DataOutputBuffer out = new DataOutputBuffer();
     creds.writeTokenStorageToStream(out);

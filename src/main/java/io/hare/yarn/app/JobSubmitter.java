@@ -136,7 +136,7 @@ public final class JobSubmitter {
       fileSystems.add(URI.create(used));
     }
     ByteBuffer tokens = (credentials != null ? credentials : JobCredentials.ofCurrentUser(conf))
-        .forAm(fileSystems);
+        .forAm(apps, fileSystems);
     apps.submit(context(staged, app.id(), work, resources, tokens));
     return app.id();
   }

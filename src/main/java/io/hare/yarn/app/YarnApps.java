@@ -2,6 +2,8 @@ package io.hare.yarn.app;
 
 import java.io.Closeable;
 import java.io.IOException;
+import org.apache.hadoop.security.token.Token;
+import org.apache.hadoop.security.token.TokenIdentifier;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.ApplicationReport;
 import org.apache.hadoop.yarn.api.records.ApplicationSubmissionContext;
@@ -32,4 +34,12 @@ public interface YarnApps extends Closeable {
   ApplicationReport report(ApplicationId id) throws IOException, YarnException;
 
   void kill(ApplicationId id) throws IOException, YarnException;
+
+  /**
+   * A delegation token for the RM's client protocol that {@code renewer} renews, its service set
+   * as a YARN client in a container looks it up (on a secure cluster the AM reads node
+   * attributes with it: {@link JobCredentials}).
+   */
+  Token<? extends TokenIdentifier> rmDelegationToken(String renewer)
+      throws IOException, YarnException;
 }

@@ -19,12 +19,14 @@ import org.apache.hadoop.io.DataInputByteBuffer;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.security.Credentials;
 import org.apache.hadoop.security.token.Token;
+import org.apache.hadoop.security.token.TokenIdentifier;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.ApplicationReport;
 import org.apache.hadoop.yarn.api.records.ApplicationSubmissionContext;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.security.AMRMTokenIdentifier;
+import org.apache.hadoop.yarn.security.client.RMDelegationTokenIdentifier;
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
@@ -33,11 +35,14 @@ import org.junit.rules.TemporaryFolder;
  * On a secure cluster the AM container carries the submitting user's delegation tokens for
  * each file system of the job, renewable by the ResourceManager; without security it carries
  * none. The file systems are {@link TokenIssuingFileSystem}s, which issue tokens as a secure
- * HDFS does.
+ * HDFS does, and the RM double issues its own.
  */
 public class JobCredentialsTest {
 
   private static final String RM = "rm/rm1.example.com@EXAMPLE.COM";
+  private static final String RM_SERVICE = "rm1.example.com:8032";
+
+  private final CapturingApps rm = new CapturingApps();
 
   @Rule
   public final TemporaryFolder tmp = new TemporaryFolder();
@@ -67,16 +72,18 @@ public class JobCredentialsTest {
 
   @Test(timeout = 60_000)
   public void oneTokenPerFileSystemWithTheRmAsRenewer() throws Exception {
-    ByteBuffer b = new JobCredentials(conf(), true, new Credentials()).forAm(List.of(
+    ByteBuffer b = new JobCredentials(conf(), true, new Credentials()).forAm(rm, List.of(
         URI.create("tokfs://nn1/user/alice/.hare/jobs/app_1"),
         URI.create("tokfs://nn1/user/alice/.hare/jobs/hare-yarn.jar"),
         URI.create("tokfs://data-ns/datasets/imagenet"),
         URI.create("file:///tmp/local")));
     Map<String, Token<?>> t = tokens(b);
-    assertEquals("one token for each file system that issues them: " + t,
-        List.of("data-ns", "nn1"), List.copyOf(t.keySet()));
+    assertEquals("one token for each file system that issues them and the RM's: " + t,
+        List.of("data-ns", "nn1", RM_SERVICE), List.copyOf(t.keySet()));
+    assertEquals(TokenIssuingFileSystem.KIND, t.get("nn1").getKind());
+    assertEquals(TokenIssuingFileSystem.KIND, t.get("data-ns").getKind());
+    assertEquals(RMDelegationTokenIdentifier.KIND_NAME, t.get(RM_SERVICE).getKind());
     for (Token<?> token : t.values()) {
-      assertEquals(TokenIssuingFileSystem.KIND, token.getKind());
       assertEquals("the RM renews the job's tokens", RM, identifier(token));
     }
   }
@@ -99,8 +106,8 @@ public class JobCredentialsTest {
     held.addToken(amrm.getService(), amrm);
 
     Map<String, Token<?>> t = tokens(new JobCredentials(conf(), true, held)
-        .forAm(List.of(URI.create("tokfs://nn1/jobs"))));
-    assertEquals(List.of("hs2", "nn1"), List.copyOf(t.keySet()));
+        .forAm(rm, List.of(URI.create("tokfs://nn1/jobs"))));
+    assertEquals(List.of("hs2", "nn1", RM_SERVICE), List.copyOf(t.keySet()));
     assertEquals("the token held for nn1 is kept, not fetched again", "launcher's",
         identifier(t.get("nn1")));
     assertEquals("the caller's credentials are left as they were", 3, held.numberOfTokens());
@@ -111,7 +118,7 @@ public class JobCredentialsTest {
     Credentials held = new Credentials();
     held.addToken(new Text("hs2"), new Token<>());
     assertNull(new JobCredentials(conf(), false, held)
-        .forAm(List.of(URI.create("tokfs://nn1/jobs"))));
+        .forAm(rm, List.of(URI.create("tokfs://nn1/jobs"))));
   }
 
   @Test(timeout = 60_000)
@@ -119,7 +126,7 @@ public class JobCredentialsTest {
     Configuration c = conf();
     c.unset(YarnConfiguration.RM_PRINCIPAL);
     try {
-      new JobCredentials(c, true, new Credentials()).forAm(List.of(URI.create("tokfs://nn1/")));
+      new JobCredentials(c, true, new Credentials()).forAm(rm, List.of(URI.create("tokfs://nn1/")));
       fail("tokens without a renewer");
     } catch (IOException e) {
       assertTrue(e.getMessage(), e.getMessage().startsWith(YarnConfiguration.RM_PRINCIPAL
@@ -143,11 +150,10 @@ public class JobCredentialsTest {
     m.put(AppKeys.JOB_FILE_SYSTEMS, "tokfs://data-ns");
     HareJobSpec spec = JobSpecValidator.read(JobSpecValidatorTest.conf(m));
 
-    CapturingApps secure = new CapturingApps();
-    new JobSubmitter(secure, client, new JobCredentials(client, true, new Credentials()))
+    new JobSubmitter(rm, client, new JobCredentials(client, true, new Credentials()))
         .submit(spec);
-    Map<String, Token<?>> t = tokens(secure.submitted.getAMContainerSpec().getTokens());
-    assertEquals(List.of("data-ns"), List.copyOf(t.keySet()));
+    Map<String, Token<?>> t = tokens(rm.submitted.getAMContainerSpec().getTokens());
+    assertEquals(List.of("data-ns", RM_SERVICE), List.copyOf(t.keySet()));
     assertEquals(RM, identifier(t.get("data-ns")));
 
     CapturingApps plain = new CapturingApps();
@@ -156,7 +162,10 @@ public class JobCredentialsTest {
     assertNull(plain.submitted.getAMContainerSpec().getTokens());
   }
 
-  /** Hands out one application id and keeps what is submitted. */
+  /**
+   * Hands out one application id and keeps what is submitted; its RM delegation tokens name the
+   * renewer as their identifier, as {@link TokenIssuingFileSystem}'s do.
+   */
   private static final class CapturingApps implements YarnApps {
     private ApplicationSubmissionContext submitted;
 
@@ -178,6 +187,13 @@ public class JobCredentialsTest {
     @Override
     public void kill(ApplicationId id) {
       throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public Token<? extends TokenIdentifier> rmDelegationToken(String renewer) {
+      return new Token<>(renewer.getBytes(StandardCharsets.UTF_8),
+          "rm-secret".getBytes(StandardCharsets.UTF_8), RMDelegationTokenIdentifier.KIND_NAME,
+          new Text(RM_SERVICE));
     }
 
     @Override

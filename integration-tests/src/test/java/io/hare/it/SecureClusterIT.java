@@ -1,0 +1,195 @@
+package io.hare.it;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import io.hare.embedded.EmbeddedCluster;
+import io.hare.embedded.TaskEvents;
+import io.hare.yarn.app.AppKeys;
+import io.hare.yarn.app.JobSpecValidator;
+import io.hare.yarn.app.JobSubmitter;
+import io.hare.yarn.app.YarnApps;
+import io.hare.yarn.app.YarnClientApps;
+import java.io.File;
+import java.io.FileOutputStream;
+import java.io.OutputStream;
+import java.nio.file.Path;
+import java.security.PrivilegedExceptionAction;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.FileUtil;
+import org.apache.hadoop.hdfs.HdfsConfiguration;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.minikdc.MiniKdc;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.test.GenericTestUtils;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.ApplicationReport;
+import org.apache.hadoop.yarn.api.records.FinalApplicationStatus;
+import org.apache.hadoop.yarn.client.api.YarnClient;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.junit.AfterClass;
+import org.junit.BeforeClass;
+import org.junit.Test;
+
+/**
+ * A Hare job on a secure cluster: a Kerberos KDC ({@link MiniKdc}), HDFS with Kerberos
+ * ({@link MiniDFSCluster}, block access tokens) as the default file system, and the Hare
+ * scheduler's MiniYARNCluster with Kerberos for the RM and NodeManagers. A user logged in from
+ * her keytab submits with the client ({@link JobSubmitter}): the job is staged on HDFS under
+ * her home directory, the NodeManager localizes the AM's files, the AM writes its round
+ * checkpoints and the tasks and sync step their gradients and models in an HDFS work directory,
+ * each with the delegation tokens the client got for her, and the AM reads each node's GPU type
+ * from the RM with the RM delegation token the client got. The job succeeds with the reference
+ * model, every task ran once and saw its node's GPU type.
+ *
+ * <p>The services share one principal ({@code hdfs/localhost}), so the RM that renews the
+ * tokens is the HDFS superuser's short name, as in a test cluster; the containers run as this
+ * JVM's OS user (YARN's DefaultContainerExecutor), so the job's files on HDFS are what
+ * separates users here.
+ */
+public class SecureClusterIT {
+
+  private static final List<EmbeddedCluster.Node> NODES = List.of(
+      new EmbeddedCluster.Node("v100", 1), new EmbeddedCluster.Node("t4", 1));
+  private static final String USER = "alice";
+
+  private static File base;
+  private static MiniKdc kdc;
+  private static MiniDFSCluster dfs;
+  private static EmbeddedCluster hare;
+  private static UserGroupInformation alice;
+
+  @BeforeClass
+  public static void startSecureCluster() throws Exception {
+    base = GenericTestUtils.getTestDir("SecureClusterIT");
+    FileUtil.fullyDelete(base);
+    kdc = new MiniKdc(MiniKdc.createConf(), new File(base, "kdc"));
+    kdc.start();
+    File services = new File(base, "services.keytab");
+    kdc.createPrincipal(services, "hdfs/localhost", "HTTP/localhost");
+    File user = new File(base, USER + ".keytab");
+    kdc.createPrincipal(user, USER);
+    String service = "hdfs/localhost@" + kdc.getRealm();
+
+    Configuration secure = new Configuration(false);
+    secure.set("hadoop.security.authentication", "kerberos");
+    secure.set("dfs.namenode.kerberos.principal", service);
+    secure.set("dfs.namenode.keytab.file", services.getAbsolutePath());
+    secure.set("dfs.datanode.kerberos.principal", service);
+    secure.set("dfs.datanode.keytab.file", services.getAbsolutePath());
+    secure.set("dfs.web.authentication.kerberos.principal", "HTTP/localhost@" + kdc.getRealm());
+    secure.set("dfs.web.authentication.kerberos.keytab", services.getAbsolutePath());
+    secure.setBoolean("dfs.block.access.token.enable", true);
+    // a DataNode on unprivileged ports without SASL on its data transfer: clients then need
+    // nothing more than their tokens
+    secure.setBoolean("ignore.secure.ports.for.testing", true);
+    secure.set(YarnConfiguration.RM_PRINCIPAL, service);
+    secure.set(YarnConfiguration.RM_KEYTAB, services.getAbsolutePath());
+    secure.set(YarnConfiguration.NM_PRINCIPAL, service);
+    secure.set(YarnConfiguration.NM_KEYTAB, services.getAbsolutePath());
+
+    Configuration hdfsConf = new HdfsConfiguration();
+    secure.forEach(e -> hdfsConf.set(e.getKey(), e.getValue()));
+    UserGroupInformation.setConfiguration(hdfsConf);
+    UserGroupInformation.loginUserFromKeytab(service, services.getAbsolutePath());
+    dfs = new MiniDFSCluster.Builder(hdfsConf, new File(base, "dfs")).numDataNodes(1).build();
+    dfs.waitActive();
+    FileSystem superuser = dfs.getFileSystem();
+    org.apache.hadoop.fs.Path home = new org.apache.hadoop.fs.Path("/user/" + USER);
+    superuser.mkdirs(home);
+    superuser.setOwner(home, USER, USER);
+
+    secure.set(FileSystem.FS_DEFAULT_NAME_KEY, superuser.getUri().toString());
+    // YARN's client adds a token for the file system of the aggregated logs' directory; keep
+    // them off HDFS, as a cloud cluster keeping its logs in an object store does, so that only
+    // the tokens Hare's client gets can reach the job's files
+    secure.set(YarnConfiguration.NM_REMOTE_APP_LOG_DIR,
+        new File(base, "app-logs").toURI().toString());
+    // a node's JVMs find the realm in /etc/krb5.conf; the containers here, in the KDC's file
+    secure.set(YarnConfiguration.NM_ADMIN_USER_ENV, "JAVA_HOME=" + System.getProperty("java.home")
+        + ",JAVA_TOOL_OPTIONS=-Djava.security.krb5.conf=" + kdc.getKrb5conf().getAbsolutePath());
+    hare = EmbeddedCluster.start(new File(base, "yarn"), "SecureClusterIT", NODES, secure);
+    // the containers' Hadoop configuration: the AM reads yarn-site.xml, a task's plain
+    // Configuration core-site.xml, as on a cluster whose HADOOP_CONF_DIR has both
+    try (OutputStream out = new FileOutputStream(new File(hare.workDir(), "conf/core-site.xml"))) {
+      hare.conf().writeXml(out);
+    }
+    alice = UserGroupInformation.loginUserFromKeytabAndReturnUGI(USER + "@" + kdc.getRealm(),
+        user.getAbsolutePath());
+  }
+
+  @AfterClass
+  public static void stopSecureCluster() {
+    if (hare != null) {
+      hare.close();
+    }
+    if (dfs != null) {
+      dfs.shutdown();
+    }
+    if (kdc != null) {
+      kdc.stop();
+    }
+  }
+
+  @Test(timeout = 400_000)
+  public void aKerberosUsersJobRunsOnSecureHdfsWithItsDelegationTokens() throws Exception {
+    SgdJobFiles.Shape shape = new SgdJobFiles.Shape("secure-sgd", 2, 3,
+        Path.of(".hare/jobs"));
+    Path local = SgdJobFiles.init(new File(base, "job").toPath(), 7);
+    String work = dfs.getFileSystem().getUri() + "/user/" + USER + "/sgd";
+    Configuration client = new YarnConfiguration(hare.conf());
+    Path events = new File(base, "events.txt").toPath(); // the tasks run on this host
+
+    ApplicationId id = alice.doAs((PrivilegedExceptionAction<ApplicationId>) () -> {
+      FileSystem fs = FileSystem.get(client);
+      fs.copyFromLocalFile(false, true, new org.apache.hadoop.fs.Path(local.toUri()),
+          new org.apache.hadoop.fs.Path(work));
+      Configuration spec = new Configuration(false);
+      SgdJobFiles.spec(shape, work, task -> TaskEvents.wrapTask(task, events),
+          sync -> TaskEvents.wrapSync(sync, events)).forEach(spec::set);
+      spec.set(AppKeys.AM_JAR, new File("target/hare-yarn.jar").getAbsolutePath());
+      try (YarnApps apps = YarnClientApps.open(client)) {
+        return new JobSubmitter(apps, client).submit(JobSpecValidator.read(spec));
+      }
+    });
+
+    YarnClient yarn = YarnClient.createYarnClient();
+    yarn.init(client);
+    yarn.start();
+    try {
+      GenericTestUtils.waitFor(() -> SgdJobFiles.ended(yarn, id), 250, 360_000);
+      ApplicationReport r = yarn.getApplicationReport(id);
+      assertEquals(id + ": " + r.getDiagnostics(), FinalApplicationStatus.SUCCEEDED,
+          r.getFinalApplicationStatus());
+      assertEquals(USER, r.getUser());
+    } finally {
+      yarn.stop();
+    }
+
+    Path trained = new File(base, "trained").toPath();
+    alice.doAs((PrivilegedExceptionAction<Void>) () -> {
+      FileSystem fs = FileSystem.get(client);
+      FileStatus staging = fs.getFileStatus(new org.apache.hadoop.fs.Path(
+          "/user/" + USER + "/.hare/jobs/" + id));
+      assertEquals("the job's work directory is hers alone", USER, staging.getOwner());
+      assertEquals((short) 0700, staging.getPermission().toShort());
+      assertTrue("the AM checkpointed its last round in the work directory on HDFS",
+          fs.exists(new org.apache.hadoop.fs.Path(staging.getPath(), "_hare/round-"
+              + shape.rounds() + ".done")));
+      FileUtil.fullyDelete(trained.toFile());
+      fs.copyToLocalFile(false, new org.apache.hadoop.fs.Path(work),
+          new org.apache.hadoop.fs.Path(trained.toUri()), true);
+      return null;
+    });
+    SgdJobFiles.assertEqualsReference(trained, shape);
+    TaskEvents.Runs runs = TaskEvents.read(events);
+    assertEquals("each task ran once", shape.rounds() * shape.tasks(), runs.attempts().size());
+    for (TaskEvents.Attempt a : runs.attempts()) {
+      assertEquals("the AM read the node's GPU type from the RM with its token: " + a,
+          hare.typeByHost().get(a.host()), a.gpuType());
+    }
+  }
+}
