@@ -10,9 +10,13 @@ import io.hare.yarn.app.JobSpecValidator;
 import io.hare.yarn.app.JobSubmitter;
 import io.hare.yarn.app.YarnApps;
 import io.hare.yarn.app.YarnClientApps;
+import io.hare.yarn.scheduler.web.HareWebFilter;
+import io.hare.yarn.scheduler.web.Prediction;
 import java.io.File;
 import java.io.FileOutputStream;
 import java.io.OutputStream;
+import java.net.HttpURLConnection;
+import java.net.URL;
 import java.nio.file.Path;
 import java.security.PrivilegedExceptionAction;
 import java.util.List;
@@ -30,6 +34,7 @@ import org.apache.hadoop.yarn.api.records.ApplicationReport;
 import org.apache.hadoop.yarn.api.records.FinalApplicationStatus;
 import org.apache.hadoop.yarn.client.api.YarnClient;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.apache.hadoop.yarn.webapp.util.WebAppUtils;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
 import org.junit.Test;
@@ -43,7 +48,8 @@ import org.junit.Test;
  * checkpoints and the tasks and sync step their gradients and models in an HDFS work directory,
  * each with the delegation tokens the client got for her, and the AM reads each node's GPU type
  * from the RM with the RM delegation token the client got. The job succeeds with the reference
- * model, every task ran once and saw its node's GPU type.
+ * model, every task ran once and saw its node's GPU type. The RM's web app asks for SPNEGO, and
+ * {@code hare status}'s read of the scheduler's prediction answers it with her ticket.
  *
  * <p>The services share one principal ({@code hdfs/localhost}), so the RM that renews the
  * tokens is the HDFS superuser's short name, as in a test cluster; the containers run as this
@@ -108,6 +114,13 @@ public class SecureClusterIT {
     // the tokens Hare's client gets can reach the job's files
     secure.set(YarnConfiguration.NM_REMOTE_APP_LOG_DIR,
         new File(base, "app-logs").toURI().toString());
+    // the RM's web app and REST API answer only who authenticates with SPNEGO (YARN swaps
+    // Hadoop's filter for its own, which also takes RM delegation tokens)
+    secure.set("hadoop.http.filter.initializers",
+        "org.apache.hadoop.security.AuthenticationFilterInitializer");
+    secure.set("hadoop.http.authentication.type", "kerberos");
+    secure.set("hadoop.http.authentication.kerberos.principal", "HTTP/localhost@" + kdc.getRealm());
+    secure.set("hadoop.http.authentication.kerberos.keytab", services.getAbsolutePath());
     // a node's JVMs find the realm in /etc/krb5.conf; the containers here, in the KDC's file
     secure.set(YarnConfiguration.NM_ADMIN_USER_ENV, "JAVA_HOME=" + System.getProperty("java.home")
         + ",JAVA_TOOL_OPTIONS=-Djava.security.krb5.conf=" + kdc.getKrb5conf().getAbsolutePath());
@@ -168,6 +181,15 @@ public class SecureClusterIT {
     } finally {
       yarn.stop();
     }
+
+    // hare status: the scheduler's prediction through the RM's SPNEGO, with her ticket; a
+    // request without one is refused
+    Prediction p = alice.doAs((PrivilegedExceptionAction<Prediction>) () ->
+        Prediction.fetch(client, id));
+    assertTrue(p.describe(), p.basis().contains("does not list " + id));
+    HttpURLConnection anonymous = (HttpURLConnection) new URL(
+        WebAppUtils.getRMWebAppURLWithScheme(client) + HareWebFilter.REST_PATH).openConnection();
+    assertEquals(HttpURLConnection.HTTP_UNAUTHORIZED, anonymous.getResponseCode());
 
     Path trained = new File(base, "trained").toPath();
     alice.doAs((PrivilegedExceptionAction<Void>) () -> {

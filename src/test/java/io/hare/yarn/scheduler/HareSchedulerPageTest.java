@@ -76,11 +76,16 @@ public class HareSchedulerPageTest {
     assertEquals("one GPU was left", 1, got.size());
   }
 
-  private record Answer(int status, String contentType, String body) {}
+  private record Answer(int status, String contentType, String body, String allow) {}
 
   private Answer get(String path) throws IOException {
+    return request("GET", path);
+  }
+
+  private Answer request(String method, String path) throws IOException {
     String base = WebAppUtils.getRMWebAppURLWithScheme(h.rm.getConfig());
     HttpURLConnection c = (HttpURLConnection) new URL(base + path).openConnection();
+    c.setRequestMethod(method);
     c.setConnectTimeout(60_000);
     c.setReadTimeout(60_000);
     c.setRequestProperty("Accept", "application/json, text/html");
@@ -88,7 +93,8 @@ public class HareSchedulerPageTest {
       int status = c.getResponseCode();
       InputStream in = status < 400 ? c.getInputStream() : c.getErrorStream();
       String body = in == null ? "" : new String(in.readAllBytes(), StandardCharsets.UTF_8);
-      return new Answer(status, String.valueOf(c.getContentType()), body);
+      return new Answer(status, String.valueOf(c.getContentType()), body,
+          c.getHeaderField("Allow"));
     } finally {
       c.disconnect();
     }
@@ -153,6 +159,11 @@ public class HareSchedulerPageTest {
     assertTrue(jobB.get("rounds").isNull());
     assertEquals(1, jobB.get("waitingTasks").asInt());
     assertFalse(jobB.get("predictedCompletionMs").isNull());
+
+    // Hadoop's web clients authenticate (SPNEGO) with an OPTIONS request to the URL they read
+    Answer options = request("OPTIONS", "/ws/v1/hare/scheduler");
+    assertEquals(options.body(), 200, options.status());
+    assertEquals("GET, HEAD, OPTIONS", options.allow());
 
     Answer yarns = get("/ws/v1/cluster/scheduler");
     assertEquals("YARN's own answer stays", 200, yarns.status());

@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * </ul>
  * Without a registered Hare scheduler (it stopped; or not started, as on a standby RM, where
  * YARN then sends the request on to the active RM; or the filter was listed for another
- * scheduler) it lets everything through. Read-only: GET and HEAD only.
+ * scheduler) it lets everything through. Read-only: GET and HEAD, and OPTIONS, which answers
+ * what is allowed.
  */
 public final class HareWebFilter implements Filter {
 
@@ -36,6 +37,7 @@ public final class HareWebFilter implements Filter {
   public static final String REST_PATH = "/ws/v1/hare/scheduler";
 
   private static final Logger LOG = LoggerFactory.getLogger(HareWebFilter.class);
+  private static final String ALLOWED = "GET, HEAD, OPTIONS";
 
   private String instance;
 
@@ -48,15 +50,24 @@ public final class HareWebFilter implements Filter {
   public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
       throws IOException, ServletException {
     if (request instanceof HttpServletRequest req
-        && response instanceof HttpServletResponse res
-        && ("GET".equals(req.getMethod()) || "HEAD".equals(req.getMethod()))) {
+        && response instanceof HttpServletResponse res) {
       String path = path(req);
       boolean page = PAGE_PATH.equals(path);
       boolean rest = REST_PATH.equals(path);
       Supplier<SchedulerReport> reports = HareWeb.reports(instance);
       if ((page || rest) && reports != null) {
-        answer(reports.get().visibleTo(req.getRemoteUser()), page, res);
-        return;
+        if ("GET".equals(req.getMethod()) || "HEAD".equals(req.getMethod())) {
+          answer(reports.get().visibleTo(req.getRemoteUser()), page, res);
+          return;
+        }
+        if ("OPTIONS".equals(req.getMethod())) {
+          // Hadoop's web clients (AuthenticatedURL) authenticate with an OPTIONS request to
+          // the URL they then read, and take only 200 as success
+          res.setStatus(HttpServletResponse.SC_OK);
+          res.setHeader("Allow", ALLOWED);
+          res.setContentLength(0);
+          return;
+        }
       }
     }
     chain.doFilter(request, response);

@@ -5,9 +5,15 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.HttpURLConnection;
+import java.lang.reflect.UndeclaredThrowableException;
 import java.net.URL;
+import java.security.PrivilegedExceptionAction;
 import java.util.OptionalLong;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.security.authentication.client.AuthenticatedURL;
+import org.apache.hadoop.security.authentication.client.ConnectionConfigurator;
+import org.apache.hadoop.security.authentication.client.KerberosAuthenticator;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.webapp.util.WebAppUtils;
 
@@ -40,9 +46,7 @@ public record Prediction(long atMs, OptionalLong completionMs, String basis) {
 
   private static Prediction fetchFrom(String rmWebApp, ApplicationId app) throws IOException {
     String url = rmWebApp + HareWebFilter.REST_PATH;
-    HttpURLConnection c = (HttpURLConnection) new URL(url).openConnection();
-    c.setConnectTimeout(TIMEOUT_MS);
-    c.setReadTimeout(TIMEOUT_MS);
+    HttpURLConnection c = open(new URL(url));
     c.setRequestProperty("Accept", "application/json");
     try {
       int status = c.getResponseCode();
@@ -55,6 +59,36 @@ public record Prediction(long atMs, OptionalLong completionMs, String basis) {
       }
     } finally {
       c.disconnect();
+    }
+  }
+
+  /**
+   * A connection to {@code url}; on a secure cluster one that has answered the RM's SPNEGO
+   * challenge (the RM's web app under {@code hadoop.http.authentication.type=kerberos}) with the
+   * user's Kerberos ticket, as YARN's own web clients do; where the RM asks for none, the same
+   * request as without security.
+   */
+  private static HttpURLConnection open(URL url) throws IOException {
+    ConnectionConfigurator timeouts = conn -> {
+      conn.setConnectTimeout(TIMEOUT_MS);
+      conn.setReadTimeout(TIMEOUT_MS);
+      return conn;
+    };
+    if (!UserGroupInformation.isSecurityEnabled()) {
+      return timeouts.configure((HttpURLConnection) url.openConnection());
+    }
+    try {
+      return UserGroupInformation.getCurrentUser().doAs(
+          (PrivilegedExceptionAction<HttpURLConnection>) () -> new AuthenticatedURL(
+              new KerberosAuthenticator(), timeouts).openConnection(url,
+              new AuthenticatedURL.Token()));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while authenticating to " + url, e);
+    } catch (UndeclaredThrowableException | IOException e) {
+      Throwable cause = e instanceof UndeclaredThrowableException ? e.getCause() : e;
+      throw new IOException("cannot authenticate to " + url + " with Kerberos (SPNEGO); is"
+          + " there a ticket (klist)? " + cause.getMessage(), cause);
     }
   }
 
