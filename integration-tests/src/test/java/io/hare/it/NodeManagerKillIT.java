@@ -69,7 +69,7 @@ public class NodeManagerKillIT {
   private static final long LOG_SLACK_MS = 3_000;
   private static final long JOB_TIMEOUT_MS = 480_000;
   /** Long enough tasks that the kill lands while some run. */
-  private static final String SLOW_TASK = "sleep 8; ";
+  private static final String SLOW_TASK = "sleep 5; ";
   /** A container placement in the RM's log (FiCaSchedulerNode), with its time. */
   private static final Pattern ASSIGNED = Pattern.compile(
       "^(\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d,\\d{3}) .*Assigned container (\\S+) .* on host"
