@@ -3,6 +3,8 @@ package io.hare.it;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
+import io.hare.cli.HareCommand;
+import io.hare.cli.WorkloadSources;
 import io.hare.embedded.EmbeddedCluster;
 import io.hare.embedded.TaskEvents;
 import io.hare.yarn.app.AppKeys;
@@ -15,11 +17,14 @@ import io.hare.yarn.scheduler.web.Prediction;
 import java.io.File;
 import java.io.FileOutputStream;
 import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.net.HttpURLConnection;
 import java.net.URL;
 import java.nio.file.Path;
 import java.security.PrivilegedExceptionAction;
 import java.util.List;
+import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -190,6 +195,17 @@ public class SecureClusterIT {
     HttpURLConnection anonymous = (HttpURLConnection) new URL(
         WebAppUtils.getRMWebAppURLWithScheme(client) + HareWebFilter.REST_PATH).openConnection();
     assertEquals(HttpURLConnection.HTTP_UNAUTHORIZED, anonymous.getResponseCode());
+
+    // a user without a ticket is told to kinit instead of waiting on YARN's retries
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code = UserGroupInformation.createRemoteUser("bob").doAs(
+        (PrivilegedExceptionAction<Integer>) () -> HareCommand.commandLine(new PrintWriter(out),
+            new PrintWriter(err), WorkloadSources.STANDARD, Map.of())
+            .execute("status", id.toString()));
+    assertEquals(err.toString(), HareCommand.FAILURE, code);
+    assertTrue(err.toString(), err.toString().contains("no Kerberos ticket for bob"));
+    assertTrue(err.toString(), err.toString().contains("run kinit first"));
 
     Path trained = new File(base, "trained").toPath();
     alice.doAs((PrivilegedExceptionAction<Void>) () -> {

@@ -3,6 +3,7 @@ package io.hare.yarn.app;
 import java.io.IOException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.Text;
+import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.security.token.Token;
 import org.apache.hadoop.security.token.TokenIdentifier;
 import org.apache.hadoop.yarn.api.protocolrecords.GetNewApplicationResponse;
@@ -26,7 +27,20 @@ public final class YarnClientApps implements YarnApps {
     this.conf = conf;
   }
 
-  public static YarnApps open(Configuration conf) {
+  /**
+   * @throws IOException on a secure cluster, the user has neither a Kerberos ticket nor tokens:
+   *     YARN's client would retry its refused connections for minutes before failing with a
+   *     SASL error, so this names the cause and the fix at once
+   */
+  public static YarnApps open(Configuration conf) throws IOException {
+    if (UserGroupInformation.isSecurityEnabled()) {
+      UserGroupInformation user = UserGroupInformation.getCurrentUser();
+      UserGroupInformation login = user.getRealUser() != null ? user.getRealUser() : user;
+      if (!login.hasKerberosCredentials() && user.getCredentials().numberOfTokens() == 0) {
+        throw new IOException("no Kerberos ticket for " + user.getUserName() + ": this cluster"
+            + " uses Kerberos (hadoop.security.authentication=kerberos); run kinit first");
+      }
+    }
     YarnConfiguration yarn = new YarnConfiguration(conf);
     YarnClient c = YarnClient.createYarnClient();
     c.init(yarn);
