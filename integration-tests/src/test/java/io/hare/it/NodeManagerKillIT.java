@@ -19,7 +19,13 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.hadoop.ipc.RPC;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.DecommissionType;
+import org.apache.hadoop.yarn.client.ClientRMProxy;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.apache.hadoop.yarn.server.api.ResourceManagerAdministrationProtocol;
+import org.apache.hadoop.yarn.server.api.protocolrecords.RefreshNodesRequest;
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.Timeout;
@@ -44,6 +50,8 @@ import org.slf4j.LoggerFactory;
  *       failures, they run on the other node and the job succeeds with the reference model.
  * </ul>
  *
+ * <p>And a node an admin decommissions gracefully mid-round leaves without a lost task.
+ *
  * <p>Each job must succeed with its first AM attempt: YARN's second attempt would rerun the job
  * and hide an AM that the lost node brought down.
  *
@@ -63,6 +71,11 @@ public class NodeManagerKillIT {
    */
   private static final List<EmbeddedCluster.Node> NODES = List.of(
       new EmbeddedCluster.Node("v100", 1), new EmbeddedCluster.Node("t4", 1));
+  /**
+   * Tasks of a round in the decommission case: more than the two GPUs, so that a container
+   * whose task ends finds the next one waiting, and takes it unless asked back.
+   */
+  private static final int WIDE_TASKS = 5;
   private static final long GRACE_MS = 5_000;
   private static final long EXPIRY_MS = 20_000;
   /** A scheduling pass decided before the grace ran out may log its placement a little after. */
@@ -152,6 +165,73 @@ public class NodeManagerKillIT {
           + " node {} ms after the crash (Hare grace {} ms, YARN expiry {} ms); job {} ms from"
           + " submit", victim, lost.size(), lastRerunMs, GRACE_MS, EXPIRY_MS, jobMs);
     }
+  }
+
+  /**
+   * A node an admin decommissions gracefully mid-round ({@code yarn rmadmin -refreshNodes -g
+   * 600}, through the RM's admin protocol): YARN lists it DECOMMISSIONING, the scheduler places
+   * nothing more there (its running task ends, a Hare AM's warm container there is asked back),
+   * the job goes on on the other node and succeeds with the reference model, and YARN lets the
+   * node go (DECOMMISSIONED) once the job has ended, well before the timeout.
+   */
+  @Test
+  public void aGracefullyDecommissionedNodeTakesNothingNewAndLeavesOnceTheJobEnded()
+      throws Exception {
+    Path base = Path.of("target", "node-decommission-it").toAbsolutePath();
+    Path exclude = base.resolve("exclude-hosts");
+    Files.createDirectories(base);
+    Files.writeString(exclude, "");
+    try (StandaloneCluster cluster = StandaloneCluster.install(base, NODES, Map.of(
+        YarnConfiguration.RM_NODES_EXCLUDE_FILE_PATH, exclude.toString(),
+        // how often YARN checks whether a decommissioning node's applications have ended
+        "yarn.resourcemanager.decommissioning-nodes-watcher.poll-interval-secs", "1"));
+        StandaloneJob s = StandaloneJob.submit(cluster, base, "sgd-decommission", 2,
+            WIDE_TASKS, SLOW_TASK)) {
+      String victim = awaitTaskAwayFromAm(cluster, s);
+      Files.writeString(exclude, victim + "\n");
+      long drainMs = System.currentTimeMillis();
+      ResourceManagerAdministrationProtocol admin = ClientRMProxy.createRMProxy(
+          cluster.clientConf(), ResourceManagerAdministrationProtocol.class);
+      try {
+        admin.refreshNodes(RefreshNodesRequest.newInstance(DecommissionType.GRACEFUL, 600));
+      } finally {
+        RPC.stopProxy(admin);
+      }
+      StandaloneCluster.waitFor(victim + " DECOMMISSIONING", 60_000,
+          () -> cluster.nodesIn("DECOMMISSIONING").contains(victim));
+
+      long jobMs = s.awaitSuccess(cluster, JOB_TIMEOUT_MS);
+      SgdJobFiles.assertEqualsReference(s.job(), s.shape());
+      List<Placement> after = placementsAfter(cluster, drainMs + LOG_SLACK_MS);
+      assertFalse("the job went on placing tasks after the decommission", after.isEmpty());
+      assertTrue("containers placed on the decommissioning node " + victim + ": " + after,
+          after.stream().noneMatch(p -> p.host().equals(victim)));
+      // a warm container takes its next task without a new placement: none may start there
+      List<TaskEvents.Attempt> late = SgdJobFiles.runs(s.job()).attempts().stream()
+          .filter(a -> a.host().equals(victim) && a.startMs() > drainMs + LOG_SLACK_MS)
+          .toList();
+      assertTrue("tasks started on the decommissioning node " + victim + ": " + late,
+          late.isEmpty());
+      long leftMs = System.currentTimeMillis();
+      StandaloneCluster.waitFor(victim + " DECOMMISSIONED once the job ended", 120_000,
+          () -> decommissioned(cluster).contains(victim));
+      LOG.info("figures: node {} decommissioned gracefully mid-round; job {} ms from submit, {}"
+          + " containers placed elsewhere after it, none on the node; DECOMMISSIONED {} ms"
+          + " after the job ended", victim, jobMs, after.size(),
+          System.currentTimeMillis() - leftMs);
+    }
+  }
+
+  /** The hosts the RM lists DECOMMISSIONED (its inactive nodes). */
+  private static List<String> decommissioned(StandaloneCluster cluster) throws Exception {
+    List<String> hosts = new ArrayList<>();
+    JsonNode nodes = cluster.rest("/ws/v1/cluster/nodes?states=DECOMMISSIONED");
+    if (nodes != null) {
+      for (JsonNode n : nodes.path("nodes").path("node")) {
+        hosts.add(n.path("nodeHostName").asText());
+      }
+    }
+    return hosts;
   }
 
   /**
