@@ -162,7 +162,12 @@ public final class EmbeddedCluster implements AutoCloseable {
     EmbeddedZooKeeper zk = null;
     if (resourceManagers == 2) {
       zk = EmbeddedZooKeeper.start(new File(workDir, "zookeeper"));
-      HighAvailability.configure(conf, name, zk);
+      try {
+        HighAvailability.configure(conf, name, zk);
+      } catch (IOException | RuntimeException e) {
+        zk.close(); // no cluster owns it yet
+        throw e;
+      }
     }
 
     ResourceUtils.resetNodeResources();
