@@ -14,6 +14,7 @@ import org.apache.hadoop.security.Credentials;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.security.token.Token;
 import org.apache.hadoop.security.token.TokenIdentifier;
+import org.apache.hadoop.yarn.client.ClientRMProxy;
 import org.apache.hadoop.yarn.client.util.YarnClientUtils;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.exceptions.YarnException;
@@ -104,8 +105,9 @@ public final class JobCredentials {
             t.getService());
       }
     }
-    Token<? extends TokenIdentifier> rmToken = rm.rmDelegationToken(renewer);
-    if (creds.getToken(rmToken.getService()) == null) {
+    // one held already (a launcher's) serves; a second would live on in the RM, never cancelled
+    if (creds.getToken(ClientRMProxy.getRMDelegationTokenService(conf)) == null) {
+      Token<? extends TokenIdentifier> rmToken = rm.rmDelegationToken(renewer);
       creds.addToken(rmToken.getService(), rmToken);
       LOG.info("Delegation token for the ResourceManager: {} for service {}", rmToken.getKind(),
           rmToken.getService());

@@ -40,7 +40,8 @@ import org.junit.rules.TemporaryFolder;
 public class JobCredentialsTest {
 
   private static final String RM = "rm/rm1.example.com@EXAMPLE.COM";
-  private static final String RM_SERVICE = "rm1.example.com:8032";
+  /** The RM's client address, as the token service YARN's client looks its token up by. */
+  private static final String RM_SERVICE = "127.0.0.1:8032";
 
   private final CapturingApps rm = new CapturingApps();
 
@@ -50,6 +51,7 @@ public class JobCredentialsTest {
   private static Configuration conf() {
     Configuration c = TokenIssuingFileSystem.register(new Configuration());
     c.set(YarnConfiguration.RM_PRINCIPAL, RM);
+    c.set(YarnConfiguration.RM_ADDRESS, RM_SERVICE);
     return c;
   }
 
@@ -79,7 +81,7 @@ public class JobCredentialsTest {
         URI.create("file:///tmp/local")));
     Map<String, Token<?>> t = tokens(b);
     assertEquals("one token for each file system that issues them and the RM's: " + t,
-        List.of("data-ns", "nn1", RM_SERVICE), List.copyOf(t.keySet()));
+        List.of(RM_SERVICE, "data-ns", "nn1"), List.copyOf(t.keySet()));
     assertEquals(TokenIssuingFileSystem.KIND, t.get("nn1").getKind());
     assertEquals(TokenIssuingFileSystem.KIND, t.get("data-ns").getKind());
     assertEquals(RMDelegationTokenIdentifier.KIND_NAME, t.get(RM_SERVICE).getKind());
@@ -101,16 +103,22 @@ public class JobCredentialsTest {
     Token<?> amrm = new Token<>("amrm-id".getBytes(StandardCharsets.UTF_8),
         "amrm-secret".getBytes(StandardCharsets.UTF_8), AMRMTokenIdentifier.KIND_NAME,
         new Text("rm:8030"));
+    Token<?> rmHeld = new Token<>("launcher's".getBytes(StandardCharsets.UTF_8),
+        "rm-secret".getBytes(StandardCharsets.UTF_8), RMDelegationTokenIdentifier.KIND_NAME,
+        new Text(RM_SERVICE));
     held.addToken(hive.getService(), hive);
     held.addToken(nn1.getService(), nn1);
     held.addToken(amrm.getService(), amrm);
+    held.addToken(rmHeld.getService(), rmHeld);
 
     Map<String, Token<?>> t = tokens(new JobCredentials(conf(), true, held)
         .forAm(rm, List.of(URI.create("tokfs://nn1/jobs"))));
-    assertEquals(List.of("hs2", "nn1", RM_SERVICE), List.copyOf(t.keySet()));
+    assertEquals(List.of(RM_SERVICE, "hs2", "nn1"), List.copyOf(t.keySet()));
     assertEquals("the token held for nn1 is kept, not fetched again", "launcher's",
         identifier(t.get("nn1")));
-    assertEquals("the caller's credentials are left as they were", 3, held.numberOfTokens());
+    assertEquals("the RM token held is kept", "launcher's", identifier(t.get(RM_SERVICE)));
+    assertEquals("no RM token asked for", 0, rm.rmTokens);
+    assertEquals("the caller's credentials are left as they were", 4, held.numberOfTokens());
   }
 
   @Test(timeout = 60_000)
@@ -153,7 +161,7 @@ public class JobCredentialsTest {
     new JobSubmitter(rm, client, new JobCredentials(client, true, new Credentials()))
         .submit(spec);
     Map<String, Token<?>> t = tokens(rm.submitted.getAMContainerSpec().getTokens());
-    assertEquals(List.of("data-ns", RM_SERVICE), List.copyOf(t.keySet()));
+    assertEquals(List.of(RM_SERVICE, "data-ns"), List.copyOf(t.keySet()));
     assertEquals(RM, identifier(t.get("data-ns")));
 
     CapturingApps plain = new CapturingApps();
@@ -168,6 +176,7 @@ public class JobCredentialsTest {
    */
   private static final class CapturingApps implements YarnApps {
     private ApplicationSubmissionContext submitted;
+    private int rmTokens;
 
     @Override
     public NewApp create() {
@@ -191,6 +200,7 @@ public class JobCredentialsTest {
 
     @Override
     public Token<? extends TokenIdentifier> rmDelegationToken(String renewer) {
+      rmTokens++;
       return new Token<>(renewer.getBytes(StandardCharsets.UTF_8),
           "rm-secret".getBytes(StandardCharsets.UTF_8), RMDelegationTokenIdentifier.KIND_NAME,
           new Text(RM_SERVICE));
