@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.time.Duration;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,11 +17,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.io.DataOutputBuffer;
-import org.apache.hadoop.io.Text;
-import org.apache.hadoop.security.Credentials;
 import org.apache.hadoop.security.UserGroupInformation;
-import org.apache.hadoop.security.token.Token;
 import org.apache.hadoop.yarn.api.ApplicationConstants.Environment;
 import org.apache.hadoop.yarn.api.records.Container;
 import org.apache.hadoop.yarn.api.records.ContainerId;
@@ -359,17 +354,7 @@ public final class HareApplicationMaster {
    * tokens, without the AMRM token and the RM delegation token, which are the AM's alone.
    */
   private static ByteBuffer containerTokens() throws IOException {
-    Credentials creds = UserGroupInformation.getCurrentUser().getCredentials();
-    Iterator<Token<?>> it = creds.getAllTokens().iterator();
-    while (it.hasNext()) {
-      Text kind = it.next().getKind();
-      if (kind.equals(AMRMTokenIdentifier.KIND_NAME)
-          || kind.equals(RMDelegationTokenIdentifier.KIND_NAME)) {
-        it.remove();
-      }
-    }
-    DataOutputBuffer out = new DataOutputBuffer();
-    creds.writeTokenStorageToStream(out);
-    return ByteBuffer.wrap(out.getData(), 0, out.getLength());
+    return JobCredentials.serialized(UserGroupInformation.getCurrentUser().getCredentials(),
+        AMRMTokenIdentifier.KIND_NAME, RMDelegationTokenIdentifier.KIND_NAME);
   }
 }

@@ -4,12 +4,12 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.util.Collection;
-import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.io.DataOutputBuffer;
+import org.apache.hadoop.io.Text;
 import org.apache.hadoop.security.Credentials;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.security.token.Token;
@@ -84,12 +84,6 @@ public final class JobCredentials {
           + " tokens, so the client must name its principal (copy the cluster's yarn-site.xml)");
     }
     Credentials creds = new Credentials(held);
-    Iterator<Token<?>> it = creds.getAllTokens().iterator();
-    while (it.hasNext()) {
-      if (it.next().getKind().equals(AMRMTokenIdentifier.KIND_NAME)) {
-        it.remove();
-      }
-    }
     Set<URI> distinct = new LinkedHashSet<>(fileSystems);
     for (URI uri : distinct) {
       FileSystem fs = FileSystem.get(uri, conf);
@@ -112,6 +106,16 @@ public final class JobCredentials {
       LOG.info("Delegation token for the ResourceManager: {} for service {}", rmToken.getKind(),
           rmToken.getService());
     }
+    return serialized(creds, AMRMTokenIdentifier.KIND_NAME);
+  }
+
+  /**
+   * {@code creds} without its tokens of the kinds {@code leftOut} (which it loses), serialized
+   * as a {@code ContainerLaunchContext} takes them.
+   */
+  static ByteBuffer serialized(Credentials creds, Text... leftOut) throws IOException {
+    Set<Text> kinds = Set.of(leftOut);
+    creds.getAllTokens().removeIf(t -> kinds.contains(t.getKind())); // a view of the map
     DataOutputBuffer out = new DataOutputBuffer();
     creds.writeTokenStorageToStream(out);
     return ByteBuffer.wrap(out.getData(), 0, out.getLength());
