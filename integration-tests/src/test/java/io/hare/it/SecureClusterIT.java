@@ -42,7 +42,9 @@ import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.webapp.util.WebAppUtils;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
+import org.junit.ClassRule;
 import org.junit.Test;
+import org.junit.rules.Timeout;
 
 /**
  * A Hare job on a secure cluster: a Kerberos KDC ({@link MiniKdc}), HDFS with Kerberos
@@ -62,6 +64,10 @@ import org.junit.Test;
  * separates users here.
  */
 public class SecureClusterIT {
+
+  /** The KDC's, HDFS's and YARN's start included, which a test's own timeout does not cover. */
+  @ClassRule
+  public static final Timeout RUN = Timeout.seconds(600);
 
   private static final List<EmbeddedCluster.Node> NODES = List.of(
       new EmbeddedCluster.Node("v100", 1), new EmbeddedCluster.Node("t4", 1));
