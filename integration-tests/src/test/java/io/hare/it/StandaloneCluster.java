@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.HttpURLConnection;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
@@ -19,6 +20,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.hadoop.conf.Configuration;
@@ -68,6 +72,10 @@ final class StandaloneCluster implements AutoCloseable {
       "org.apache.hadoop.yarn.server.nodemanager.NodeManager";
   private static final String RM_HOST = "127.0.0.1";
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final int FIRST_PORT = 20_000;
+  private static final int PORTS = 12_000;
+  private static final Random RANDOM = new Random();
+  private static final Set<Integer> GIVEN = ConcurrentHashMap.newKeySet();
   private static final long START_TIMEOUT_MS = 240_000;
 
   /**
@@ -551,9 +559,26 @@ final class StandaloneCluster implements AutoCloseable {
         StandardCharsets.UTF_8);
   }
 
+  /**
+   * A port free now, below Linux's ephemeral range (32768 and up): one the kernel handed out for
+   * port 0 goes back to that pool when closed, and any process's outgoing connection could take
+   * it before the daemon binds it (a NodeManager failed to start so, "Address already in use");
+   * a port below the range goes only to whoever asks for it by number. Never the same port twice
+   * in this JVM.
+   */
   private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
+    for (int attempt = 0; attempt < 500; attempt++) {
+      int port = FIRST_PORT + RANDOM.nextInt(PORTS);
+      if (!GIVEN.add(port)) {
+        continue;
+      }
+      try (ServerSocket s = new ServerSocket()) {
+        s.bind(new InetSocketAddress(port)); // the wildcard: free on every loopback address
+        return port;
+      } catch (IOException e) {
+        // in use: try another
+      }
     }
+    throw new IOException("no free port from " + FIRST_PORT + " to " + (FIRST_PORT + PORTS - 1));
   }
 }
