@@ -16,6 +16,7 @@ import io.hare.yarn.scheduler.web.HareWebFilter;
 import io.hare.yarn.scheduler.web.Prediction;
 import java.io.File;
 import java.io.FileOutputStream;
+import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -193,11 +194,17 @@ public class SecureClusterIT {
       yarn.stop();
     }
 
-    // hare status: the scheduler's prediction through the RM's SPNEGO, with her ticket; a
-    // request without one is refused
-    Prediction p = alice.doAs((PrivilegedExceptionAction<Prediction>) () ->
-        Prediction.fetch(client, id));
-    assertTrue(p.describe(), p.basis().contains("does not list " + id));
+    // hare status: the scheduler's prediction through the RM's SPNEGO, with her ticket (each
+    // read authenticates; the scheduler lets go of the job once its AM container has ended,
+    // shortly after YARN reports the application finished); a request without one is refused
+    GenericTestUtils.waitFor(() -> {
+      try {
+        return alice.doAs((PrivilegedExceptionAction<Prediction>) () ->
+            Prediction.fetch(client, id)).basis().contains("does not list " + id);
+      } catch (IOException | InterruptedException e) {
+        throw new AssertionError("hare status could not read the prediction: " + e, e);
+      }
+    }, 250, 60_000);
     HttpURLConnection anonymous = (HttpURLConnection) new URL(
         WebAppUtils.getRMWebAppURLWithScheme(client) + HareWebFilter.REST_PATH).openConnection();
     assertEquals(HttpURLConnection.HTTP_UNAUTHORIZED, anonymous.getResponseCode());
