@@ -2,7 +2,6 @@ package io.hare.embedded;
 
 import java.io.File;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -72,17 +71,9 @@ public final class ClusterFaults {
     for (String key : List.of(YarnConfiguration.RM_ADDRESS,
         YarnConfiguration.RM_SCHEDULER_ADDRESS, YarnConfiguration.RM_RESOURCE_TRACKER_ADDRESS,
         YarnConfiguration.RM_ADMIN_ADDRESS, YarnConfiguration.RM_WEBAPP_ADDRESS)) {
-      s.put(key, MiniYARNCluster.getHostname() + ":" + freePort());
+      s.put(key, MiniYARNCluster.getHostname() + ":" + FreePorts.next());
     }
     return s;
-  }
-
-  /** A port nobody listens on now (another process may take it before the RM does: rare). */
-  static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      socket.setReuseAddress(true);
-      return socket.getLocalPort();
-    }
   }
 
   /**

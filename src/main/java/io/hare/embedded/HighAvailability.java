@@ -43,7 +43,7 @@ final class HighAvailability {
     for (String id : RM_IDS) {
       for (String key : YarnConfiguration.getServiceAddressConfKeys(conf)) {
         conf.set(HAUtil.addSuffix(key, id),
-            MiniYARNCluster.getHostname() + ":" + ClusterFaults.freePort());
+            MiniYARNCluster.getHostname() + ":" + FreePorts.next());
       }
     }
     conf.setBoolean(YarnConfiguration.RECOVERY_ENABLED, true);

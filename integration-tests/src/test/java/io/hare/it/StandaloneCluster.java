@@ -4,13 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hare.embedded.EmbeddedCluster;
 import io.hare.embedded.EmbeddedZooKeeper;
+import io.hare.embedded.FreePorts;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.HttpURLConnection;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
@@ -20,9 +19,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.hadoop.conf.Configuration;
@@ -72,10 +68,6 @@ final class StandaloneCluster implements AutoCloseable {
       "org.apache.hadoop.yarn.server.nodemanager.NodeManager";
   private static final String RM_HOST = "127.0.0.1";
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final int FIRST_PORT = 20_000;
-  private static final int PORTS = 12_000;
-  private static final Random RANDOM = new Random();
-  private static final Set<Integer> GIVEN = ConcurrentHashMap.newKeySet();
   private static final long START_TIMEOUT_MS = 240_000;
 
   /**
@@ -442,7 +434,7 @@ final class StandaloneCluster implements AutoCloseable {
         YarnConfiguration.RM_ADMIN_ADDRESS, YarnConfiguration.RM_WEBAPP_ADDRESS);
     if (rms.length == 1) {
       for (String key : addressKeys) {
-        rmConf.put(key, RM_HOST + ":" + freePort());
+        rmConf.put(key, RM_HOST + ":" + FreePorts.next());
       }
       rmWebs[0] = rmConf.get(YarnConfiguration.RM_WEBAPP_ADDRESS);
     } else {
@@ -452,7 +444,7 @@ final class StandaloneCluster implements AutoCloseable {
       rmConf.put(YarnConfiguration.RM_HA_IDS, "rm0,rm1");
       for (int i = 0; i < rms.length; i++) {
         for (String key : addressKeys) {
-          rmConf.put(HAUtil.addSuffix(key, "rm" + i), RM_HOST + ":" + freePort());
+          rmConf.put(HAUtil.addSuffix(key, "rm" + i), RM_HOST + ":" + FreePorts.next());
         }
         rmWebs[i] = rmConf.get(HAUtil.addSuffix(YarnConfiguration.RM_WEBAPP_ADDRESS, "rm" + i));
       }
@@ -510,9 +502,9 @@ final class StandaloneCluster implements AutoCloseable {
       Path nm = dir.resolve("nm" + i);
       Map<String, String> c = new LinkedHashMap<>(clientConf);
       c.put(YarnConfiguration.NM_PREFIX + "hostname", host);
-      c.put(YarnConfiguration.NM_ADDRESS, host + ":" + freePort());
-      c.put(YarnConfiguration.NM_LOCALIZER_ADDRESS, host + ":" + freePort());
-      c.put(YarnConfiguration.NM_WEBAPP_ADDRESS, host + ":" + freePort());
+      c.put(YarnConfiguration.NM_ADDRESS, host + ":" + FreePorts.next());
+      c.put(YarnConfiguration.NM_LOCALIZER_ADDRESS, host + ":" + FreePorts.next());
+      c.put(YarnConfiguration.NM_WEBAPP_ADDRESS, host + ":" + FreePorts.next());
       c.put(YarnConfiguration.NM_LOCAL_DIRS, nm.resolve("local").toString());
       c.put(YarnConfiguration.NM_LOG_DIRS, nm.resolve("logs").toString());
       c.put(YarnConfiguration.NM_PMEM_MB, Integer.toString(EmbeddedCluster.NM_MEMORY_MB));
@@ -557,28 +549,5 @@ final class StandaloneCluster implements AutoCloseable {
         // the scheduler's placement decisions, to tell why a job waits
         + "log4j.logger.io.hare.yarn.scheduler=DEBUG\n",
         StandardCharsets.UTF_8);
-  }
-
-  /**
-   * A port free now, below Linux's ephemeral range (32768 and up): one the kernel handed out for
-   * port 0 goes back to that pool when closed, and any process's outgoing connection could take
-   * it before the daemon binds it (a NodeManager failed to start so, "Address already in use");
-   * a port below the range goes only to whoever asks for it by number. Never the same port twice
-   * in this JVM.
-   */
-  private static int freePort() throws IOException {
-    for (int attempt = 0; attempt < 500; attempt++) {
-      int port = FIRST_PORT + RANDOM.nextInt(PORTS);
-      if (!GIVEN.add(port)) {
-        continue;
-      }
-      try (ServerSocket s = new ServerSocket()) {
-        s.bind(new InetSocketAddress(port)); // the wildcard: free on every loopback address
-        return port;
-      } catch (IOException e) {
-        // in use: try another
-      }
-    }
-    throw new IOException("no free port from " + FIRST_PORT + " to " + (FIRST_PORT + PORTS - 1));
   }
 }
