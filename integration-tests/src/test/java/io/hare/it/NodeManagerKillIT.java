@@ -50,7 +50,8 @@ import org.slf4j.LoggerFactory;
  *       failures, they run on the other node and the job succeeds with the reference model.
  * </ul>
  *
- * <p>And a node an admin decommissions gracefully mid-round leaves without a lost task.
+ * <p>And a NodeManager restarted with recovery on (a rolling restart) and a node an admin
+ * decommissions gracefully mid-round both leave the job without a lost task.
  *
  * <p>Each job must succeed with its first AM attempt: YARN's second attempt would rerun the job
  * and hide an AM that the lost node brought down.
@@ -164,6 +165,55 @@ public class NodeManagerKillIT {
       LOG.info("figures: node {} crashed mid-round; its {} lost tasks all started on the other"
           + " node {} ms after the crash (Hare grace {} ms, YARN expiry {} ms); job {} ms from"
           + " submit", victim, lost.size(), lastRerunMs, GRACE_MS, EXPIRY_MS, jobMs);
+    }
+  }
+
+  /**
+   * A NodeManager restarted mid-round with NodeManager recovery on and supervised, as in a rolling
+   * restart or upgrade: the containers it ran go on through the restart and the restarted
+   * NodeManager takes them back, so the job loses nothing: every task runs once, the task that
+   * was running there ends there, the node takes tasks again, and the job succeeds with the
+   * reference model on its first AM attempt.
+   */
+  @Test
+  public void aNodeManagerRestartedWithRecoveryKeepsItsTasks() throws Exception {
+    Path base = Path.of("target", "nm-restart-it").toAbsolutePath();
+    try (StandaloneCluster cluster = StandaloneCluster.install(base, NODES,
+        Map.of("yarn.scheduler.hare.node.liveness-grace-ms", Long.toString(GRACE_MS)),
+        Map.of(YarnConfiguration.NM_RECOVERY_ENABLED, "true",
+            YarnConfiguration.NM_RECOVERY_SUPERVISED, "true"), 1);
+        StandaloneJob s = StandaloneJob.submit(cluster, base, "sgd-nm-restart", ROUNDS, TASKS,
+            SLOW_TASK)) {
+      String victim = awaitTaskAwayFromAm(cluster, s);
+      int index = nodeIndex(victim);
+      List<TaskEvents.Attempt> through = SgdJobFiles.runs(s.job()).attempts().stream()
+          .filter(a -> a.host().equals(victim) && !a.ended()).toList();
+      assertFalse("tasks running on " + victim + " at the stop", through.isEmpty());
+      long stopMs = System.currentTimeMillis();
+      int registered = cluster.registrations(index);
+      cluster.stopNodeManager(index);
+      cluster.startNodeManager(index);
+      StandaloneCluster.waitFor(victim + "'s NodeManager registered again and taking containers",
+          240_000, () -> cluster.registrations(index) > registered
+              && cluster.nodesIn("RUNNING").contains(victim) && silentNodes(cluster) == 0);
+      long backMs = System.currentTimeMillis();
+
+      long jobMs = s.awaitSuccess(cluster, JOB_TIMEOUT_MS);
+      SgdJobFiles.assertEqualsReference(s.job(), s.shape());
+      TaskEvents.Runs runs = SgdJobFiles.runs(s.job());
+      assertEquals("each task ran once: " + runs, ROUNDS * TASKS, runs.attempts().size());
+      for (TaskEvents.Attempt t : through) {
+        assertTrue("round " + t.round() + " task " + t.index() + " ended on " + victim
+            + " through the restart: " + runs, runs.attempts().stream().anyMatch(a ->
+                a.round() == t.round() && a.index() == t.index() && a.host().equals(victim)
+                    && a.succeeded()));
+      }
+      assertTrue("no task started on " + victim + " after its NodeManager came back: " + runs,
+          runs.attempts().stream().anyMatch(a -> a.host().equals(victim)
+              && a.startMs() > backMs));
+      LOG.info("figures: NodeManager {} restarted with recovery mid-round ({} tasks running"
+          + " there); RUNNING and taking containers again {} ms after the stop; job {} ms from"
+          + " submit, no task run twice", victim, through.size(), backMs - stopMs, jobMs);
     }
   }
 

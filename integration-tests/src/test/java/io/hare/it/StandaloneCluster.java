@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.yarn.api.records.ResourceInformation;
@@ -73,11 +74,12 @@ final class StandaloneCluster implements AutoCloseable {
   /**
    * What a cluster is made of and where its pieces come from.
    *
+   * @param nmSettings added to every NodeManager's configuration
    * @param resourceManagers 1, or 2: an HA pair (automatic failover, a ZooKeeper state store)
    */
   record Setup(Path dir, Path hareHome, Path hadoopJars, List<EmbeddedCluster.Node> nodes,
       Path profiles, List<String> jvmFlags, Map<String, String> rmSettings,
-      int resourceManagers) {}
+      Map<String, String> nmSettings, int resourceManagers) {}
 
   private final Setup setup;
   private final Map<String, String> rmConf = new LinkedHashMap<>();
@@ -136,7 +138,7 @@ final class StandaloneCluster implements AutoCloseable {
    */
   static StandaloneCluster install(Path base, List<EmbeddedCluster.Node> nodes,
       Map<String, String> rmSettings) throws Exception {
-    return install(base, nodes, rmSettings, 1);
+    return install(base, nodes, rmSettings, Map.of(), 1);
   }
 
   /**
@@ -145,6 +147,13 @@ final class StandaloneCluster implements AutoCloseable {
    */
   static StandaloneCluster install(Path base, List<EmbeddedCluster.Node> nodes,
       Map<String, String> rmSettings, int resourceManagers) throws Exception {
+    return install(base, nodes, rmSettings, Map.of(), resourceManagers);
+  }
+
+  /** As {@link #install(Path, List, Map, int)}, with {@code nmSettings} for every NodeManager. */
+  static StandaloneCluster install(Path base, List<EmbeddedCluster.Node> nodes,
+      Map<String, String> rmSettings, Map<String, String> nmSettings, int resourceManagers)
+      throws Exception {
     Path hareHome = Tarball.unpack(base.resolve("tarball"));
     List<String> flags = new ArrayList<>();
     for (String f : System.getProperty("hare.it.daemon.jvm.flags", "").trim().split("\\s+")) {
@@ -156,7 +165,8 @@ final class StandaloneCluster implements AutoCloseable {
         "500"));
     rm.putAll(rmSettings);
     StandaloneCluster c = start(new Setup(base.resolve("cluster"), hareHome, hadoopJars(), nodes,
-        hareHome.resolve("conf/profiles.csv"), flags, rm, resourceManagers), START_TIMEOUT_MS);
+        hareHome.resolve("conf/profiles.csv"), flags, rm, nmSettings, resourceManagers),
+        START_TIMEOUT_MS);
     LOG.info("figures: ResourceManager start {} ms (JVM start until its REST API answered"
         + " STARTED), Hadoop {} from {}", c.rmStartMs(), hadoopVersion(), hadoopJars());
     return c;
@@ -291,6 +301,24 @@ final class StandaloneCluster implements AutoCloseable {
   }
 
   /**
+   * Stops NodeManager {@code i} as an admin does ({@code yarn --daemon stop nodemanager}: SIGTERM)
+   * and waits for its JVM to exit. With NodeManager recovery supervised, its containers go on
+   * running for the NodeManager started next on the node to take back; {@link #close} ends any
+   * left.
+   */
+  synchronized void stopNodeManager(int i) throws InterruptedException {
+    Process nm = nms[i];
+    orphans.addAll(nm.descendants().toList());
+    nm.destroy();
+    if (!nm.waitFor(60, TimeUnit.SECONDS)) {
+      nm.destroyForcibly();
+      nm.waitFor();
+      LOG.warn("NodeManager {} did not stop within 60 s of SIGTERM: killed", i);
+    }
+    LOG.info("NodeManager {} ({}) stopped with SIGTERM", i, EmbeddedCluster.host(i));
+  }
+
+  /**
    * Kills NodeManager {@code i} and every container process it started with SIGKILL, as a
    * crashed host loses them all; the RM hears nothing.
    */
@@ -347,6 +375,13 @@ final class StandaloneCluster implements AutoCloseable {
 
   Path log(String daemon) {
     return setup.dir().resolve("logs").resolve(daemon + ".log");
+  }
+
+  /** How many times NodeManager {@code i} has registered with the RM, by its log. */
+  int registrations(int i) throws IOException {
+    try (Stream<String> lines = Files.lines(log("nm" + i))) {
+      return (int) lines.filter(l -> l.contains("Registered with ResourceManager")).count();
+    }
   }
 
   /** Polls {@code condition} every 250 ms until it holds or {@code timeoutMs} passed. */
@@ -521,6 +556,7 @@ final class StandaloneCluster implements AutoCloseable {
       c.put(YarnConfiguration.NM_LOG_RETAIN_SECONDS, "0");
       c.put(YarnConfiguration.DEBUG_NM_DELETE_DELAY_SEC, "600");
       c.put("hadoop.tmp.dir", nm.resolve("tmp").toString());
+      c.putAll(setup.nmSettings());
       writeConf(dir.resolve("conf-nm" + i), c);
     }
 
