@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -165,6 +166,19 @@ public class NodeManagerKillIT {
       LOG.info("figures: node {} crashed mid-round; its {} lost tasks all started on the other"
           + " node {} ms after the crash (Hare grace {} ms, YARN expiry {} ms); job {} ms from"
           + " submit", victim, lost.size(), lastRerunMs, GRACE_MS, EXPIRY_MS, jobMs);
+
+      // the lost node comes back: YARN adds it anew, and the scheduler has its GPU again, of
+      // its type, free
+      String lostType = NODES.get(index).gpuType();
+      StandaloneCluster.waitFor(victim + " LOST and its GPU gone from the scheduler", 120_000,
+          () -> String.valueOf(cluster.rest("/ws/v1/cluster/nodes?states=LOST")).contains(victim)
+              && !freeGpus(cluster).containsKey(lostType));
+      cluster.startNodeManager(index);
+      cluster.awaitRunningNodes(NODES.size(), 240_000);
+      StandaloneCluster.waitFor("the scheduler to have " + victim + "'s " + lostType
+          + " GPU again", 60_000, () -> freeGpus(cluster).getOrDefault(lostType, 0) == 1);
+      assertEquals("free GPUs by type once the lost node is back", Map.of("v100", 1, "t4", 1),
+          freeGpus(cluster));
     }
   }
 
@@ -334,6 +348,20 @@ public class NodeManagerKillIT {
         "/jmx?qry=Hadoop:service=ResourceManager,name=HareSchedulerMetrics");
     JsonNode beans = jmx == null ? null : jmx.path("beans");
     return beans == null || beans.isEmpty() ? -1 : beans.get(0).path("SilentNodes").asInt(-1);
+  }
+
+  /** The free GPUs by type on the Hare scheduler's REST answer (types with none: absent). */
+  private static Map<String, Integer> freeGpus(StandaloneCluster cluster) throws Exception {
+    Map<String, Integer> free = new TreeMap<>();
+    JsonNode answer = cluster.rest("/ws/v1/hare/scheduler");
+    if (answer != null) {
+      for (JsonNode g : answer.path("hareScheduler").path("gpus")) {
+        if (g.path("free").asInt() > 0) {
+          free.put(g.path("type").asText(), g.path("free").asInt());
+        }
+      }
+    }
+    return free;
   }
 
   /** The host of the application's AM, or null while the RM does not say. */
