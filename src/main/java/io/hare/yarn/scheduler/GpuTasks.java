@@ -54,6 +54,14 @@ import org.slf4j.LoggerFactory;
 final class GpuTasks {
 
   private static final Logger LOG = LoggerFactory.getLogger(GpuTasks.class);
+  /**
+   * The most GPU tasks of one job the policies see ready at once: the largest round a Hare job
+   * may declare. YARN takes any ask count an AM sends (up to 2^31 - 1 per ask, several asks),
+   * and the policies list-schedule ready tasks one by one: an AM asking for billions would hold
+   * the scheduler's thread (and overflow the sum). The rest of its asks stay outstanding and
+   * are seen as these are served.
+   */
+  static final int MAX_READY = JobTags.MAX_TASKS_PER_ROUND;
 
   /** A task container; {@code measured} false when recovered after an RM restart. */
   private record Running(YarnJob job, YarnGpu gpu, long startMs, boolean measured) {}
@@ -387,14 +395,14 @@ final class GpuTasks {
 
   /** Outstanding one-GPU containers of the attempt. */
   static int outstanding(HareAppAttempt attempt) {
-    int n = 0;
+    long n = 0;
     for (SchedulerRequestKey key : new ArrayList<>(attempt.getSchedulerKeys())) {
       PendingAsk ask = attempt.pending(key);
       if (ask.getCount() > 0 && ContainerPlacer.isGpuAsk(ask.getPerAllocationResource())) {
         n += ask.getCount();
       }
     }
-    return n;
+    return (int) Math.min(n, MAX_READY);
   }
 
   /**

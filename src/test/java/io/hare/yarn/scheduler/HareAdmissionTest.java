@@ -4,8 +4,11 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 import io.hare.core.SchedulerKeys;
+import io.hare.core.policy.Policies;
 import java.util.List;
 import org.apache.hadoop.yarn.api.records.Container;
+import org.apache.hadoop.yarn.api.records.Priority;
+import org.apache.hadoop.yarn.api.records.ResourceRequest;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
@@ -121,5 +124,53 @@ public class HareAdmissionTest extends MockRmTestCase {
     h.finish(nm, p.get(0));
     assertEquals("the tiny weight runs when a GPU frees", 1, h.heartbeatAndPull(tinyAm, nm)
         .size());
+  }
+
+  /**
+   * An AM of no declared size asking for as many one-GPU containers as two asks can hold (their
+   * sum overflows an int) keeps the RM answering under every policy, beside a small Hare job:
+   * the two GPUs are placed as the policy says (a gang policy never starts a job wanting more
+   * GPUs than the cluster has; under {@code hare} Smith's rule puts the one-task job first), and
+   * placed again as they free. Before the cap the first heartbeat ran the RM's dispatcher out
+   * of memory (the placer sized a buffer by the ask), which stops a real RM.
+   */
+  @Test(timeout = 300_000)
+  public void asksForBillionsOfGpuContainersHurtNoOne() throws Exception {
+    for (String name : Policies.names()) {
+      YarnConfiguration conf = HareRm.conf();
+      conf.set(SchedulerKeys.POLICY, name);
+      try (HareRm rm = HareRm.start(conf)) {
+        // the gang policies (Gavel, Tiresias, AlloX, SRTF) start a job's tasks all together
+        boolean gang = rm.scheduler().policy().getClass().getPackageName()
+            .equals("io.hare.core.policy.gang");
+        MockNM nm = rm.node("h1:1234", 2);
+        MockAM greedy = rm.launch(rm.submit(), nm);
+        MockAM plain = rm.launch(rm.submit("hare.rounds=1", "hare.tasks-per-round=1"), nm);
+        greedy.allocate(List.of(
+            ResourceRequest.newInstance(Priority.newInstance(1), ResourceRequest.ANY,
+                HareRm.resource(1024, 1, 1), Integer.MAX_VALUE),
+            ResourceRequest.newInstance(Priority.newInstance(2), ResourceRequest.ANY,
+                HareRm.resource(1024, 1, 1), Integer.MAX_VALUE)), List.of());
+        HareRm.askGpuTasks(plain, 1);
+        List<Container> g = rm.heartbeatAndPull(greedy, nm);
+        List<Container> p = rm.heartbeatAndPull(plain, nm);
+        if (gang) {
+          assertEquals(name + ": the small job", List.of(0, 1), List.of(g.size(), p.size()));
+          continue;
+        }
+        assertEquals(name + ": both GPUs placed (greedy " + g.size() + ")", 2,
+            g.size() + p.size());
+        if (name.equals("hare")) {
+          assertEquals("Smith's rule: the one-task job before the job of unknown size", 1,
+              p.size());
+        }
+        for (Container c : g) {
+          rm.finish(nm, c);
+        }
+        int again = rm.heartbeatAndPull(greedy, nm).size();
+        assertEquals(name + ": the freed GPUs placed again (greedy " + again + ")", g.size(),
+            again + rm.heartbeatAndPull(plain, nm).size());
+      }
+    }
   }
 }

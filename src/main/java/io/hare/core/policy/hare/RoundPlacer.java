@@ -269,9 +269,14 @@ final class RoundPlacer {
     for (int i = 0; i < n; i++) {
       offer(i);
     }
-    for (int i = 0; i < tasks && size > 0; i++) {
+    // what the round is given is which candidates have a task, not how many: once each has
+    // one, the tasks left (a job asking for thousands on a few GPUs) change nothing
+    int unused = n;
+    for (int i = 0; i < tasks && size > 0 && unused > 0; i++) {
       int c = poll();
-      used[c]++;
+      if (used[c]++ == 0) {
+        unused--;
+      }
       key[c] = nextFinish(c);
       if (kind[c] != BACKFILL) { // a backfilled gap takes one task
         offer(c);
