@@ -27,6 +27,8 @@ import org.apache.hadoop.yarn.util.resource.Resources;
  *       decrease of another shape) is refused with YARN's update error, whose reason names what
  *       Hare serves: Hare resizes no container, so an AM that wants another size releases the
  *       container and asks anew.
+ *   <li><b>Strict locality</b> ({@code relaxLocality=false}) is refused for GPU asks, kept for
+ *       others.
  *   <li><b>Scheduling requests</b> (placement constraints, reaching the scheduler when
  *       {@code yarn.resourcemanager.placement-constraints.handler} is {@code scheduler}) are
  *       refused for the whole call, as YARN refuses them where no handler is configured.
@@ -85,6 +87,30 @@ final class AmUpdates {
             + " (yarn.io/gpu=1), got yarn.io/gpu=" + Gpus.of(r.getCapability()) + " at priority "
             + r.getPriority() + "; a job that needs more GPUs per task runs without the Hare"
             + " protocol");
+      }
+    }
+  }
+
+  /**
+   * Refuses GPU asks with strict locality ({@code relaxLocality=false}, as AMRMClient sends for a
+   * container wanted on given nodes only): the policy places GPU tasks on the GPUs it chooses,
+   * and a GPU it chose on another node would stay free while it kept choosing it. Cancelling
+   * such an ask (no containers) passes. Non-GPU asks keep their locality ({@link
+   * ContainerPlacer#place}).
+   *
+   * @throws YarnRuntimeException YARN's invalid-request exception, if there is any
+   */
+  static void refuseStrictGpuLocality(List<ResourceRequest> asks) {
+    if (asks == null) {
+      return;
+    }
+    for (ResourceRequest r : asks) {
+      if (r.getNumContainers() > 0 && !r.getRelaxLocality()
+          && ContainerPlacer.isGpuAsk(r.getCapability())) {
+        throw invalidRequest("HareScheduler places GPU containers on the GPUs its policy"
+            + " chooses: strict locality (relaxLocality=false for " + r.getResourceName()
+            + " at priority " + r.getPriority() + ") is not served for GPU asks. Ask with"
+            + " relaxLocality=true, and keep off unwanted nodes with the AM's blacklist");
       }
     }
   }

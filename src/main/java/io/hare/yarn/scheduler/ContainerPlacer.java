@@ -8,6 +8,7 @@ import java.util.Set;
 import org.apache.hadoop.yarn.api.records.Container;
 import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.api.records.ResourceRequest;
 import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.NodeType;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerAppUtils;
@@ -56,7 +57,8 @@ final class ContainerPlacer {
       return null;
     }
     Resource size = ask.getPerAllocationResource();
-    if (!Resources.fitsIn(size, node.getUnallocatedResource())
+    NodeType locality = locality(attempt, key, node);
+    if (locality == null || !Resources.fitsIn(size, node.getUnallocatedResource())
         || SchedulerAppUtils.isPlaceBlacklisted(attempt, node, LOG)) {
       return null;
     }
@@ -68,11 +70,35 @@ final class ContainerPlacer {
     if (!tags.isEmpty()) {
       c.setAllocationTags(Set.copyOf(tags)); // RMContainer copies them when made
     }
-    RMContainer rmContainer = attempt.allocate(NodeType.OFF_SWITCH, node, key, c);
+    RMContainer rmContainer = attempt.allocate(locality, node, key, c);
     if (rmContainer != null) {
       node.allocateContainer(rmContainer);
     }
     return rmContainer;
+  }
+
+  /**
+   * How a container for {@code key} may go on {@code node}, as YARN's locality rules read the
+   * ask: off-switch (anywhere) when its ANY request relaxes locality, which Hare serves without
+   * weighing where; else only on a node it names (node-local) or in a rack it names whose
+   * request relaxes to the rack's nodes (rack-local); null elsewhere. The type tells YARN which
+   * of the ask's requests the container takes.
+   */
+  static NodeType locality(HareAppAttempt attempt, SchedulerRequestKey key,
+      FiCaSchedulerNode node) {
+    if (attempt.getAppSchedulingInfo().canDelayTo(key, ResourceRequest.ANY)) {
+      return NodeType.OFF_SWITCH;
+    }
+    String rack = node.getRackName();
+    if (attempt.getPendingAsk(key, rack).getCount() <= 0) {
+      // YARN takes a node-local container from the node's and the rack's requests; AMRMClient
+      // sends both, and an ask without the rack's would fail inside YARN
+      return null;
+    }
+    if (attempt.getPendingAsk(key, node.getNodeName()).getCount() > 0) {
+      return NodeType.NODE_LOCAL;
+    }
+    return attempt.getAppSchedulingInfo().canDelayTo(key, rack) ? NodeType.RACK_LOCAL : null;
   }
 
   /**

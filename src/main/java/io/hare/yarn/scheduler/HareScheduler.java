@@ -110,8 +110,10 @@ import org.slf4j.LoggerFactory;
  * queue, {@link WeightCaps}). GPU types may
  * also come from an admin mapping file that the scheduler registers as {@code rm.yarn.io}
  * attributes ({@link CentralGpuTypes}). Work-preserving RM restart rebuilds running GPU tasks
- * ({@link #recoverContainersOnNode}). Not in this slice: locality of asks (every container is
- * off-switch), queue hierarchies, reservations, preemption.
+ * ({@link #recoverContainersOnNode}). Locality is not weighed: a relaxed ask is served off-switch
+ * (as FifoScheduler's last step), a strict non-GPU ask only on the nodes or racks it names,
+ * and a strict GPU ask is refused ({@link AmUpdates}). Not in this slice: queue hierarchies,
+ * reservations, preemption.
  *
  * <p>Threading: event handling and scheduling run under this object's monitor, as in YARN's
  * FifoScheduler; {@link #allocate} from AM RPC threads only updates the attempt's asks and
@@ -309,6 +311,7 @@ public class HareScheduler extends FifoScheduler {
     }
     AmUpdates.refuseSchedulingRequests(schedulingRequests);
     AmUpdates.refuseMultiGpuTasks(attempt.speaksHare(), ask);
+    AmUpdates.refuseStrictGpuLocality(ask);
     normalizeResourceRequests(ask);
     releaseContainers(release, attempt);
     // The attempt's write lock, not its monitor: YARN's attempt code takes the write lock first
