@@ -196,7 +196,7 @@ public class NodeManagerKillIT {
         Map.of("yarn.scheduler.hare.node.liveness-grace-ms", Long.toString(GRACE_MS)),
         Map.of(YarnConfiguration.NM_RECOVERY_ENABLED, "true",
             YarnConfiguration.NM_RECOVERY_SUPERVISED, "true"), 1);
-        StandaloneJob s = StandaloneJob.submit(cluster, base, "sgd-nm-restart", ROUNDS, TASKS,
+        StandaloneJob s = StandaloneJob.submit(cluster, base, "sgd-nm-restart", 2, TASKS,
             SLOW_TASK)) {
       String victim = awaitTaskAwayFromAm(cluster, s);
       int index = nodeIndex(victim);
@@ -215,7 +215,8 @@ public class NodeManagerKillIT {
       long jobMs = s.awaitSuccess(cluster, JOB_TIMEOUT_MS);
       SgdJobFiles.assertEqualsReference(s.job(), s.shape());
       TaskEvents.Runs runs = SgdJobFiles.runs(s.job());
-      assertEquals("each task ran once: " + runs, ROUNDS * TASKS, runs.attempts().size());
+      assertEquals("each task ran once: " + runs, s.shape().rounds() * TASKS,
+          runs.attempts().size());
       for (TaskEvents.Attempt t : through) {
         assertTrue("round " + t.round() + " task " + t.index() + " ended on " + victim
             + " through the restart: " + runs, runs.attempts().stream().anyMatch(a ->
@@ -300,7 +301,8 @@ public class NodeManagerKillIT {
 
   /**
    * The host of a task running now on a node without the AM (whose process outlives its
-   * NodeManager anyway, as every container does).
+   * NodeManager anyway, as every container does), in a round before the job's last, so that a
+   * round follows it.
    */
   private static String awaitTaskAwayFromAm(StandaloneCluster cluster, StandaloneJob s)
       throws Exception {
@@ -315,7 +317,7 @@ public class NodeManagerKillIT {
         return false;
       }
       for (TaskEvents.Attempt a : SgdJobFiles.runs(s.job()).attempts()) {
-        if (a.round() < ROUNDS - 1 && !a.ended() && !a.host().equals(amHost)) {
+        if (a.round() < s.shape().rounds() - 1 && !a.ended() && !a.host().equals(amHost)) {
           victim[0] = a.host();
           return true;
         }
