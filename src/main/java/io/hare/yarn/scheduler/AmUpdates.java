@@ -1,6 +1,7 @@
 package io.hare.yarn.scheduler;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.api.records.Priority;
@@ -78,17 +79,22 @@ final class AmUpdates {
    * @throws YarnRuntimeException YARN's invalid-request exception, if there is any
    */
   static void refuseMultiGpuTasks(boolean speaksHare, List<ResourceRequest> asks) {
+    multiGpuHareAsk(speaksHare, asks).ifPresent(r -> {
+      throw invalidRequest("an AM of the Hare protocol asks one GPU per task container"
+          + " (yarn.io/gpu=1), got yarn.io/gpu=" + Gpus.of(r.getCapability()) + " at priority "
+          + r.getPriority() + "; a job that needs more GPUs per task runs without the Hare"
+          + " protocol");
+    });
+  }
+
+  /** The first ask of more than one GPU per container, if the AM speaks the Hare protocol. */
+  static Optional<ResourceRequest> multiGpuHareAsk(boolean speaksHare,
+      List<ResourceRequest> asks) {
     if (!speaksHare || asks == null) {
-      return;
+      return Optional.empty();
     }
-    for (ResourceRequest r : asks) {
-      if (r.getNumContainers() > 0 && MultiGpuContainers.isMultiGpu(r.getCapability())) {
-        throw invalidRequest("an AM of the Hare protocol asks one GPU per task container"
-            + " (yarn.io/gpu=1), got yarn.io/gpu=" + Gpus.of(r.getCapability()) + " at priority "
-            + r.getPriority() + "; a job that needs more GPUs per task runs without the Hare"
-            + " protocol");
-      }
-    }
+    return asks.stream().filter(r -> r.getNumContainers() > 0
+        && MultiGpuContainers.isMultiGpu(r.getCapability())).findFirst();
   }
 
   /**
@@ -101,18 +107,21 @@ final class AmUpdates {
    * @throws YarnRuntimeException YARN's invalid-request exception, if there is any
    */
   static void refuseStrictGpuLocality(List<ResourceRequest> asks) {
+    strictGpuAsk(asks).ifPresent(r -> {
+      throw invalidRequest("HareScheduler places GPU containers on the GPUs its policy"
+          + " chooses: strict locality (relaxLocality=false for " + r.getResourceName()
+          + " at priority " + r.getPriority() + ") is not served for GPU asks. Ask with"
+          + " relaxLocality=true, and keep off unwanted nodes with the AM's blacklist");
+    });
+  }
+
+  /** The first GPU ask with strict locality, if any. */
+  static Optional<ResourceRequest> strictGpuAsk(List<ResourceRequest> asks) {
     if (asks == null) {
-      return;
+      return Optional.empty();
     }
-    for (ResourceRequest r : asks) {
-      if (r.getNumContainers() > 0 && !r.getRelaxLocality()
-          && ContainerPlacer.isGpuAsk(r.getCapability())) {
-        throw invalidRequest("HareScheduler places GPU containers on the GPUs its policy"
-            + " chooses: strict locality (relaxLocality=false for " + r.getResourceName()
-            + " at priority " + r.getPriority() + ") is not served for GPU asks. Ask with"
-            + " relaxLocality=true, and keep off unwanted nodes with the AM's blacklist");
-      }
-    }
+    return asks.stream().filter(r -> r.getNumContainers() > 0 && !r.getRelaxLocality()
+        && ContainerPlacer.isGpuAsk(r.getCapability())).findFirst();
   }
 
   /** YARN's invalid-request exception of the Hadoop this runs on, with {@code message}. */

@@ -2,10 +2,13 @@ package io.hare.yarn.scheduler;
 
 import io.hare.core.BadInputException;
 import io.hare.yarn.JobTags;
+import java.util.List;
+import java.util.Optional;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.QueueACL;
+import org.apache.hadoop.yarn.api.records.ResourceRequest;
 import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppEvent;
@@ -127,6 +130,11 @@ final class AppAdmission {
           .handle(new RMAppEvent(id, RMAppEventType.APP_REJECTED, message));
       return null;
     }
+    Optional<String> amProblem = amContainerProblem(app, info.speaksHare());
+    if (amProblem.isPresent()) {
+      reject(rm, id, amProblem.get());
+      return null;
+    }
     double weight = info.weight();
     WeightCaps.Cap cap = caps.capFor(app == null ? null : app.getUser(),
         app == null ? null : app.getQueue());
@@ -141,6 +149,26 @@ final class AppAdmission {
     }
     long arrival = app == null ? nowMs : Math.min(nowMs, app.getSubmitTime());
     return new YarnJob(id, arrival, weight, info, clairvoyant, times);
+  }
+
+  /**
+   * Why the application's AM container cannot be served, if it cannot: Hare serves no GPU ask
+   * with strict locality, and no ask of several GPUs per container from an AM of the Hare
+   * protocol. An AM's own asks are refused at allocate ({@link AmUpdates}); the AM container's
+   * is asked by the RM inside the attempt's state machine, where a refusal would leave the
+   * application waiting for ever, so it is refused here, with a diagnostic.
+   */
+  static Optional<String> amContainerProblem(RMApp app, boolean speaksHare) {
+    List<ResourceRequest> am = app == null ? null : app.getAMResourceRequests();
+    Optional<ResourceRequest> strict = AmUpdates.strictGpuAsk(am);
+    if (strict.isPresent()) {
+      return Optional.of("its AM container asks for a GPU with strict locality"
+          + " (relaxLocality=false for " + strict.get().getResourceName() + "); HareScheduler"
+          + " places GPU containers where its policy chooses, so it serves no such ask");
+    }
+    return AmUpdates.multiGpuHareAsk(speaksHare, am).map(r -> "its AM container asks for "
+        + "yarn.io/gpu=" + Gpus.of(r.getCapability()) + "; an application of the Hare protocol"
+        + " is served one GPU per container at most");
   }
 
   void accept(RMContext rm, ApplicationId id) {

@@ -309,9 +309,14 @@ public class HareScheduler extends FifoScheduler {
       LOG.error("allocate for an unknown or previous attempt {}", attemptId);
       return EMPTY_ALLOCATION;
     }
-    AmUpdates.refuseSchedulingRequests(schedulingRequests);
-    AmUpdates.refuseMultiGpuTasks(attempt.speaksHare(), ask);
-    AmUpdates.refuseStrictGpuLocality(ask);
+    if (!attempt.isWaitingForAMContainer()) {
+      // an AM's own call; the RM's call with the AM container's ask runs inside the attempt's
+      // state machine, where an exception strands the application, so that ask is vetted at
+      // admission instead (AppAdmission#amContainerProblem)
+      AmUpdates.refuseSchedulingRequests(schedulingRequests);
+      AmUpdates.refuseMultiGpuTasks(attempt.speaksHare(), ask);
+      AmUpdates.refuseStrictGpuLocality(ask);
+    }
     normalizeResourceRequests(ask);
     releaseContainers(release, attempt);
     // The attempt's write lock, not its monitor: YARN's attempt code takes the write lock first

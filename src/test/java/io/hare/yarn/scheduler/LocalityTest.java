@@ -4,7 +4,9 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import org.apache.hadoop.net.NetworkTopology;
 import org.apache.hadoop.yarn.api.records.Container;
 import org.apache.hadoop.yarn.api.records.Priority;
@@ -12,6 +14,10 @@ import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.api.records.ResourceRequest;
 import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
+import org.apache.hadoop.yarn.server.resourcemanager.MockRMAppSubmissionData;
+import org.apache.hadoop.yarn.server.resourcemanager.MockRMAppSubmitter;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppState;
 import org.junit.Test;
 
 /**
@@ -101,5 +107,36 @@ public class LocalityTest extends MockRmTestCase {
     am.allocate(only("h1", HareRm.resource(1024, 1, 1), 0), List.of()); // a cancel
     HareRm.askGpuTasks(am, 1);
     assertEquals("a relaxed GPU ask is served", 1, h.heartbeatAndPull(am, h1).size());
+  }
+
+  /**
+   * The AM container's own ask is the RM's, made inside the attempt's state machine, where a
+   * refusal would leave the application ACCEPTED for ever: an AM container Hare cannot serve (a
+   * GPU with strict locality; several GPUs for an AM of the Hare protocol) is rejected at
+   * admission with a diagnostic, and the RM goes on serving others.
+   */
+  @Test(timeout = 120_000)
+  public void anAmContainerHareCannotServeIsRejectedAtAdmission() throws Exception {
+    h = HareRm.start(HareRm.conf());
+    MockNM h1 = h.node("h1:1234", 4);
+    RMApp strict = submitWithAm(Set.of(), only("h1", HareRm.resource(1024, 1, 1), 1));
+    RMApp wide = submitWithAm(Set.of(HareRm.HARE_AM), List.of(ResourceRequest.newInstance(
+        Priority.newInstance(0), ResourceRequest.ANY, HareRm.resource(1024, 1, 2), 1)));
+    h.rm.waitForState(strict.getApplicationId(), RMAppState.FAILED);
+    h.rm.waitForState(wide.getApplicationId(), RMAppState.FAILED);
+    assertTrue(strict.getDiagnostics().toString(), strict.getDiagnostics().toString()
+        .contains("its AM container asks for a GPU with strict locality"));
+    assertTrue(wide.getDiagnostics().toString(), wide.getDiagnostics().toString()
+        .contains("its AM container asks for yarn.io/gpu=2"));
+    MockAM other = h.launch(h.submit(), h1);
+    HareRm.askGpuTasks(other, 1);
+    assertEquals("the RM goes on serving", 1, h.heartbeatAndPull(other, h1).size());
+  }
+
+  private RMApp submitWithAm(Set<String> tags, List<ResourceRequest> am) throws Exception {
+    return MockRMAppSubmitter.submit(h.rm, MockRMAppSubmissionData.Builder
+        .createWithMemory(1024, h.rm).withApplicationTags(tags)
+        .withAmResourceRequests(new ArrayList<>(am)) // YARN edits the list
+        .withWaitForAppAcceptedState(false).build());
   }
 }
