@@ -26,6 +26,13 @@ import org.slf4j.LoggerFactory;
 final class NodeGpus {
 
   private static final Logger LOG = LoggerFactory.getLogger(NodeGpus.class);
+  /**
+   * The most GPUs Hare serves on one node. Hare keeps an object per GPU; a NodeManager that
+   * reports billions (a misconfiguration) would run the RM out of memory. Real nodes have 8 or
+   * 16 GPUs, a few dozen with MIG slices: a node beyond this is taken as misconfigured and
+   * offers no GPUs.
+   */
+  static final int MAX_GPUS_PER_NODE = 1024;
 
   private final GpuInventory inventory;
   private final GpuTypeResolver resolver;
@@ -134,8 +141,15 @@ final class NodeGpus {
   }
 
   private void set(FiCaSchedulerNode node, GpuType type, boolean isolated) {
-    int gpus = silent.contains(node.getNodeID()) || draining.contains(node.getNodeID()) ? 0
-        : (int) Math.min(Integer.MAX_VALUE, Gpus.of(node.getTotalResource()));
+    long reported = Gpus.of(node.getTotalResource());
+    if (reported > MAX_GPUS_PER_NODE) {
+      LOG.error("node {} reports yarn.io/gpu={}, more than the {} GPUs Hare serves on one node:"
+          + " it gets no GPU containers until its NodeManager reports a real count (check"
+          + " yarn.nodemanager.resource-plugins and yarn.nodemanager.resource.yarn.io/gpu on it)",
+          node.getNodeID(), reported, MAX_GPUS_PER_NODE);
+    }
+    int gpus = silent.contains(node.getNodeID()) || draining.contains(node.getNodeID())
+        || reported > MAX_GPUS_PER_NODE ? 0 : (int) reported;
     GpuType before = inventory.typeOf(node.getNodeID());
     boolean wasIsolated = inventory.isolated(node.getNodeID());
     inventory.setNode(node.getNodeID(), gpus, type);

@@ -8,6 +8,7 @@ import io.hare.core.policy.hare.HareKeys;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.apache.hadoop.net.NetUtils;
 import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
 import org.apache.hadoop.yarn.api.records.Container;
 import org.apache.hadoop.yarn.api.records.Priority;
@@ -168,5 +169,27 @@ public class HareSchedulerTest extends MockRmTestCase {
 
   private static Set<ApplicationAttemptId> owners(List<Container> cs) {
     return cs.stream().map(c -> c.getId().getApplicationAttemptId()).collect(Collectors.toSet());
+  }
+
+  /**
+   * A NodeManager misconfigured to report billions of GPUs: Hare keeps an object per GPU, so it
+   * ran the RM out of memory at the node's registration. Such a node now offers no GPUs (an
+   * error names it and what to check), and the other node's GPUs serve the job.
+   */
+  @Test(timeout = 120_000)
+  public void aNodeReportingBillionsOfGpusOffersNoneAndOthersServe() throws Exception {
+    h = HareRm.start(HareRm.conf());
+    MockNM ok = h.node("h1:1234", 2);
+    NetUtils.addStaticResolution("h2", "127.0.0.1");
+    MockNM odd = h.rm.registerNode("h2:1234",
+        HareRm.resource(16 * 1024, 16, Integer.MAX_VALUE));
+    MockAM am = h.launch(h.submit(), ok);
+    HareRm.askGpuTasks(am, 3);
+    List<Container> got = h.heartbeatAndPull(am, odd, ok);
+    assertEquals("the two real GPUs", 2, got.size());
+    for (Container c : got) {
+      assertEquals("h1", c.getNodeId().getHost());
+    }
+    assertEquals("nothing on the misconfigured node", List.of(), h.heartbeatAndPull(am, odd));
   }
 }
