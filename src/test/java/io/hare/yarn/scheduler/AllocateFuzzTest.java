@@ -14,7 +14,9 @@ import java.util.function.Supplier;
 import org.apache.hadoop.test.GenericTestUtils;
 import org.apache.hadoop.yarn.api.protocolrecords.AllocateRequest;
 import org.apache.hadoop.yarn.api.records.Container;
+import org.apache.hadoop.yarn.api.records.ContainerExitStatus;
 import org.apache.hadoop.yarn.api.records.ContainerId;
+import org.apache.hadoop.yarn.api.records.ContainerState;
 import org.apache.hadoop.yarn.api.records.ContainerUpdateType;
 import org.apache.hadoop.yarn.api.records.NodeId;
 import org.apache.hadoop.yarn.api.records.ExecutionType;
@@ -45,11 +47,11 @@ import org.slf4j.LoggerFactory;
  * Random allocate calls from one application, the inputs an AM controls (ask counts, sizes,
  * priorities, locality, request ids, execution types, releases, blacklists, container updates,
  * scheduling requests, some of them another application's containers), interleaved with node
- * heartbeats, container ends and an admin's node resizes, beside an honest Hare job. Whatever
- * the calls, YARN's or Hare's refusal is the only exception an AM gets, no event handler of the
- * RM throws, no node is given more than it has, the honest job runs every round, and once the
- * random application is killed every GPU it held is free again. Each seed is one reproducible
- * run; a failure names it.
+ * heartbeats, container ends, stray container reports and an admin's node resizes, beside an
+ * honest Hare job. Whatever the calls, YARN's or Hare's refusal is the only exception an AM
+ * gets, no event handler of the RM throws, no node is given more than it has, the honest job
+ * runs every round, and once the random application is killed every GPU it held is free again.
+ * Each seed is one reproducible run; a failure names it.
  */
 public class AllocateFuzzTest extends MockRmTestCase {
 
@@ -110,7 +112,8 @@ public class AllocateFuzzTest extends MockRmTestCase {
       switch (random.nextInt(10)) {
         case 0, 1, 2, 3 -> fuzzHeld.addAll(randomAllocate(random, fuzz, fuzzHeld, job.running));
         case 4 -> resize(random, pick(random, nodes));
-        case 5, 6 -> {
+        case 5 -> strayStatus(random, nodes, fuzzHeld, job.running);
+        case 6 -> {
           if (!fuzzHeld.isEmpty()) {
             Container c = fuzzHeld.remove(random.nextInt(fuzzHeld.size()));
             h.end(nodeOf(c, nodes), c, random.nextBoolean() ? 0 : 1);
@@ -252,6 +255,20 @@ public class AllocateFuzzTest extends MockRmTestCase {
       }
     }
     throw new IllegalStateException("no node " + c.getNodeId());
+  }
+
+  /**
+   * A node reports a container it may not run: the random application's, the honest job's or a
+   * made-up one, running or ended with a random status, from its own node or another.
+   */
+  private void strayStatus(Random r, MockNM[] nodes, List<Container> own,
+      List<Container> others) throws Exception {
+    ContainerId id = someContainer(r, own, others);
+    pick(r, nodes).nodeHeartbeat(List.of(BuilderUtils.newContainerStatus(id,
+        pick(r, ContainerState.RUNNING, ContainerState.COMPLETE), "stray",
+        pickInt(r, 0, 1, 137, ContainerExitStatus.ABORTED, ContainerExitStatus.PREEMPTED),
+        HareRm.resource(1024, 1, pick(r, 0L, 1L, 2L)))), true);
+    h.rm.drainEvents();
   }
 
   /**
