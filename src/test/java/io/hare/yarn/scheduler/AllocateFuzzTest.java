@@ -17,10 +17,11 @@ import org.apache.hadoop.yarn.api.records.Container;
 import org.apache.hadoop.yarn.api.records.ContainerExitStatus;
 import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.api.records.ContainerState;
+import org.apache.hadoop.yarn.api.records.ContainerStatus;
 import org.apache.hadoop.yarn.api.records.ContainerUpdateType;
-import org.apache.hadoop.yarn.api.records.NodeId;
 import org.apache.hadoop.yarn.api.records.ExecutionType;
 import org.apache.hadoop.yarn.api.records.ExecutionTypeRequest;
+import org.apache.hadoop.yarn.api.records.NodeId;
 import org.apache.hadoop.yarn.api.records.Priority;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.api.records.ResourceBlacklistRequest;
@@ -135,6 +136,19 @@ public class AllocateFuzzTest extends MockRmTestCase {
     h.rm.killApp(fuzzApp.getApplicationId());
     h.rm.waitForState(fuzzApp.getApplicationId(), RMAppState.KILLED);
     h.rm.drainEvents();
+    // YARN frees a container its node saw start only when the node reports it ended; the
+    // NodeManagers end what runs of the killed application, as the RM tells them to
+    for (MockNM nm : nodes) {
+      List<ContainerStatus> ended = h.scheduler().getSchedulerNode(nm.getNodeId())
+          .getCopiedListOfRunningContainers().stream()
+          .filter(c -> c.getApplicationAttemptId().getApplicationId()
+              .equals(fuzzApp.getApplicationId()))
+          .map(c -> BuilderUtils.newContainerStatus(c.getContainerId(), ContainerState.COMPLETE,
+              "killed", ContainerExitStatus.KILLED_BY_RESOURCEMANAGER, c.getAllocatedResource()))
+          .toList();
+      nm.nodeHeartbeat(ended, true);
+    }
+    h.rm.drainEvents();
     for (int i = 0; i < 200 && !job.done(); i++) {
       job.step(nodes);
       assertNodesWithinCapacity();
@@ -147,7 +161,9 @@ public class AllocateFuzzTest extends MockRmTestCase {
     for (MockNM nm : nodes) {
       SchedulerNode node = h.scheduler().getSchedulerNode(nm.getNodeId());
       assertEquals(nm.getNodeId() + ": every GPU free once both jobs are done (held: "
-          + node.getAllocatedResource() + ")", NODE_GPUS,
+          + node.getAllocatedResource() + " by " + node.getCopiedListOfRunningContainers().stream()
+              .map(c -> c.getContainerId() + " " + c.getState() + " "
+                  + c.getAllocatedResource()).toList() + ")", NODE_GPUS,
           node.getUnallocatedResource().getResourceValue(HareRm.GPU));
     }
   }
