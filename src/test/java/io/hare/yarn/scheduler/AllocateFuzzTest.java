@@ -288,11 +288,13 @@ public class AllocateFuzzTest extends MockRmTestCase {
   }
 
   /**
-   * An admin's {@code yarn rmadmin -updateNodeResource}: 0-3 GPUs, with no timeout or one of a
-   * second, at times below what runs there.
+   * An admin's {@code yarn rmadmin -updateNodeResource}: 0-3 GPUs, at times below what runs
+   * there, with no timeout (containers asked back) or one already past (killed at the next
+   * heartbeat). YARN times the timeout by the wall clock, so a timeout between the two would make
+   * a seed's run depend on the machine's speed.
    */
   private void resize(Random r, MockNM nm) throws Exception {
-    setNodeResource(nm, HareRm.resource(16 * 1024, 16, r.nextInt(4)), pickInt(r, -1, 1000));
+    setNodeResource(nm, HareRm.resource(16 * 1024, 16, r.nextInt(4)), pickInt(r, -1, 0));
   }
 
   private void setNodeResource(MockNM nm, Resource resource, int overcommitTimeoutMs)
