@@ -30,7 +30,7 @@ public class ExampleConfTest extends MockRmTestCase {
     conf.addResource(new Path(site.toURI()));
     // test-only: where MockRM keeps node attributes
     conf.set(YarnConfiguration.FS_NODE_ATTRIBUTE_STORE_ROOT_DIR,
-        "file://" + GenericTestUtils.getTestDir("example-node-attributes").getAbsolutePath());
+        GenericTestUtils.getRandomizedTestDir().toURI().toString());
     h = HareRm.start(conf);
     assertEquals(HareScheduler.class, h.rm.getResourceScheduler().getClass());
     MockNM plain = h.node("gpuhost:1234", 2); // no attribute: the example's default type

@@ -60,7 +60,11 @@ final class HareRm implements AutoCloseable {
     this.rm = rm;
   }
 
-  /** Test configuration: Hare, GPUs declared, re-plans whenever asked, attributes under target/. */
+  /**
+   * Test configuration: Hare, GPUs declared, re-plans whenever asked, node attributes in a
+   * directory of this configuration's own under target/ (an RM restarted with the same
+   * configuration finds them; another test's RM, in this fork or a parallel one, does not).
+   */
   static YarnConfiguration conf() {
     YarnConfiguration conf = new YarnConfiguration();
     conf.setClass(YarnConfiguration.RM_SCHEDULER, SameThreadHareScheduler.class,
@@ -71,7 +75,7 @@ final class HareRm implements AutoCloseable {
     // heartbeat: no node falls silent unless a test sets a grace of its own (NodeLivenessTest)
     conf.setLong(SchedulerKeys.NODE_LIVENESS_GRACE_MS, 24L * 3600 * 1000);
     conf.set(YarnConfiguration.FS_NODE_ATTRIBUTE_STORE_ROOT_DIR,
-        "file://" + GenericTestUtils.getTestDir("node-attributes").getAbsolutePath());
+        GenericTestUtils.getRandomizedTestDir().toURI().toString());
     return conf;
   }
 
