@@ -340,7 +340,8 @@ public final class RoundProtocol {
         continue;
       }
       if (stale(c.getId())) {
-        // onTokensRefreshed gave up the idle standbys; this one was promoted meanwhile
+        // promoted between a refresh and onTokensRefreshed: it would run the task with the old
+        // tokens, so it goes back and its ask is counted again
         standbys.forget(c.getId());
         asks.releaseAssignedContainer(c.getId());
         resendAsk(c);
