@@ -15,9 +15,7 @@ import io.hare.yarn.app.YarnClientApps;
 import io.hare.yarn.scheduler.web.HareWebFilter;
 import io.hare.yarn.scheduler.web.Prediction;
 import java.io.File;
-import java.io.FileOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.HttpURLConnection;
@@ -30,9 +28,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FileUtil;
-import org.apache.hadoop.hdfs.HdfsConfiguration;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
-import org.apache.hadoop.minikdc.MiniKdc;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.test.GenericTestUtils;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
@@ -59,10 +55,7 @@ import org.junit.rules.Timeout;
  * model, every task ran once and saw its node's GPU type. The RM's web app asks for SPNEGO, and
  * {@code hare status}'s read of the scheduler's prediction answers it with her ticket.
  *
- * <p>The services share one principal ({@code hdfs/localhost}), so the RM that renews the
- * tokens is the HDFS superuser's short name, as in a test cluster; the containers run as this
- * JVM's OS user (YARN's DefaultContainerExecutor), so the job's files on HDFS are what
- * separates users here.
+ * <p>The cluster is {@link SecureCluster}'s (shared with {@link LongJobTokensIT}).
  */
 public class SecureClusterIT {
 
@@ -72,90 +65,27 @@ public class SecureClusterIT {
 
   private static final List<EmbeddedCluster.Node> NODES = List.of(
       new EmbeddedCluster.Node("v100", 1), new EmbeddedCluster.Node("t4", 1));
-  private static final String USER = "alice";
+  private static final String USER = SecureCluster.USER;
 
+  private static SecureCluster cluster;
   private static File base;
-  private static MiniKdc kdc;
   private static MiniDFSCluster dfs;
   private static EmbeddedCluster hare;
   private static UserGroupInformation alice;
 
   @BeforeClass
   public static void startSecureCluster() throws Exception {
-    base = GenericTestUtils.getTestDir("SecureClusterIT");
-    FileUtil.fullyDelete(base);
-    kdc = new MiniKdc(MiniKdc.createConf(), new File(base, "kdc"));
-    kdc.start();
-    File services = new File(base, "services.keytab");
-    kdc.createPrincipal(services, "hdfs/localhost", "HTTP/localhost");
-    File user = new File(base, USER + ".keytab");
-    kdc.createPrincipal(user, USER);
-    String service = "hdfs/localhost@" + kdc.getRealm();
-
-    Configuration secure = new Configuration(false);
-    secure.set("hadoop.security.authentication", "kerberos");
-    secure.set("dfs.namenode.kerberos.principal", service);
-    secure.set("dfs.namenode.keytab.file", services.getAbsolutePath());
-    secure.set("dfs.datanode.kerberos.principal", service);
-    secure.set("dfs.datanode.keytab.file", services.getAbsolutePath());
-    secure.set("dfs.web.authentication.kerberos.principal", "HTTP/localhost@" + kdc.getRealm());
-    secure.set("dfs.web.authentication.kerberos.keytab", services.getAbsolutePath());
-    secure.setBoolean("dfs.block.access.token.enable", true);
-    // a DataNode on unprivileged ports without SASL on its data transfer: clients then need
-    // nothing more than their tokens
-    secure.setBoolean("ignore.secure.ports.for.testing", true);
-    secure.set(YarnConfiguration.RM_PRINCIPAL, service);
-    secure.set(YarnConfiguration.RM_KEYTAB, services.getAbsolutePath());
-    secure.set(YarnConfiguration.NM_PRINCIPAL, service);
-    secure.set(YarnConfiguration.NM_KEYTAB, services.getAbsolutePath());
-
-    Configuration hdfsConf = new HdfsConfiguration();
-    secure.forEach(e -> hdfsConf.set(e.getKey(), e.getValue()));
-    UserGroupInformation.setConfiguration(hdfsConf);
-    UserGroupInformation.loginUserFromKeytab(service, services.getAbsolutePath());
-    dfs = new MiniDFSCluster.Builder(hdfsConf, new File(base, "dfs")).numDataNodes(1).build();
-    dfs.waitActive();
-    FileSystem superuser = dfs.getFileSystem();
-    org.apache.hadoop.fs.Path home = new org.apache.hadoop.fs.Path("/user/" + USER);
-    superuser.mkdirs(home);
-    superuser.setOwner(home, USER, USER);
-
-    secure.set(FileSystem.FS_DEFAULT_NAME_KEY, superuser.getUri().toString());
-    // YARN's client adds a token for the file system of the aggregated logs' directory; keep
-    // them off HDFS, as a cloud cluster keeping its logs in an object store does, so that only
-    // the tokens Hare's client gets can reach the job's files
-    secure.set(YarnConfiguration.NM_REMOTE_APP_LOG_DIR,
-        new File(base, "app-logs").toURI().toString());
-    // the RM's web app and REST API answer only who authenticates with SPNEGO (YARN swaps
-    // Hadoop's filter for its own, which also takes RM delegation tokens)
-    secure.set("hadoop.http.filter.initializers",
-        "org.apache.hadoop.security.AuthenticationFilterInitializer");
-    secure.set("hadoop.http.authentication.type", "kerberos");
-    secure.set("hadoop.http.authentication.kerberos.principal", "HTTP/localhost@" + kdc.getRealm());
-    secure.set("hadoop.http.authentication.kerberos.keytab", services.getAbsolutePath());
-    // a node's JVMs find the realm in /etc/krb5.conf; the containers here, in the KDC's file
-    secure.set(YarnConfiguration.NM_ADMIN_USER_ENV, "JAVA_HOME=" + System.getProperty("java.home")
-        + ",JAVA_TOOL_OPTIONS=-Djava.security.krb5.conf=" + kdc.getKrb5conf().getAbsolutePath());
-    hare = EmbeddedCluster.start(new File(base, "yarn"), "SecureClusterIT", NODES, secure);
-    // the containers' Hadoop configuration: the AM reads yarn-site.xml, a task's plain
-    // Configuration core-site.xml, as on a cluster whose HADOOP_CONF_DIR has both
-    try (OutputStream out = new FileOutputStream(new File(hare.workDir(), "conf/core-site.xml"))) {
-      hare.conf().writeXml(out);
-    }
-    alice = UserGroupInformation.loginUserFromKeytabAndReturnUGI(USER + "@" + kdc.getRealm(),
-        user.getAbsolutePath());
+    cluster = SecureCluster.start("SecureClusterIT", NODES, Map.of());
+    base = cluster.base;
+    dfs = cluster.dfs;
+    hare = cluster.hare;
+    alice = cluster.alice;
   }
 
   @AfterClass
   public static void stopSecureCluster() {
-    if (hare != null) {
-      hare.close();
-    }
-    if (dfs != null) {
-      dfs.shutdown();
-    }
-    if (kdc != null) {
-      kdc.stop();
+    if (cluster != null) {
+      cluster.close();
     }
   }
 

@@ -141,6 +141,36 @@ public final class AppKeys {
   public static final String AM_JAR = PREFIX + "am.jar";
   public static final String DEFAULT_AM_JAR = "";
 
+  /**
+   * Kerberos principal the AM logs in as, from {@link #AM_KEYTAB}, to get new delegation tokens
+   * before the job's expire (a job may then run past their maximum lifetime); empty: none. Needs
+   * am.keytab and a Kerberos cluster.
+   */
+  public static final String AM_PRINCIPAL = PREFIX + "am.principal";
+  public static final String DEFAULT_AM_PRINCIPAL = "";
+
+  /**
+   * Local path, on the submitting machine, of the keytab of {@link #AM_PRINCIPAL}: copied into
+   * the job's work directory (0600) and localized into the AM's container only; deleted when the
+   * job ends. Empty: none.
+   */
+  public static final String AM_KEYTAB = PREFIX + "am.keytab";
+  public static final String DEFAULT_AM_KEYTAB = "";
+
+  /** With a keytab: a refresh comes at this share of the time to the tokens' earliest expiry. */
+  public static final String AM_TOKEN_REFRESH_RATIO = PREFIX + "am.token-refresh.ratio";
+  public static final double DEFAULT_AM_TOKEN_REFRESH_RATIO = 0.75;
+
+  /** With a keytab: the least time between two refreshes, whatever the expiry says. */
+  public static final String AM_TOKEN_REFRESH_MIN_INTERVAL_MS =
+      PREFIX + "am.token-refresh.min-interval-ms";
+  public static final long DEFAULT_AM_TOKEN_REFRESH_MIN_INTERVAL_MS = 60_000;
+
+  /** With a keytab: the wait after a failed refresh, doubled per further failure (16x at most). */
+  public static final String AM_TOKEN_REFRESH_RETRY_INTERVAL_MS =
+      PREFIX + "am.token-refresh.retry-interval-ms";
+  public static final long DEFAULT_AM_TOKEN_REFRESH_RETRY_INTERVAL_MS = 60_000;
+
   // --- localization ---
 
   /** Files to localize into the AM and every task container, comma-separated paths. */

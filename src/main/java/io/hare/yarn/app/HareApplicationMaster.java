@@ -2,6 +2,7 @@ package io.hare.yarn.app;
 
 import io.hare.core.SchedulerKeys;
 import io.hare.core.TaskContract;
+import io.hare.yarn.app.tokens.TokenRefresher;
 import java.io.File;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -98,6 +99,7 @@ public final class HareApplicationMaster {
   private final RoundCheckpoint checkpoint;
   private final GpuTypes gpuTypes;
   private final RunnerLink runners;
+  private final TokenRefresher tokens;
 
   /**
    * An AM for one job attempt; nothing runs before {@link #run}.
@@ -108,14 +110,19 @@ public final class HareApplicationMaster {
   public HareApplicationMaster(AmClients clients, Configuration conf, HareJobSpec spec,
       String jobId, String workDir, TaskLaunch launch, SyncStep sync, RoundCheckpoint checkpoint,
       GpuTypes gpuTypes) {
-    this(clients, conf, spec, jobId, workDir, launch, sync, checkpoint, gpuTypes, null);
+    this(clients, conf, spec, jobId, workDir, launch, sync, checkpoint, gpuTypes, null,
+        TokenRefresher.NONE);
   }
 
-  /** @param runners where the warm containers' runner server reports (null: none) */
+  /**
+   * @param runners where the warm containers' runner server reports (null: none)
+   * @param tokens refreshes the AM's tokens; started once the rounds are, closed on the way out
+   */
   HareApplicationMaster(AmClients clients, Configuration conf, HareJobSpec spec, String jobId,
       String workDir, TaskLaunch launch, SyncStep sync, RoundCheckpoint checkpoint,
-      GpuTypes gpuTypes, RunnerLink runners) {
+      GpuTypes gpuTypes, RunnerLink runners, TokenRefresher tokens) {
     this.runners = runners;
+    this.tokens = tokens;
     this.clients = clients;
     this.conf = conf;
     this.spec = spec;
@@ -240,7 +247,7 @@ public final class HareApplicationMaster {
             nm.updateContainerResourceAsync(c);
           }
         },
-        sync, checkpoint, gpuTypes, System::currentTimeMillis);
+        sync, checkpoint, gpuTypes, System::currentTimeMillis, tokens::generation);
     callbacks.protocol = protocol;
     if (runners != null) {
       runners.protocol = protocol;
@@ -250,6 +257,7 @@ public final class HareApplicationMaster {
     try {
       rm.registerApplicationMaster(host(), -1, "");
       protocol.start();
+      tokens.start(protocol::onTokensRefreshed);
       // what this JVM's start cost, up to its first asks: many AMs starting on a busy node
       // delay their jobs by this much CPU each (docs/performance.md, section 3)
       LOG.info("{}: registered; this JVM used {} ms of CPU up to here", jobId,
@@ -268,6 +276,7 @@ public final class HareApplicationMaster {
           : outcome.diagnostics() + " " + protocol.stop().mark(), null);
       return outcome.succeeded();
     } finally {
+      tokens.close();
       nm.stop();
       rm.stop();
     }
@@ -292,7 +301,8 @@ public final class HareApplicationMaster {
     String host = host();
     RunnerServer runners = spec.taskReuse()
         ? new RunnerServer(link, keys, InetAddress.getByName(host)) : null;
-    TaskLaunch launch = new TaskLaunch(spec, resources, containerTokens(),
+    TokenRefresher tokens = AmTokens.refresher(conf, spec, work);
+    TaskLaunch launch = new TaskLaunch(spec, resources, AmTokens.forTasks(),
         ContainerClasspath.of(conf), runners == null ? null
             : new TaskLaunch.Channel(host, runners.port(), keys));
 
@@ -303,13 +313,16 @@ public final class HareApplicationMaster {
     ExecutorService syncThread = Executors.newSingleThreadExecutor();
     String taskWorkDir = TaskEnv.workDirForTasks(work, FileSystem.getDefaultUri(conf));
     ResidentSyncStep resident = spec.syncMode() == SyncMode.RESIDENT
-        ? new ResidentSyncStep(spec, jobId, taskWorkDir, logDir, syncThread) : null;
+        ? new ResidentSyncStep(spec, jobId, taskWorkDir, logDir, syncThread, tokens) : null;
     try {
-      return new HareApplicationMaster(AmClients.yarn(spec.amHeartbeatMs()), conf, spec, jobId,
-          taskWorkDir, launch, resident != null ? resident
-              : new ProcessSyncStep(spec, jobId, taskWorkDir, logDir, syncThread),
+      boolean ok = new HareApplicationMaster(AmClients.yarn(spec.amHeartbeatMs()), conf, spec,
+          jobId, taskWorkDir, launch, resident != null ? resident
+              : new ProcessSyncStep(spec, jobId, taskWorkDir, logDir, syncThread, tokens),
           new FsRoundCheckpoint(FileSystem.get(conf), work),
-          gpuTypes, link).run();
+          gpuTypes, link, tokens).run();
+      // unregistered: no attempt follows that would localize it
+      AmTokens.deleteStagedKeytab(conf, spec, work);
+      return ok;
     } finally {
       if (runners != null) {
         runners.close();
@@ -347,14 +360,5 @@ public final class HareApplicationMaster {
     }
     return new NodeAttributeGpuTypes(yarn, conf.get(SchedulerKeys.GPU_TYPE_ATTRIBUTE,
         SchedulerKeys.DEFAULT_GPU_TYPE_ATTRIBUTE));
-  }
-
-  /**
-   * This AM's credentials for the task containers: its file system tokens and the user's other
-   * tokens, without the AMRM token and the RM delegation token, which are the AM's alone.
-   */
-  private static ByteBuffer containerTokens() throws IOException {
-    return JobCredentials.serialized(UserGroupInformation.getCurrentUser().getCredentials(),
-        AMRMTokenIdentifier.KIND_NAME, RMDelegationTokenIdentifier.KIND_NAME);
   }
 }

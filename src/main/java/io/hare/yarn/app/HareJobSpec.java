@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import io.hare.yarn.app.tokens.TokenRefreshSpec;
 import org.apache.hadoop.conf.Configuration;
 
 /**
@@ -21,13 +22,15 @@ import org.apache.hadoop.conf.Configuration;
  * @param archives paths or URIs to localize unpacked
  * @param fileSystems URIs of further file systems the job uses, for its delegation tokens
  * @param env extra environment for task, sync and AM processes, by variable name
+ * @param tokenRefresh the AM's principal and keytab and when it refreshes its tokens; principal
+ *     empty for none
  */
 public record HareJobSpec(String name, int rounds, int tasksPerRound, String taskCommand,
     double weight, String model, String queue, String stagingDir, int taskMemoryMb,
     int taskVcores, int taskGpus, int taskMaxAttempts, boolean taskReuse, TaskMode taskMode,
     String syncCommand, SyncMode syncMode, int amMemoryMb,
     int amMaxAttempts, int amHeartbeatMs, int amStandbyHeartbeatMs, String amJavaOpts, String amJar, List<String> files, List<String> archives,
-    List<String> fileSystems, Map<String, String> env) {
+    List<String> fileSystems, Map<String, String> env, TokenRefreshSpec tokenRefresh) {
 
   public HareJobSpec {
     if (taskMode == TaskMode.RESIDENT && !taskReuse) {
@@ -81,6 +84,11 @@ public record HareJobSpec(String name, int rounds, int tasksPerRound, String tas
     c.set(AppKeys.ARCHIVES, String.join(",", archives));
     c.set(AppKeys.JOB_FILE_SYSTEMS, String.join(",", fileSystems));
     env.forEach((k, v) -> c.set(AppKeys.ENV_PREFIX + k, v));
+    c.set(AppKeys.AM_PRINCIPAL, tokenRefresh.principal());
+    c.set(AppKeys.AM_KEYTAB, tokenRefresh.keytab());
+    c.set(AppKeys.AM_TOKEN_REFRESH_RATIO, Double.toString(tokenRefresh.ratio()));
+    c.setLong(AppKeys.AM_TOKEN_REFRESH_MIN_INTERVAL_MS, tokenRefresh.minIntervalMs());
+    c.setLong(AppKeys.AM_TOKEN_REFRESH_RETRY_INTERVAL_MS, tokenRefresh.retryIntervalMs());
     return c;
   }
 
@@ -88,6 +96,14 @@ public record HareJobSpec(String name, int rounds, int tasksPerRound, String tas
   public HareJobSpec withResources(String jar, List<String> newFiles, List<String> newArchives) {
     return new HareJobSpec(name, rounds, tasksPerRound, taskCommand, weight, model, queue,
         stagingDir, taskMemoryMb, taskVcores, taskGpus, taskMaxAttempts, taskReuse, taskMode, syncCommand,
-        syncMode, amMemoryMb, amMaxAttempts, amHeartbeatMs, amStandbyHeartbeatMs, amJavaOpts, jar, newFiles, newArchives, fileSystems, env);
+        syncMode, amMemoryMb, amMaxAttempts, amHeartbeatMs, amStandbyHeartbeatMs, amJavaOpts, jar, newFiles, newArchives, fileSystems, env, tokenRefresh);
+  }
+
+  /** A copy with other token refresh settings (the client swaps the keytab's local path). */
+  public HareJobSpec withTokenRefresh(TokenRefreshSpec refresh) {
+    return new HareJobSpec(name, rounds, tasksPerRound, taskCommand, weight, model, queue,
+        stagingDir, taskMemoryMb, taskVcores, taskGpus, taskMaxAttempts, taskReuse, taskMode,
+        syncCommand, syncMode, amMemoryMb, amMaxAttempts, amHeartbeatMs, amStandbyHeartbeatMs,
+        amJavaOpts, amJar, files, archives, fileSystems, env, refresh);
   }
 }

@@ -1,14 +1,16 @@
 package io.hare.yarn.app;
 
+import io.hare.core.BadInputException;
+import io.hare.yarn.app.tokens.DelegationTokens;
+import io.hare.yarn.app.tokens.TokenRefreshSpec;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.Collection;
-import java.util.LinkedHashSet;
-import java.util.Set;
+import java.util.List;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.io.DataOutputBuffer;
+import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.security.Credentials;
 import org.apache.hadoop.security.UserGroupInformation;
@@ -45,6 +47,7 @@ public final class JobCredentials {
   private final Configuration conf;
   private final boolean secure;
   private final Credentials held;
+  private final KeytabLogin login;
 
   /** The current user's: secure when Hadoop's security is Kerberos; its tokens held. */
   public static JobCredentials ofCurrentUser(Configuration conf) throws IOException {
@@ -57,9 +60,22 @@ public final class JobCredentials {
    * @param held tokens the user holds already (a copy is taken, the argument is not changed)
    */
   public JobCredentials(Configuration conf, boolean secure, Credentials held) {
+    this(conf, secure, held, (principal, keytab) ->
+        UserGroupInformation.loginUserFromKeytabAndReturnUGI(principal, keytab));
+  }
+
+  /** @param login logs in from a keytab, for {@link #checkKeytab} */
+  public JobCredentials(Configuration conf, boolean secure, Credentials held, KeytabLogin login) {
     this.conf = conf;
     this.secure = secure;
     this.held = new Credentials(held);
+    this.login = login;
+  }
+
+  /** A Kerberos login from a keytab ({@code UserGroupInformation}'s, or a test's). */
+  @FunctionalInterface
+  public interface KeytabLogin {
+    void login(String principal, String keytab) throws IOException;
   }
 
   /**
@@ -84,21 +100,7 @@ public final class JobCredentials {
           + " tokens, so the client must name its principal (copy the cluster's yarn-site.xml)");
     }
     Credentials creds = new Credentials(held);
-    Set<URI> distinct = new LinkedHashSet<>(fileSystems);
-    for (URI uri : distinct) {
-      FileSystem fs = FileSystem.get(uri, conf);
-      Token<?>[] got;
-      try {
-        got = fs.addDelegationTokens(renewer, creds);
-      } catch (IOException e) {
-        throw new IOException("cannot get a delegation token for " + fs.getUri() + " (renewer "
-            + renewer + "); is there a Kerberos ticket (klist)? " + e.getMessage(), e);
-      }
-      for (Token<?> t : got == null ? new Token<?>[0] : got) {
-        LOG.info("Delegation token for {}: {} for service {}", fs.getUri(), t.getKind(),
-            t.getService());
-      }
-    }
+    DelegationTokens.addFileSystemTokens(conf, renewer, fileSystems, creds);
     // one held already (a launcher's) serves; a second would live on in the RM, never cancelled
     if (creds.getToken(ClientRMProxy.getRMDelegationTokenService(conf)) == null) {
       Token<? extends TokenIdentifier> rmToken = rm.rmDelegationToken(renewer);
@@ -114,10 +116,53 @@ public final class JobCredentials {
    * as a {@code ContainerLaunchContext} takes them.
    */
   static ByteBuffer serialized(Credentials creds, Text... leftOut) throws IOException {
-    Set<Text> kinds = Set.of(leftOut);
-    creds.getAllTokens().removeIf(t -> kinds.contains(t.getKind())); // a view of the map
-    DataOutputBuffer out = new DataOutputBuffer();
-    creds.writeTokenStorageToStream(out);
-    return ByteBuffer.wrap(out.getData(), 0, out.getLength());
+    return DelegationTokens.serialized(creds, leftOut);
+  }
+
+  /**
+   * The file systems a staged job uses, for its tokens: the work directory's, those of its staged
+   * files and archives (the Hare jar's among them) and {@link AppKeys#JOB_FILE_SYSTEMS}. The
+   * client gets tokens for these, and so does the AM when it refreshes them.
+   */
+  public static List<URI> fileSystemsOf(HareJobSpec staged, Path work) {
+    List<URI> out = new ArrayList<>();
+    out.add(work.toUri());
+    for (String used : staged.files()) {
+      out.add(new Path(used).toUri());
+    }
+    for (String used : staged.archives()) {
+      out.add(new Path(used).toUri());
+    }
+    for (String used : staged.fileSystems()) {
+      out.add(URI.create(used));
+    }
+    return out;
+  }
+
+  /**
+   * Checks, before anything is staged, that the AM can refresh its tokens from the spec's keytab:
+   * the cluster uses Kerberos and the keytab logs in as the principal (one login, as Spark's
+   * client does). Nothing to check without a keytab.
+   *
+   * @throws BadInputException naming the key, the value and what is needed
+   */
+  public void checkKeytab(TokenRefreshSpec refresh) throws BadInputException {
+    if (!refresh.enabled()) {
+      return;
+    }
+    if (!secure) {
+      throw new BadInputException(AppKeys.AM_KEYTAB + ": '" + refresh.keytab() + "' is not"
+          + " allowed on this cluster: it does not use Kerberos (hadoop.security.authentication="
+          + conf.get("hadoop.security.authentication", "simple") + "), so there are no"
+          + " delegation tokens to refresh; unset " + AppKeys.AM_PRINCIPAL + " and "
+          + AppKeys.AM_KEYTAB + ", or submit with the cluster's core-site.xml");
+    }
+    try {
+      login.login(refresh.principal(), refresh.keytab());
+    } catch (IOException | RuntimeException e) {
+      throw new BadInputException(AppKeys.AM_PRINCIPAL + ": '" + refresh.principal()
+          + "' cannot log in from " + AppKeys.AM_KEYTAB + " '" + refresh.keytab() + "' ("
+          + e.getMessage() + "); the keytab must hold a key of that principal (klist -kt)");
+    }
   }
 }

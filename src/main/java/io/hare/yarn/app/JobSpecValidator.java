@@ -3,6 +3,7 @@ package io.hare.yarn.app;
 import io.hare.core.ConfigException;
 import io.hare.core.KeyHints;
 import io.hare.yarn.JobTags;
+import io.hare.yarn.app.tokens.TokenRefreshSpec;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.net.URI;
@@ -42,6 +43,11 @@ public final class JobSpecValidator {
       "HARE_RUNNER_HOST", "HARE_RUNNER_PORT");
 
   static final int MAX_TASK_ATTEMPTS = 100;
+  /** Refresh intervals: under a second would hammer the KDC; over a day outlives HDFS tokens. */
+  static final long MIN_REFRESH_MS = 1_000;
+  static final long MAX_REFRESH_MS = 86_400_000;
+  static final double MIN_REFRESH_RATIO = 0.1;
+  static final double MAX_REFRESH_RATIO = 0.95;
   static final int MIN_AM_MEMORY_MB = 256;
   static final int MIN_AM_HEARTBEAT_MS = 10;
   static final int MAX_AM_HEARTBEAT_MS = 60_000;
@@ -136,12 +142,72 @@ public final class JobSpecValidator {
     List<String> files = resources(AppKeys.FILES, false, names);
     List<String> archives = resources(AppKeys.ARCHIVES, true, names);
     List<String> fileSystems = fileSystems();
+    TokenRefreshSpec refresh = tokenRefresh();
     if (!problems.isEmpty()) {
       throw new ConfigException(problems);
     }
     return new HareJobSpec(name, rounds, k, command, weight, model, queue, staging, memory,
         vcores, gpus, attempts, reuse, mode, sync, syncMode, amMemory, amAttempts, heartbeat, standbyHeartbeat,
-        javaOpts, jar, files, archives, fileSystems, env);
+        javaOpts, jar, files, archives, fileSystems, env, refresh);
+  }
+
+  /**
+   * The AM's principal and keytab, both or neither, the keytab a readable file; the refresh
+   * timing. Whether the cluster uses Kerberos and the keytab logs in as the principal is checked
+   * at submission ({@code JobCredentials#checkKeytab}), where the cluster's configuration is.
+   */
+  private TokenRefreshSpec tokenRefresh() {
+    String principal = text(AppKeys.AM_PRINCIPAL, AppKeys.DEFAULT_AM_PRINCIPAL);
+    String keytab = text(AppKeys.AM_KEYTAB, AppKeys.DEFAULT_AM_KEYTAB);
+    if (!principal.isEmpty() && keytab.isEmpty()) {
+      problems.add(AppKeys.AM_PRINCIPAL + ": '" + principal + "' needs " + AppKeys.AM_KEYTAB
+          + " (the keytab the AM logs in from to refresh its tokens), which is not set");
+    } else if (principal.isEmpty() && !keytab.isEmpty()) {
+      problems.add(AppKeys.AM_KEYTAB + ": '" + keytab + "' needs " + AppKeys.AM_PRINCIPAL
+          + " (the principal the keytab logs in as), which is not set");
+    }
+    if (!keytab.isEmpty() && !(Files.isRegularFile(Paths.get(keytab))
+        && Files.isReadable(Paths.get(keytab)))) {
+      bad(AppKeys.AM_KEYTAB, keytab, "the local path of a readable keytab file");
+    }
+    double ratio = AppKeys.DEFAULT_AM_TOKEN_REFRESH_RATIO;
+    String r = conf.getTrimmed(AppKeys.AM_TOKEN_REFRESH_RATIO);
+    if (r != null) {
+      try {
+        ratio = Double.parseDouble(r);
+      } catch (NumberFormatException e) {
+        ratio = Double.NaN;
+      }
+      if (!(ratio >= MIN_REFRESH_RATIO && ratio <= MAX_REFRESH_RATIO)) {
+        bad(AppKeys.AM_TOKEN_REFRESH_RATIO, r, "a number from " + MIN_REFRESH_RATIO + " to "
+            + MAX_REFRESH_RATIO + " (the share of the tokens' time left)");
+        ratio = AppKeys.DEFAULT_AM_TOKEN_REFRESH_RATIO;
+      }
+    }
+    long min = millis(AppKeys.AM_TOKEN_REFRESH_MIN_INTERVAL_MS,
+        AppKeys.DEFAULT_AM_TOKEN_REFRESH_MIN_INTERVAL_MS);
+    long retry = millis(AppKeys.AM_TOKEN_REFRESH_RETRY_INTERVAL_MS,
+        AppKeys.DEFAULT_AM_TOKEN_REFRESH_RETRY_INTERVAL_MS);
+    return new TokenRefreshSpec(principal, keytab, ratio, min, retry);
+  }
+
+  /** A whole number of ms from {@link #MIN_REFRESH_MS} to a day; the default when bad. */
+  private long millis(String key, long def) {
+    String v = conf.getTrimmed(key);
+    if (v == null) {
+      return def;
+    }
+    try {
+      long n = Long.parseLong(v);
+      if (n >= MIN_REFRESH_MS && n <= MAX_REFRESH_MS) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    bad(key, v, "a whole number of milliseconds from " + MIN_REFRESH_MS + " to "
+        + MAX_REFRESH_MS);
+    return def;
   }
 
   private Map<String, String> unknownKeysAndEnv() {

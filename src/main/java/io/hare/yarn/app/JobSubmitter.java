@@ -3,6 +3,7 @@ package io.hare.yarn.app;
 import io.hare.core.BadInputException;
 import io.hare.core.TaskContract;
 import io.hare.yarn.JobTags;
+import io.hare.yarn.app.tokens.TokenRefreshSpec;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.URI;
@@ -32,13 +33,16 @@ import org.apache.hadoop.yarn.util.Records;
 import org.apache.hadoop.yarn.util.resource.ResourceUtils;
 
 /**
- * Submits a validated job: gets an application id, checks the asks against the cluster's
+ * Submits a validated job: checks the AM's keytab if it has one
+ * ({@link JobCredentials#checkKeytab}), gets an application id, checks the asks against the cluster's
  * largest container, stages the Hare jar and picocli once per user ({@link SharedJars}) and the
  * spec and the local files and archives in the job's work directory
  * ({@code staging-dir/APPLICATION_ID} on the default file system, owner-only:
  * {@link #WORK_DIR_PERMISSION}, files {@link #STAGED_FILE_PERMISSION}), and submits an
  * AM container that runs {@link HareApplicationMaster} with the spec localized as
- * {@value HareApplicationMaster#SPEC_FILE} and {@code HARE_WORK_DIR} in its environment. The
+ * {@value HareApplicationMaster#SPEC_FILE} and {@code HARE_WORK_DIR} in its environment; a keytab is staged
+ * there too (0600) and localized into the AM's container only, never named in an environment
+ * or the launch command. The
  * application carries the {@link JobTags} the scheduler reads.
  *
  * @see YarnApps the port to the ResourceManager
@@ -85,6 +89,14 @@ public final class JobSubmitter {
           + " containers; rename that file (or set " + AppKeys.AM_JAR + " to it if it is the"
           + " Hare jar)");
     }
+    if (spec.files().stream().map(JobSpecValidator::fileName)
+        .anyMatch(TokenRefreshSpec.KEYTAB_LINK::equals)) {
+      throw new BadInputException(AppKeys.FILES + ": " + TokenRefreshSpec.KEYTAB_LINK + " is the"
+          + " name of the AM's keytab in its container; rename that file");
+    }
+    JobCredentials creds = credentials != null ? credentials
+        : JobCredentials.ofCurrentUser(conf);
+    creds.checkKeytab(spec.tokenRefresh()); // before anything is staged
     YarnApps.NewApp app = apps.create();
     checkFits(spec, app.maxContainer());
     FileSystem fs = FileSystem.get(conf);
@@ -114,6 +126,16 @@ public final class JobSubmitter {
     List<String> withJar = new ArrayList<>(List.of(sharedJar.toString()));
     withJar.addAll(files);
     HareJobSpec staged = spec.withResources("", withJar, archives);
+    Path keytab = null;
+    if (spec.tokenRefresh().enabled()) {
+      // the AM finds it under its link name in its working directory; a later attempt too, so it
+      // stays staged until the job ends (HareApplicationMaster deletes it)
+      keytab = new Path(work, TokenRefreshSpec.KEYTAB_LINK);
+      copy(fs, new Path(Paths.get(spec.tokenRefresh().keytab()).toAbsolutePath().toUri()),
+          keytab);
+      staged = staged.withTokenRefresh(
+          spec.tokenRefresh().withKeytab(TokenRefreshSpec.KEYTAB_LINK));
+    }
     Path specFile = new Path(work, HareApplicationMaster.SPEC_FILE);
     try (OutputStream out = fs.create(specFile, true)) {
       staged.toConfiguration().writeXml(out);
@@ -124,19 +146,12 @@ public final class JobSubmitter {
     resources.put(HareApplicationMaster.SPEC_FILE,
         LocalResources.of(conf, specFile, LocalResourceType.FILE));
     resources.putAll(LocalResources.of(conf, files, archives));
-    List<URI> fileSystems = new ArrayList<>();
-    fileSystems.add(work.toUri());
-    for (String used : withJar) {
-      fileSystems.add(new Path(used).toUri());
+    if (keytab != null) {
+      // the AM's alone: its tasks' resources come from the spec's files, which do not name it
+      resources.put(TokenRefreshSpec.KEYTAB_LINK, LocalResources.of(conf, keytab,
+          LocalResourceType.FILE));
     }
-    for (String used : archives) {
-      fileSystems.add(new Path(used).toUri());
-    }
-    for (String used : spec.fileSystems()) {
-      fileSystems.add(URI.create(used));
-    }
-    ByteBuffer tokens = (credentials != null ? credentials : JobCredentials.ofCurrentUser(conf))
-        .forAm(apps, fileSystems);
+    ByteBuffer tokens = creds.forAm(apps, JobCredentials.fileSystemsOf(staged, work));
     apps.submit(context(staged, app.id(), work, resources, tokens));
     return app.id();
   }

@@ -1,5 +1,6 @@
 package io.hare.yarn.app;
 
+import io.hare.yarn.app.tokens.TokenRefresher;
 import java.io.File;
 import java.io.IOException;
 import java.util.List;
@@ -29,9 +30,17 @@ public final class ProcessSyncStep implements SyncStep {
   private final String workDir;
   private final File logDir;
   private final ExecutorService executor;
+  private final TokenRefresher tokens;
 
   public ProcessSyncStep(HareJobSpec spec, String jobId, String workDir, File logDir,
       ExecutorService executor) {
+    this(spec, jobId, workDir, logDir, executor, TokenRefresher.NONE);
+  }
+
+  /** @param tokens the AM's refreshed tokens, which each process is pointed at */
+  public ProcessSyncStep(HareJobSpec spec, String jobId, String workDir, File logDir,
+      ExecutorService executor, TokenRefresher tokens) {
+    this.tokens = tokens;
     this.spec = spec;
     this.jobId = jobId;
     this.workDir = workDir;
@@ -56,6 +65,7 @@ public final class ProcessSyncStep implements SyncStep {
   private int run(int round) {
     ProcessBuilder pb = new ProcessBuilder(List.of("bash", "-c", spec.syncCommand()));
     pb.environment().putAll(TaskEnv.forSync(spec, jobId, workDir, round));
+    pb.environment().putAll(tokens.childEnv()); // the container's token file may have expired
     pb.redirectErrorStream(true);
     pb.redirectOutput(log(round));
     try {

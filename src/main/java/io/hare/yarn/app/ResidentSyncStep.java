@@ -1,6 +1,7 @@
 package io.hare.yarn.app;
 
 import io.hare.worker.ResidentSync;
+import io.hare.yarn.app.tokens.TokenRefresher;
 import java.io.File;
 import java.io.FileOutputStream;
 import java.io.IOException;
@@ -57,9 +58,22 @@ public final class ResidentSyncStep implements SyncStep, AutoCloseable {
   private OutputStream stdin;
   private LineReader stdout;
   private FileOutputStream logOut;
+  private final TokenRefresher tokens;
+  /** The token generation the live process started with. */
+  private long startedWith;
 
   public ResidentSyncStep(HareJobSpec spec, String jobId, String workDir, File logDir,
       ExecutorService executor) {
+    this(spec, jobId, workDir, logDir, executor, TokenRefresher.NONE);
+  }
+
+  /**
+   * @param tokens the AM's refreshed tokens: a process reads its tokens once, as it starts, so
+   *     after a refresh the next round starts a new one, pointed at the new tokens
+   */
+  public ResidentSyncStep(HareJobSpec spec, String jobId, String workDir, File logDir,
+      ExecutorService executor, TokenRefresher tokens) {
+    this.tokens = tokens;
     this.spec = spec;
     this.jobId = jobId;
     this.workDir = workDir;
@@ -85,7 +99,7 @@ public final class ResidentSyncStep implements SyncStep, AutoCloseable {
 
   private synchronized int run(int round) {
     try {
-      if (process != null && process.isAlive()) {
+      if (process != null && process.isAlive() && startedWith == tokens.generation()) {
         try {
           stdin.write(ResidentSync.request(round).getBytes(StandardCharsets.US_ASCII));
           stdin.flush();
@@ -111,6 +125,8 @@ public final class ResidentSyncStep implements SyncStep, AutoCloseable {
     Map<String, String> env = pb.environment();
     env.putAll(TaskEnv.forSync(spec, jobId, workDir, round));
     env.put(ResidentSync.RESIDENT, "1");
+    startedWith = tokens.generation(); // before the file: a refresh now restarts it once more
+    env.putAll(tokens.childEnv());
     pb.redirectError(ProcessBuilder.Redirect.appendTo(log));
     try {
       logOut = new FileOutputStream(log, true);

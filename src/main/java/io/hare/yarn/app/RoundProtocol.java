@@ -99,6 +99,10 @@ public final class RoundProtocol {
   /** Warm containers told to exit after reporting their last task: their end carries no task. */
   private final Set<ContainerId> retiring = new HashSet<>();
   private final Standbys standbys = new Standbys();
+  /** The AM's token generation ({@code TokenRefresher#generation}). */
+  private final LongSupplier tokenGeneration;
+  /** The token generation each live container was launched with. */
+  private final Map<ContainerId, Long> launchedWith = new HashMap<>();
   private final CountDownLatch ended = new CountDownLatch(1);
   /** What the AM's heartbeat was last told: a standby waits for its GPU. */
   private boolean awaitingGpu;
@@ -110,6 +114,19 @@ public final class RoundProtocol {
   public RoundProtocol(HareJobSpec spec, String jobId, String workDir, TaskLaunch launch,
       ContainerAsks asks, ContainerLauncher launcher, SyncStep sync, RoundCheckpoint checkpoint,
       GpuTypes gpuTypes, LongSupplier clockMs) {
+    this(spec, jobId, workDir, launch, asks, launcher, sync, checkpoint, gpuTypes, clockMs,
+        () -> 0);
+  }
+
+  /**
+   * @param tokenGeneration the generation of the AM's tokens, which a container launched now
+   *     carries ({@code io.hare.yarn.app.tokens.TokenRefresher}): a warm container of an older
+   *     one runs no further task
+   */
+  public RoundProtocol(HareJobSpec spec, String jobId, String workDir, TaskLaunch launch,
+      ContainerAsks asks, ContainerLauncher launcher, SyncStep sync, RoundCheckpoint checkpoint,
+      GpuTypes gpuTypes, LongSupplier clockMs, LongSupplier tokenGeneration) {
+    this.tokenGeneration = tokenGeneration;
     this.spec = spec;
     this.jobId = jobId;
     this.workDir = workDir;
@@ -157,6 +174,7 @@ public final class RoundProtocol {
       String type = gpuTypes.typeOf(c.getNodeId());
       LOG.info("{}: round {} task {} attempt {} on {} ({} GPU {})", jobId, a.round(), a.index(),
           a.number(), c.getId(), c.getNodeId(), type.isEmpty() ? "unknown" : type);
+      launched(c);
       launcher.startContainer(c, launch.context(TaskEnv.withDevice(
           TaskEnv.forTask(spec, jobId, workDir, a.round(), a.index(), type), device(c))));
     }
@@ -165,6 +183,7 @@ public final class RoundProtocol {
 
   public synchronized void onContainersCompleted(List<ContainerStatus> statuses) {
     for (ContainerStatus s : statuses) {
+      launchedWith.remove(s.getContainerId());
       boolean unreported = standbys.unreported(s.getContainerId());
       if (standbys.forget(s.getContainerId())) {
         continue; // a standby the scheduler no longer needs: it ran nothing
@@ -222,7 +241,7 @@ public final class RoundProtocol {
       return after;
     }
     Optional<Integer> next = tasks.nextWaiting();
-    if (next.isEmpty() || revoked.contains(id) || outstanding.isEmpty()) {
+    if (next.isEmpty() || revoked.contains(id) || outstanding.isEmpty() || stale(id)) {
       return retireOrPark(a.container(), next.isPresent() || !lastRound);
     }
     // the oldest ask stands for the task: any ask of the round is as good as another
@@ -243,11 +262,16 @@ public final class RoundProtocol {
    * takes the container back parked (allocation tag {@link JobTags#PARKABLE}, standbys on);
    * else it retires. Parked, its GPU goes back to the scheduler (a decrease to no GPU, {@link
    * ContainerAsks#reportParked}) and its runner waits, so that the job's next task there needs
-   * no container launch.
+   * no container launch. A container whose tokens are older than the AM's retires: a task run
+   * there later would find them expired.
    */
   private Optional<RunnerServer.Next> retireOrPark(Container c, boolean more) {
     revoked.remove(c.getId());
-    if (!more || !parkable(c) || outcome != null) {
+    if (!more || !parkable(c) || outcome != null || stale(c.getId())) {
+      if (stale(c.getId())) {
+        LOG.info("{}: container {} retires after its task: its tokens predate the AM's refresh",
+            jobId, c.getId());
+      }
       retiring.add(c.getId());
       return Optional.empty();
     }
@@ -315,6 +339,14 @@ public final class RoundProtocol {
             c.getId(), c.getResource());
         continue;
       }
+      if (stale(c.getId())) {
+        // promoted between a refresh and onTokensRefreshed: it would run the task with the old
+        // tokens, so it goes back and its ask is counted again
+        standbys.forget(c.getId());
+        asks.releaseAssignedContainer(c.getId());
+        resendAsk(c);
+        continue;
+      }
       Optional<RoundTasks.Attempt> bound = bindNextTask(c);
       if (bound.isEmpty()) {
         LOG.info("{}: releasing promoted standby {} (allocation request {}): no task waits",
@@ -380,6 +412,34 @@ public final class RoundProtocol {
     }
   }
 
+  /**
+   * The AM refreshed its tokens: containers launched from now on carry the new ones. Standbys
+   * waiting for their GPU, launched with the old ones, are given up (their runners exit), so
+   * that no task runs with tokens that will expire; warm containers running a task retire when
+   * it ends ({@link #onRunnerTaskEnded}).
+   */
+  public synchronized void onTokensRefreshed() {
+    for (ContainerId id : standbys.idleIds()) {
+      if (stale(id)) {
+        LOG.info("{}: releasing standby {}: its tokens predate the AM's refresh", jobId, id);
+        standbys.forget(id);
+        asks.releaseAssignedContainer(id);
+      }
+    }
+    pollForStandbys();
+  }
+
+  /** Records the token generation container {@code c} is launched with (read before its tokens). */
+  private void launched(Container c) {
+    launchedWith.put(c.getId(), tokenGeneration.getAsLong());
+  }
+
+  /** Whether container {@code id} carries tokens older than the AM's current ones. */
+  private boolean stale(ContainerId id) {
+    Long at = launchedWith.get(id);
+    return at != null && at < tokenGeneration.getAsLong();
+  }
+
   /** The scheduler wants these containers back: they run no task after their current one. */
   public synchronized void revoke(Collection<ContainerId> ids) {
     for (ContainerId id : ids) {
@@ -394,6 +454,7 @@ public final class RoundProtocol {
    * node's fault, not the task's; the task is asked again away from that node.
    */
   public synchronized void onStartFailed(ContainerId id, Throwable t) {
+    launchedWith.remove(id);
     RoundTasks.Attempt a = running.remove(id);
     boolean standby = standbys.forget(id);
     if (a != null && outcome == null) {
@@ -468,6 +529,7 @@ public final class RoundProtocol {
     String type = gpuTypes.typeOf(c.getNodeId());
     LOG.info("{}: standby container {} on {} ({} GPU {}) waits for a task", jobId, c.getId(),
         c.getNodeId(), type.isEmpty() ? "unknown" : type);
+    launched(c);
     launcher.startContainer(c, launch.standbyContext(
         TaskEnv.forStandby(spec, jobId, workDir, tasks.round(), type,
             GpuDevices.expected(c.getAllocationTags()))));

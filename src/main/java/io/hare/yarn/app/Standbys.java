@@ -63,6 +63,11 @@ final class Standbys {
     return idle.size();
   }
 
+  /** The standbys waiting for their GPU. */
+  List<ContainerId> idleIds() {
+    return new ArrayList<>(idle.keySet());
+  }
+
   boolean isIdle(ContainerId id) {
     return idle.containsKey(id);
   }

@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.apache.hadoop.yarn.api.ApplicationConstants;
 import org.apache.hadoop.yarn.api.ApplicationConstants.Environment;
 import org.apache.hadoop.yarn.api.records.ContainerId;
@@ -33,7 +34,8 @@ public final class TaskLaunch {
 
   private final HareJobSpec spec;
   private final Map<String, LocalResource> resources;
-  private final ByteBuffer tokens;
+  /** The tokens of a container launched now (null, or null from it: none). */
+  private final Supplier<ByteBuffer> tokens;
   private final String classpath;
   /** The task channel of warm containers; null: one task each. */
   private final Channel channel;
@@ -46,18 +48,20 @@ public final class TaskLaunch {
   record Channel(String host, int port, ChannelKeys keys) {}
 
   /** A launch that sets no {@code CLASSPATH}. */
-  public TaskLaunch(HareJobSpec spec, Map<String, LocalResource> resources, ByteBuffer tokens) {
+  public TaskLaunch(HareJobSpec spec, Map<String, LocalResource> resources,
+      Supplier<ByteBuffer> tokens) {
     this(spec, resources, tokens, "");
   }
 
   /**
    * @param resources the job's localized files, by link name
-   * @param tokens credentials for the containers (null: none)
+   * @param tokens the credentials of a container launched now, asked at each launch: a launch
+   *     after the AM refreshed its tokens carries the new ones (null, or null from it: none)
    * @param classpath the tasks' {@code CLASSPATH} ({@link ContainerClasspath#of}), unless the
    *     spec's env sets one; empty for none
    */
-  public TaskLaunch(HareJobSpec spec, Map<String, LocalResource> resources, ByteBuffer tokens,
-      String classpath) {
+  public TaskLaunch(HareJobSpec spec, Map<String, LocalResource> resources,
+      Supplier<ByteBuffer> tokens, String classpath) {
     this(spec, resources, tokens, classpath, null);
   }
 
@@ -66,8 +70,8 @@ public final class TaskLaunch {
    *     another as the AM hands them out, as new processes under {@link TaskRunnerScript} or, in
    *     {@link TaskMode#RESIDENT}, in the job's worker; null: each container runs one task
    */
-  TaskLaunch(HareJobSpec spec, Map<String, LocalResource> resources, ByteBuffer tokens,
-      String classpath, Channel channel) {
+  TaskLaunch(HareJobSpec spec, Map<String, LocalResource> resources,
+      Supplier<ByteBuffer> tokens, String classpath, Channel channel) {
     this.spec = spec;
     this.resources = Map.copyOf(resources);
     this.tokens = tokens;
@@ -104,7 +108,8 @@ public final class TaskLaunch {
         ? TaskRunnerScript.of(spec.taskCommand()) : spec.taskCommand();
     String command = "bash -c " + forLaunchScript(quote(script)) + " 1>" + log
         + "/stdout 2>" + log + "/stderr";
-    ByteBuffer t = tokens == null ? null : tokens.duplicate();
+    ByteBuffer now = tokens == null ? null : tokens.get();
+    ByteBuffer t = now == null ? null : now.duplicate();
     Map<String, String> full = new HashMap<>(env);
     if (!classpath.isEmpty() && !env.containsKey(Environment.CLASSPATH.name())) {
       full.put(Environment.CLASSPATH.name(), classpath);
@@ -142,11 +147,12 @@ public final class TaskLaunch {
   /**
    * {@code context}, made for {@code container}, with that container's task channel key added to
    * its tokens ({@link ChannelKeys#tokens}): the NodeManager puts it in the container's private
-   * credentials file, not in its environment or launch script. Unchanged without a channel.
+   * credentials file, not in its environment or launch script. Unchanged without a channel. The
+   * tokens are those {@code context} was made with, so that one launch carries one generation.
    */
   ContainerLaunchContext withChannelKey(ContainerId container, ContainerLaunchContext context) {
     if (warm()) {
-      context.setTokens(channel.keys().tokens(container, tokens));
+      context.setTokens(channel.keys().tokens(container, context.getTokens()));
     }
     return context;
   }

@@ -308,7 +308,7 @@ public class HareApplicationMasterTest {
         new TaskLaunch(spec, Map.of(), null, "", channel),
         new ProcessSyncStep(spec, JOB, work.getPath(), logs, syncThread),
         new FsRoundCheckpoint(FileSystem.getLocal(conf), new Path(work.toURI())),
-        GpuTypes.UNKNOWN, runners);
+        GpuTypes.UNKNOWN, runners, io.hare.yarn.app.tokens.TokenRefresher.NONE);
     Future<Boolean> ok = amThread.submit(am::run);
     expect("register");
     return ok;

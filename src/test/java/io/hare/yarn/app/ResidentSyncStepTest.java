@@ -7,6 +7,7 @@ import static org.junit.Assert.assertNotEquals;
 import static org.junit.Assert.assertTrue;
 
 import io.hare.example.SgdJob;
+import io.hare.yarn.app.tokens.TokenRefresher;
 import java.io.File;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -106,6 +107,54 @@ public class ResidentSyncStepTest {
     assertTrue(log, log.contains("round 2 synced by " + pid + "\n"));
     assertTrue(log, log.contains("stderr of 4\n"));
     assertFalse("answers are not logged as output: " + log, log.contains("hare-sync done"));
+  }
+
+  /**
+   * A process reads its tokens once, as it starts: after the AM refreshed its tokens, the next
+   * round runs in a new process pointed at the refreshed token file.
+   */
+  @Test(timeout = 120_000)
+  public void afterATokenRefreshTheNextRoundStartsANewProcessWithTheNewTokenFile()
+      throws Exception {
+    long[] generation = {0};
+    TokenRefresher tokens = new TokenRefresher() {
+      @Override
+      public void start(Runnable afterRefresh) {}
+
+      @Override
+      public long generation() {
+        return generation[0];
+      }
+
+      @Override
+      public Map<String, String> childEnv() {
+        return generation[0] == 0 ? Map.of()
+            : Map.of("HADOOP_TOKEN_FILE_LOCATION", "/am/hare-am.tokens");
+      }
+
+      @Override
+      public void close() {}
+    };
+    Map<String, String> m = JobSpecValidatorTest.valid();
+    m.put(AppKeys.SYNC_COMMAND, BASH_SYNC.replace("echo \"$$ $r\"",
+        "echo \"$$ $r ${HADOOP_TOKEN_FILE_LOCATION:-container}\""));
+    m.put(AppKeys.SYNC_MODE, "resident");
+    m.put(AppKeys.ENV_PREFIX + "ROUNDS", rounds.toString());
+    m.put(AppKeys.ENV_PREFIX + "HADOOP_TOKEN_FILE_LOCATION", "");
+    ResidentSyncStep step = new ResidentSyncStep(JobSpecValidator.read(
+        JobSpecValidatorTest.conf(m)), "job", "/w", tmp.getRoot(), executor, tokens);
+    assertEquals(0, sync(step, 0));
+    assertEquals(0, sync(step, 1));
+    generation[0] = 1;
+    assertEquals(0, sync(step, 2));
+    assertEquals("the script fails round 3 and lives on", 7, sync(step, 3));
+    step.close();
+    List<String> seen = rounds();
+    String first = seen.get(0).split(" ")[0];
+    String second = seen.get(3).split(" ")[0];
+    assertEquals("the old process is stopped, the new one closed", List.of(first + " 0 container",
+        first + " 1 container", second + " 2 /am/hare-am.tokens",
+        second + " 3 /am/hare-am.tokens", "bye"), seen);
   }
 
   @Test(timeout = 120_000)

@@ -55,6 +55,10 @@ final class TestingAm {
   long nextContainer = 1;
   /** Whether the containers handed out carry the scheduler's parkable allocation tag. */
   boolean parkable;
+  /** The AM's token generation, raised by hand to stand for a refresh. */
+  long tokenGeneration;
+  /** The tokens of each started container, by container number (null: none). */
+  final Map<Long, java.nio.ByteBuffer> startedTokens = new LinkedHashMap<>();
   /** The device the scheduler names on GPU containers handed out; -1: none (YARN's). */
   int device = -1;
   final RoundProtocol protocol;
@@ -117,6 +121,7 @@ final class TestingAm {
       public void startContainer(Container c, ContainerLaunchContext ctx) {
         calls.add("start " + c.getId().getContainerId());
         started.put(c.getId().getContainerId(), ctx.getEnvironment());
+        startedTokens.put(c.getId().getContainerId(), ctx.getTokens());
       }
 
       @Override
@@ -152,7 +157,7 @@ final class TestingAm {
     protocol = new RoundProtocol(spec, ATTEMPT.getApplicationId().toString(), "/work/job",
         new TaskLaunch(spec, Map.of(), null, "",
             warm ? new TaskLaunch.Channel("am", 1, new ChannelKeys()) : null),
-        asks, launcher, sync, checkpoint, types, () -> nowMs);
+        asks, launcher, sync, checkpoint, types, () -> nowMs, () -> tokenGeneration);
   }
 
   static long gpus(Container c) {
