@@ -137,6 +137,8 @@ public class HareScheduler extends FifoScheduler {
   private NodeWatch liveness;
   private TaskTimeSource times;
   private TaskTimeSaver timeSaver; // measured times kept across restarts; off unless configured
+  private HareSettings initial; // the settings of init: the task-time store's, which a refresh
+                                // does not change
   private PolicyHost host;
   private GpuTasks gpuTasks;
   private AppAdmission admission;
@@ -170,6 +172,7 @@ public class HareScheduler extends FifoScheduler {
     HareSettings s = read.settings();
     synchronized (this) {
       settings = s;
+      initial = s;
       applications = new ConcurrentSkipListMap<>();
       minimumAllocation = super.getMinimumAllocation();
       initMaximumResourceCapability(super.getMaximumAllocation());
@@ -234,7 +237,7 @@ public class HareScheduler extends FifoScheduler {
     HareSettings s;
     synchronized (this) {
       web = HareWeb.serve(webId, this::report);
-      s = settings;
+      s = initial; // an HA RM refreshes before it starts its scheduler
     }
     // not under the lock: a load reads a file, perhaps on HDFS
     TaskTimeSaver saver = TaskTimeSaver.start(TaskTimeStores.of(s.taskTimesStoreUri(),
@@ -304,8 +307,8 @@ public class HareScheduler extends FifoScheduler {
         LOG.warn("{} changed from {} to {}: a new policy takes effect only at RM restart",
             SchedulerKeys.POLICY, settings.policyName(), s.policyName());
       }
-      if (!s.taskTimesStoreUri().equals(settings.taskTimesStoreUri())
-          || s.taskTimesSaveIntervalMs() != settings.taskTimesSaveIntervalMs()) {
+      if (!s.taskTimesStoreUri().equals(initial.taskTimesStoreUri())
+          || s.taskTimesSaveIntervalMs() != initial.taskTimesSaveIntervalMs()) {
         LOG.warn("{} or {} changed: the task-time store changes only at RM restart",
             SchedulerKeys.TASK_TIMES_STORE_URI, SchedulerKeys.TASK_TIMES_STORE_SAVE_INTERVAL_MS);
       }
