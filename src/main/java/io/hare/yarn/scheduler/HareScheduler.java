@@ -784,7 +784,8 @@ public class HareScheduler extends FifoScheduler {
    *
    * <p>What is lost: Hare keeps no state of its own in the RM state store, so tasks finished
    * before the restart are unknown; a job's rounds done count again from 0, and its measured
-   * task times restart from the profile. Readiness is not lost: the AM, the source of truth,
+   * task times restart from the profile unless the task-time store is on (then from what was
+   * saved, {@link TaskTimeSaver}). Readiness is not lost: the AM, the source of truth,
    * re-sends its outstanding asks when it re-registers ({@code onTasksReady} or
    * {@code onRoundDone} as its asks grow). A clairvoyant policy therefore sees a recovered job
    * as having more rounds left than it has; it only ranks it lower, it never places wrongly. A
