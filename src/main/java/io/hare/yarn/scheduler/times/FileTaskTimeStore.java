@@ -79,7 +79,8 @@ public final class FileTaskTimeStore implements TaskTimeStore {
       try {
         st = f.getFileStatus(file);
       } catch (FileNotFoundException e) {
-        LOG.warn("No saved task times at {} (none saved yet?): running jobs start from their"
+        // the first start with the store, or nothing measured yet: nothing an admin must fix
+        LOG.info("No saved task times at {} (none saved yet): running jobs start from their"
             + " profiles", file);
         return Map.of();
       }
