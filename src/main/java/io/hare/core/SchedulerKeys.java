@@ -69,6 +69,20 @@ public final class SchedulerKeys {
   public static final String PROFILES_WINDOW = PREFIX + "profiles.window";
   public static final int DEFAULT_PROFILES_WINDOW = 20;
 
+  /**
+   * Directory, as a Hadoop file-system URI ({@code hdfs://ns/hare}, {@code file:///var/lib/hare};
+   * without a scheme: on {@code fs.defaultFS}), where the scheduler keeps the task times it
+   * measured of running jobs, so that they survive an RM restart or failover; an HA pair shares
+   * it. Empty: off, measured times are lost at a restart.
+   */
+  public static final String TASK_TIMES_STORE_URI = PREFIX + "task-times.store.uri";
+  public static final String DEFAULT_TASK_TIMES_STORE_URI = "";
+
+  /** How often the measured task times are saved, when they changed; and once at stop. */
+  public static final String TASK_TIMES_STORE_SAVE_INTERVAL_MS =
+      PREFIX + "task-times.store.save-interval-ms";
+  public static final long DEFAULT_TASK_TIMES_STORE_SAVE_INTERVAL_MS = 10_000L;
+
   /** Least time between two re-plans of the policy in the ResourceManager (heartbeat path). */
   public static final String REPLAN_INTERVAL_MS = PREFIX + "replan-interval-ms";
   public static final long DEFAULT_REPLAN_INTERVAL_MS = 1000L;

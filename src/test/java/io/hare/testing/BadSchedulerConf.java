@@ -75,6 +75,14 @@ public final class BadSchedulerConf {
     add(c, "prior-weight-negative", SchedulerKeys.PROFILES_PRIOR_WEIGHT, "-1", "got '-1'",
         "[0.0, 1000.0]");
     add(c, "window-zero", SchedulerKeys.PROFILES_WINDOW, "0", "got '0'", "[1, 100000]");
+    add(c, "task-times-interval-zero", SchedulerKeys.TASK_TIMES_STORE_SAVE_INTERVAL_MS, "0",
+        "got '0'", "integer in [1, 86400000]");
+    add(c, "task-times-store-relative", SchedulerKeys.TASK_TIMES_STORE_URI, "var/hare",
+        "'var/hare'", "absolute path");
+    add(c, "task-times-store-not-a-uri", SchedulerKeys.TASK_TIMES_STORE_URI, "hdfs://a b/hare",
+        "'hdfs://a b/hare'", "not a URI");
+    add(c, "task-times-store-unknown-scheme", SchedulerKeys.TASK_TIMES_STORE_URI,
+        "nofs://x/hare", "'nofs://x/hare'", "no file system");
     add(c, "replan-interval-negative", SchedulerKeys.REPLAN_INTERVAL_MS, "-1", "got '-1'",
         "integer in [0");
     add(c, "standby-not-a-boolean", SchedulerKeys.STANDBY_ENABLED, "yes", "got 'yes'",

@@ -2,7 +2,9 @@ package io.hare.core.profile;
 
 import io.hare.core.GpuType;
 import io.hare.core.TaskTimes;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -23,6 +25,10 @@ import java.util.Map;
  * has not run on yet, and its rounds would queue on one GPU of a slower type while the measured
  * faster GPUs stay free.
  *
+ * <p>The measured state can leave and come back ({@link #measured}, {@link #restore}), so that a
+ * host that restarts keeps what it measured: an estimator restored from another's state answers
+ * exactly as that one does and goes on identically after further observations.
+ *
  * <p>Not thread-safe: the host serialises calls (the RM holds its scheduler lock).
  */
 public final class OnlineEstimator implements TaskTimeModel {
@@ -38,6 +44,31 @@ public final class OnlineEstimator implements TaskTimeModel {
     double computeMs;
     double syncMs;
     double n;
+  }
+
+  /**
+   * The measured state of one (model, type): the estimate and the samples behind it.
+   *
+   * @param computeMs estimated compute time, finite and &gt; 0
+   * @param syncMs sync time (the prior's), finite and &gt;= 0
+   * @param n samples behind the estimate, prior weight included, finite and &gt; 0
+   */
+  public record Measured(String model, GpuType type, double computeMs, double syncMs, double n) {
+    public Measured {
+      if (model == null || type == null) {
+        throw new IllegalArgumentException("model and type must not be null");
+      }
+      if (!(computeMs > 0) || Double.isInfinite(computeMs)) {
+        throw new IllegalArgumentException("compute time must be finite and > 0 ms, got "
+            + computeMs);
+      }
+      if (!(syncMs >= 0) || Double.isInfinite(syncMs)) {
+        throw new IllegalArgumentException("sync time must be finite and >= 0 ms, got " + syncMs);
+      }
+      if (!(n > 0) || Double.isInfinite(n)) {
+        throw new IllegalArgumentException("sample count must be finite and > 0, got " + n);
+      }
+    }
   }
 
   /**
@@ -104,6 +135,43 @@ public final class OnlineEstimator implements TaskTimeModel {
       }
     }
     return weight > 0 ? Math.exp(logSum / weight) : 1;
+  }
+
+  /**
+   * The measured (model, type) estimates, in the order this estimator walks them. Restoring them
+   * in this order ({@link #restore}) keeps that walk, and with it the floating-point sum behind
+   * the types not measured yet, so the restored answers are exact, not merely close.
+   */
+  public List<Measured> measured() {
+    List<Measured> out = new ArrayList<>(estimates.size());
+    estimates.forEach((k, e) -> out.add(new Measured(k.model(), k.type(), e.computeMs, e.syncMs,
+        e.n)));
+    return out;
+  }
+
+  /**
+   * Takes over measured estimates, in the order {@link #measured} gave them, into an estimator
+   * of the same prior, prior weight and window that has measured nothing yet; a sample count
+   * above this window counts as the window (the admin may have shrunk it since).
+   *
+   * @throws IllegalStateException if this estimator has measured something already
+   */
+  public void restore(List<Measured> measured) {
+    if (!estimates.isEmpty()) {
+      throw new IllegalStateException("restore into an estimator that measured nothing yet");
+    }
+    for (Measured m : measured) {
+      Estimate e = new Estimate();
+      e.computeMs = m.computeMs();
+      e.syncMs = m.syncMs();
+      e.n = Math.min(m.n(), window);
+      estimates.put(new Key(m.model(), m.type()), e);
+    }
+  }
+
+  /** Whether nothing has been measured (or restored) yet. */
+  public boolean unmeasured() {
+    return estimates.isEmpty();
   }
 
   /** Number of samples behind the current estimate, prior weight included (capped at window). */

@@ -3,8 +3,11 @@ package io.hare.yarn.scheduler;
 import io.hare.core.ConfigException;
 import io.hare.core.GpuType;
 import io.hare.core.SchedulerKeys;
+import io.hare.core.TaskTimes;
 import io.hare.core.policy.SchedulingPolicy;
 import io.hare.yarn.scheduler.standby.StandbySwitching;
+import io.hare.yarn.scheduler.times.TaskTimeSaver;
+import io.hare.yarn.scheduler.times.TaskTimeStores;
 import io.hare.yarn.scheduler.web.HareWeb;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -133,6 +136,9 @@ public class HareScheduler extends FifoScheduler {
   private NodeGpus nodeGpus;
   private NodeWatch liveness;
   private TaskTimeSource times;
+  private TaskTimeSaver timeSaver; // measured times kept across restarts; off unless configured
+  private HareSettings initial; // the settings of init: the task-time store's, which a refresh
+                                // does not change
   private PolicyHost host;
   private GpuTasks gpuTasks;
   private AppAdmission admission;
@@ -166,6 +172,7 @@ public class HareScheduler extends FifoScheduler {
     HareSettings s = read.settings();
     synchronized (this) {
       settings = s;
+      initial = s;
       applications = new ConcurrentSkipListMap<>();
       minimumAllocation = super.getMinimumAllocation();
       initMaximumResourceCapability(super.getMaximumAllocation());
@@ -218,17 +225,37 @@ public class HareScheduler extends FifoScheduler {
     return Replanner.newThread();
   }
 
-  /** Serves the scheduler page once started: on the active RM, not on a standby's scheduler. */
+  /**
+   * Serves the scheduler page once started: on the active RM, not on a standby's scheduler. The
+   * saved task times are loaded here too, not at init: a standby's scheduler is initialised long
+   * before it starts, while the active RM still saves; the RM has recovered its applications by
+   * now, so the saved jobs that are still running are known.
+   */
   @Override
   public void serviceStart() throws Exception {
     super.serviceStart();
+    HareSettings s;
     synchronized (this) {
       web = HareWeb.serve(webId, this::report);
+      s = initial; // an HA RM refreshes before it starts its scheduler
+    }
+    // not under the lock: a load reads a file, perhaps on HDFS
+    TaskTimeSaver saver = TaskTimeSaver.start(TaskTimeStores.of(s.taskTimesStoreUri(),
+        getConfig()), times, s.taskTimesSaveIntervalMs(), TaskTimeSaver.unfinishedIn(rmContext));
+    synchronized (this) {
+      timeSaver = saver;
     }
   }
 
   @Override
   public void serviceStop() throws Exception {
+    TaskTimeSaver saver;
+    synchronized (this) {
+      saver = timeSaver;
+    }
+    if (saver != null) {
+      saver.close(); // the last save, without the scheduler's lock
+    }
     if (replanExecutor instanceof ExecutorService e) {
       e.shutdownNow();
     }
@@ -279,6 +306,11 @@ public class HareScheduler extends FifoScheduler {
       if (!s.policyName().equals(settings.policyName())) {
         LOG.warn("{} changed from {} to {}: a new policy takes effect only at RM restart",
             SchedulerKeys.POLICY, settings.policyName(), s.policyName());
+      }
+      if (!s.taskTimesStoreUri().equals(initial.taskTimesStoreUri())
+          || s.taskTimesSaveIntervalMs() != initial.taskTimesSaveIntervalMs()) {
+        LOG.warn("{} or {} changed: the task-time store changes only at RM restart",
+            SchedulerKeys.TASK_TIMES_STORE_URI, SchedulerKeys.TASK_TIMES_STORE_SAVE_INTERVAL_MS);
       }
       settings = s;
       setConf(c);
@@ -752,7 +784,8 @@ public class HareScheduler extends FifoScheduler {
    *
    * <p>What is lost: Hare keeps no state of its own in the RM state store, so tasks finished
    * before the restart are unknown; a job's rounds done count again from 0, and its measured
-   * task times restart from the profile. Readiness is not lost: the AM, the source of truth,
+   * task times restart from the profile unless the task-time store is on (then from what was
+   * saved, {@link TaskTimeSaver}). Readiness is not lost: the AM, the source of truth,
    * re-sends its outstanding asks when it re-registers ({@code onTasksReady} or
    * {@code onRoundDone} as its asks grow). A clairvoyant policy therefore sees a recovered job
    * as having more rounds left than it has; it only ranks it lower, it never places wrongly. A
@@ -906,6 +939,11 @@ public class HareScheduler extends FifoScheduler {
   /** Standby containers waiting for a GPU ({@link StandbySwitching}). */
   public synchronized int standbys() {
     return gpuTasks.standbyCount();
+  }
+
+  /** The task times Hare estimates for an application on a type; null if unknown there. */
+  public synchronized TaskTimes taskTimes(ApplicationId app, GpuType type) {
+    return times.times(app.toString(), type);
   }
 
   /** Running GPU tasks of an application as Hare counts them; -1 if unknown. */

@@ -13,6 +13,8 @@ import io.hare.core.profile.ProfileTable;
 import io.hare.yarn.GpuDevices;
 import io.hare.yarn.JobTags;
 import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -21,6 +23,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 
 /**
@@ -51,13 +54,18 @@ import org.apache.hadoop.yarn.conf.YarnConfiguration;
  * @param reserveMemoryMb memory a GPU node keeps per free GPU from non-GPU work, -1 for auto
  *     ({@link GpuReserve})
  * @param reserveVcores as {@code reserveMemoryMb}, for vcores
+ * @param passMinIntervalMs least time between two policy passes
+ * @param taskTimesStoreUri directory where measured task times are kept across restarts; empty:
+ *     off ({@link io.hare.yarn.scheduler.times.TaskTimeStore})
+ * @param taskTimesSaveIntervalMs how often they are saved
  */
 public record HareSettings(String policyName, PolicyConfig policyConfig, String gpuTypeAttribute,
     GpuType defaultGpuType, boolean isolatedByDefault, double weightMax, ProfileTable profiles,
     long defaultComputeMs,
     double priorWeight, int window, long replanIntervalMs, boolean standbyEnabled,
     long standbyLeadMs, AdminSettings admin, long nodeLivenessGraceMs, long reserveMemoryMb,
-    long reserveVcores, long passMinIntervalMs) {
+    long reserveVcores, long passMinIntervalMs, String taskTimesStoreUri,
+    long taskTimesSaveIntervalMs) {
 
   /** YARN's rule for node-attribute names. */
   private static final Pattern ATTRIBUTE_NAME = Pattern.compile("[0-9a-zA-Z_-]+");
@@ -134,6 +142,10 @@ public record HareSettings(String policyName, PolicyConfig policyConfig, String 
         SchedulerKeys.DEFAULT_NON_GPU_RESERVE_MEMORY_MB, -1, 1L << 40);
     long reserveVcores = t.getLong(SchedulerKeys.NON_GPU_RESERVE_VCORES,
         SchedulerKeys.DEFAULT_NON_GPU_RESERVE_VCORES, -1, 1L << 20);
+    String timesStore = taskTimesStore(conf, t.getString(SchedulerKeys.TASK_TIMES_STORE_URI,
+        SchedulerKeys.DEFAULT_TASK_TIMES_STORE_URI), problems);
+    long saveInterval = t.getLong(SchedulerKeys.TASK_TIMES_STORE_SAVE_INTERVAL_MS,
+        SchedulerKeys.DEFAULT_TASK_TIMES_STORE_SAVE_INTERVAL_MS, 1, 24L * 3600 * 1000);
     ProfileTable profiles = profiles(t.getString(SchedulerKeys.PROFILES_FILE,
         SchedulerKeys.DEFAULT_PROFILES_FILE), problems);
     AdminSettings admin = AdminSettings.read(weightMax, t); // sched-admin
@@ -160,7 +172,8 @@ public record HareSettings(String policyName, PolicyConfig policyConfig, String 
     }
     return new WithPolicy(new HareSettings(policyName, new PolicyConfig(values, seed), attribute,
         defaultType, isolated, weightMax, profiles, defaultCompute, priorWeight, window, replan,
-        standby, lead, admin, grace, reserveMb, reserveVcores, passInterval), policy);
+        standby, lead, admin, grace, reserveMb, reserveVcores, passInterval, timesStore,
+        saveInterval), policy);
   }
 
   /** {@link SchedulerKeys#GPU_ISOLATION_DEFAULT} read: {@code auto} from the RM's own conf. */
@@ -177,6 +190,34 @@ public record HareSettings(String policyName, PolicyConfig policyConfig, String 
       return false;
     }
     return b;
+  }
+
+  /**
+   * {@link SchedulerKeys#TASK_TIMES_STORE_URI} read: empty (off), or a URI of an absolute path on
+   * a file system this RM has a client for. Nothing is contacted: a file system that is down at
+   * start costs the measured times, never the RM's start.
+   */
+  private static String taskTimesStore(Configuration conf, String value, List<String> problems) {
+    String v = value.strip();
+    if (v.isEmpty()) {
+      return v;
+    }
+    try {
+      URI uri = new URI(v);
+      if (uri.getPath() == null || !uri.getPath().startsWith("/")) {
+        problems.add(SchedulerKeys.TASK_TIMES_STORE_URI + ": must be a directory URI with an"
+            + " absolute path (hdfs://NAMESERVICE/DIR, file:///DIR or /DIR), got '" + value + "'");
+      } else if (uri.getScheme() != null) {
+        FileSystem.getFileSystemClass(uri.getScheme(), conf);
+      }
+    } catch (URISyntaxException e) {
+      problems.add(SchedulerKeys.TASK_TIMES_STORE_URI + ": not a URI (" + e.getMessage()
+          + "), got '" + value + "'");
+    } catch (IOException e) {
+      problems.add(SchedulerKeys.TASK_TIMES_STORE_URI + ": no file system for the scheme of '"
+          + value + "' (" + e.getMessage() + ")");
+    }
+    return v;
   }
 
   /**

@@ -3,9 +3,14 @@ package io.hare.yarn.scheduler;
 import io.hare.core.GpuType;
 import io.hare.core.TaskTimes;
 import io.hare.core.profile.OnlineEstimator;
+import io.hare.core.profile.OnlineEstimator.Measured;
 import io.hare.core.profile.ProfileTable;
 import io.hare.core.profile.TaskTimeModel;
+import io.hare.yarn.scheduler.times.MeasuredTimes;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -22,16 +27,28 @@ import java.util.Map;
  * them: a dispatch pass asks for every type of every job it visits, thousands
  * of times per second on a large cluster, and the estimator builds a fresh answer each time.
  *
+ * <p>The measured state can be kept across an RM restart ({@link MeasuredTimes}, with
+ * {@code yarn.scheduler.hare.task-times.store.uri}): a snapshot of the live jobs' estimators, and
+ * saved state that seeds a job's estimator when the job is registered again. An application id is
+ * never reused, so saved state under a job's id is that job's, measured before the restart. It is
+ * taken over as measured even if the job's model reads differently now (a state store that lost
+ * its tags): the times are the job's own.
+ *
  * <p>Thread-safe: the scheduler updates it under its lock while a background re-plan may read
- * estimates ({@link Replanner}); each method is short and synchronized.
+ * estimates ({@link Replanner}) and the task-time saver takes snapshots; each method is short and
+ * synchronized.
  */
-final class TaskTimeSource {
+final class TaskTimeSource implements MeasuredTimes {
 
   private volatile ProfileTable profiles;
   private volatile TaskTimes fallback;
   private final Map<String, JobTimes> jobs = new HashMap<>();
   private final double priorWeight;
   private final int window;
+  /** Saved state of jobs not registered (again) yet ({@link #seed}). */
+  private final Map<String, List<Measured>> seeds = new HashMap<>();
+  /** Grows with every change of the measured state ({@link #changedSince}). */
+  private long version;
 
   /**
    * One job's estimator and its answers cached per type. {@link YarnJob} keeps a reference, so a
@@ -98,10 +115,15 @@ final class TaskTimeSource {
     jobs.values().forEach(JobTimes::forgetAll);
   }
 
-  /** Registers a job and its model (null: none). */
+  /** Registers a job and its model (null: none), from its saved state if there is one. */
   synchronized void addJob(String jobId, String model) {
-    JobTimes before = jobs.put(jobId, new JobTimes(
-        new OnlineEstimator(byModel(), priorWeight, window), model == null ? NO_MODEL : model));
+    JobTimes fresh = new JobTimes(new OnlineEstimator(byModel(), priorWeight, window),
+        model == null ? NO_MODEL : model);
+    List<Measured> saved = seeds.remove(jobId);
+    if (saved != null) {
+      restore(fresh, saved);
+    }
+    JobTimes before = jobs.put(jobId, fresh);
     if (before != null) {
       before.removed = true;
     }
@@ -111,7 +133,51 @@ final class TaskTimeSource {
     JobTimes j = jobs.remove(jobId);
     if (j != null) {
       j.removed = true;
+      if (!j.estimator.unmeasured()) {
+        version++;
+      }
     }
+    if (seeds.remove(jobId) != null) {
+      version++;
+    }
+  }
+
+  @Override
+  public synchronized void seed(Map<String, List<Measured>> saved) {
+    saved.forEach((jobId, measured) -> {
+      JobTimes j = jobs.get(jobId);
+      if (j == null) {
+        seeds.put(jobId, List.copyOf(measured));
+      } else if (j.estimator.unmeasured()) { // registered before the load
+        restore(j, measured);
+        j.forgetAll();
+      }
+    });
+    version++; // what is saved next leaves out the jobs that did not come back
+  }
+
+  /** The saved estimates, under the job's model as it reads now. */
+  private static void restore(JobTimes j, List<Measured> saved) {
+    List<Measured> keyed = new ArrayList<>(saved.size());
+    for (Measured m : saved) {
+      keyed.add(m.model().equals(j.key) ? m
+          : new Measured(j.key, m.type(), m.computeMs(), m.syncMs(), m.n()));
+    }
+    j.estimator.restore(keyed);
+  }
+
+  @Override
+  public synchronized Snapshot changedSince(long since) {
+    if (version == since) {
+      return null;
+    }
+    Map<String, List<Measured>> out = new LinkedHashMap<>(seeds);
+    jobs.forEach((id, j) -> {
+      if (!j.estimator.unmeasured()) {
+        out.put(id, j.estimator.measured());
+      }
+    });
+    return new Snapshot(version, out);
   }
 
   /** Whether the profiles list the model (false for null). */
@@ -125,6 +191,7 @@ final class TaskTimeSource {
     if (j != null) {
       j.estimator.observe(j.key, type, runMs);
       j.forgetAll(); // the types not measured yet follow the measured ones (OnlineEstimator)
+      version++;
     }
   }
 

@@ -6,6 +6,8 @@ import static org.junit.Assert.fail;
 
 import io.hare.core.GpuType;
 import io.hare.core.TaskTimes;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.Test;
 
 /** The online estimate: a mean with the prior as pseudo-samples, then a moving average. */
@@ -154,6 +156,69 @@ public class OnlineEstimatorTest {
       fail("window 0 accepted");
     } catch (IllegalArgumentException e) {
       assertEquals("window must be >= 1, got 0", e.getMessage());
+    }
+  }
+
+  /**
+   * An estimator restored from another's measured state answers exactly as the original on every
+   * type, measured or not (the unmeasured ones follow the measured ones by a sum over them), and
+   * the two stay equal through further observations. Sixteen types, so the estimates' table grows
+   * past its first size, measured in an order that is not the table's.
+   */
+  @Test(timeout = 60_000)
+  public void aRestoredEstimatorAnswersAndGoesOnExactlyAsTheOriginal() {
+    ProfileTable.Builder b = ProfileTable.builder();
+    List<GpuType> types = new ArrayList<>();
+    for (int i = 0; i < 16; i++) {
+      types.add(GpuType.of("t" + i));
+      if (i % 5 != 4) { // some types unprofiled: usable once measured
+        b.put("m", "t" + i, 100 + 37 * i, i);
+      }
+    }
+    ProfileTable prior = b.build();
+    OnlineEstimator original = new OnlineEstimator(prior, 1.5, 6);
+    java.util.Random random = new java.util.Random(7);
+    for (int i = 0; i < 200; i++) {
+      original.observe("m", types.get(random.nextInt(13)), 50 + random.nextDouble() * 900);
+    }
+    OnlineEstimator restored = new OnlineEstimator(prior, 1.5, 6);
+    restored.restore(original.measured());
+    assertSameAnswers(types, original, restored);
+    for (int i = 0; i < 100; i++) { // both go on: types measured before and new ones
+      GpuType t = types.get(random.nextInt(16));
+      double ms = 50 + random.nextDouble() * 900;
+      original.observe("m", t, ms);
+      restored.observe("m", t, ms);
+      assertSameAnswers(types, original, restored);
+    }
+    assertEquals(original.measured(), restored.measured());
+  }
+
+  private static void assertSameAnswers(List<GpuType> types, OnlineEstimator a,
+      OnlineEstimator b) {
+    for (GpuType t : types) {
+      assertEquals(t.name(), a.times("m", t), b.times("m", t)); // exact: records of doubles
+      assertEquals(t.name(), a.confidence("m", t), b.confidence("m", t), 0);
+    }
+  }
+
+  @Test(timeout = 60_000)
+  public void restoreTakesAtMostTheWindowAndOnlyIntoAFreshEstimator() {
+    OnlineEstimator e = new OnlineEstimator(PRIOR, 2, 4);
+    e.restore(List.of(new OnlineEstimator.Measured("m", V100, 180, 20, 50)));
+    assertEquals(new TaskTimes(180, 20), e.times("m", V100));
+    assertEquals("a window shrunk since counts", 4, e.confidence("m", V100), 0);
+    try {
+      e.restore(List.of());
+      fail("restored twice");
+    } catch (IllegalStateException expected) {
+      // the order of a second restore could not be the original's
+    }
+    try {
+      new OnlineEstimator.Measured("m", V100, Double.NaN, 0, 1);
+      fail("NaN accepted");
+    } catch (IllegalArgumentException expected) {
+      // a broken saved value is refused, not estimated from
     }
   }
 }

@@ -61,7 +61,7 @@ public class HareHaTest {
    * Two RMs, this one rm1, failover by hand (no elector), as TestRMHA sets them up; the RM's own
    * scheduler class, whose re-plans run on their thread.
    */
-  private static YarnConfiguration haConf() {
+  static YarnConfiguration haConf() {
     YarnConfiguration conf = HareRm.conf();
     conf.setClass(YarnConfiguration.RM_SCHEDULER, HareScheduler.class, ResourceScheduler.class);
     conf.setBoolean(YarnConfiguration.RM_HA_ENABLED, true);

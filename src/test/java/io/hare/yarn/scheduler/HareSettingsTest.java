@@ -11,6 +11,7 @@ import io.hare.core.policy.hare.HareKeys;
 import io.hare.testing.BadSchedulerConf;
 import java.io.File;
 import java.nio.file.Files;
+import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.test.GenericTestUtils;
@@ -27,6 +28,21 @@ public class HareSettingsTest {
     assertEquals("hare", s.newPolicy().name());
     assertEquals(10.0, s.weightMax(), 0);
     assertEquals("gpu-model", s.gpuTypeAttribute());
+    assertEquals("the task-time store is off", "", s.taskTimesStoreUri());
+    assertEquals(10_000, s.taskTimesSaveIntervalMs());
+  }
+
+  /** The task-time store's keys as an HA pair and a single RM would set them. */
+  @Test(timeout = 300_000)
+  public void taskTimeStoreKeysAreReadWhenValid() throws Exception {
+    for (String uri : List.of("hdfs://ns1/hare/times", "file:///var/lib/hare", "/hare/times")) {
+      Configuration conf = new YarnConfiguration();
+      conf.set(SchedulerKeys.TASK_TIMES_STORE_URI, " " + uri + " ");
+      conf.setLong(SchedulerKeys.TASK_TIMES_STORE_SAVE_INTERVAL_MS, 1);
+      HareSettings s = HareSettings.read(conf);
+      assertEquals(uri, s.taskTimesStoreUri());
+      assertEquals(1, s.taskTimesSaveIntervalMs());
+    }
   }
 
   @Test(timeout = 300_000)
