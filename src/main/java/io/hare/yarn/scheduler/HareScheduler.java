@@ -227,9 +227,9 @@ public class HareScheduler extends FifoScheduler {
 
   /**
    * Serves the scheduler page once started: on the active RM, not on a standby's scheduler. The
-   * saved task times are loaded here too, not at init: a standby's scheduler is initialised long
-   * before it starts, while the active RM still saves; the RM has recovered its applications by
-   * now, so the saved jobs that are still running are known.
+   * saved task times start loading here too (on the saver's thread), not at init: a standby's
+   * scheduler is initialised long before it starts, while the active RM still saves; the RM has
+   * recovered its applications by now, so the saved jobs that are still running are known.
    */
   @Override
   public void serviceStart() throws Exception {
@@ -239,7 +239,7 @@ public class HareScheduler extends FifoScheduler {
       web = HareWeb.serve(webId, this::report);
       s = initial; // an HA RM refreshes before it starts its scheduler
     }
-    // not under the lock: a load reads a file, perhaps on HDFS
+    // not under the lock: the saver's thread reads the file, and seeds the jobs under theirs
     TaskTimeSaver saver = TaskTimeSaver.start(TaskTimeStores.of(s.taskTimesStoreUri(),
         getConfig()), times, s.taskTimesSaveIntervalMs(), TaskTimeSaver.unfinishedIn(rmContext));
     synchronized (this) {

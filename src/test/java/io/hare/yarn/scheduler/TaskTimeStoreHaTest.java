@@ -91,8 +91,11 @@ public class TaskTimeStoreHaTest {
         app.getApplicationId().toString()));
     rm.rm.getRMContext().getRMAdminService().transitionToActive(BY_USER);
     HareScheduler second = rm.scheduler();
-    GenericTestUtils.waitFor(() -> second.taskTimes(app.getApplicationId(), type) != null, 10,
-        60_000);
+    // the job has its profile's times until the saver's thread loaded the store
+    GenericTestUtils.waitFor(() -> {
+      TaskTimes now = second.taskTimes(app.getApplicationId(), type);
+      return now != null && !now.equals(new TaskTimes(1000, 0));
+    }, 10, 60_000);
     assertEquals(measured, second.taskTimes(app.getApplicationId(), type));
     assertEquals("one saver thread: the stopped term's ended", 1, saverThreads());
   }

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -19,7 +20,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Keeps the scheduler's measured task times in a {@link TaskTimeStore} while the scheduler runs:
  * at start it loads what was saved and seeds the jobs that are still running (the RM recovered
- * them), then saves a snapshot on its own daemon thread ({@code hare-task-times}) every interval
+ * them), on its own thread ({@link #loaded}), then saves a snapshot on its own daemon thread ({@code hare-task-times}) every interval
  * when something changed, and once more when the scheduler stops.
  *
  * <p>The snapshot is taken under the measured times' lock ({@link MeasuredTimes#changedSince})
@@ -39,11 +40,16 @@ public final class TaskTimeSaver implements AutoCloseable {
 
   private static final TaskTimeSaver OFF = new TaskTimeSaver(TaskTimeStore.NONE, null, null);
 
+  static {
+    OFF.loaded.complete(null); // nothing to load
+  }
+
   private final TaskTimeStore store;
   private final MeasuredTimes times;
   private final ScheduledExecutorService thread;
   private long savedVersion = -1; // on the saver's thread only
   private boolean failing; // on the saver's thread only
+  private final CompletableFuture<Void> loaded = new CompletableFuture<>();
 
   private TaskTimeSaver(TaskTimeStore store, MeasuredTimes times,
       ScheduledExecutorService thread) {
@@ -61,21 +67,40 @@ public final class TaskTimeSaver implements AutoCloseable {
     if (store == TaskTimeStore.NONE) {
       return OFF;
     }
-    Map<String, List<Measured>> saved = new LinkedHashMap<>(store.load());
-    int loaded = saved.size();
-    saved.keySet().removeIf(running.negate());
-    times.seed(saved);
-    LOG.info("Task times saved every {} ms to {}; {} of {} saved job(s) still running", intervalMs,
-        store, saved.size(), loaded);
     ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "hare-task-times");
       t.setDaemon(true); // never keeps a stopping RM alive
       return t;
     });
     TaskTimeSaver saver = new TaskTimeSaver(store, times, thread);
+    // the load runs first on the saver's thread: an RM becoming active never waits on the
+    // store's file system (HDFS may be down or failing over), and no save replaces the file
+    // before it was read. Jobs registered before it ends are seeded when it does.
+    thread.execute(() -> saver.load(running, intervalMs));
     thread.scheduleWithFixedDelay(saver::saveIfChanged, intervalMs, intervalMs,
         TimeUnit.MILLISECONDS);
     return saver;
+  }
+
+  /** Completes once the saved times are loaded and the running jobs seeded (or the load failed). */
+  public CompletableFuture<Void> loaded() {
+    return loaded;
+  }
+
+  private void load(Predicate<String> running, long intervalMs) {
+    try {
+      Map<String, List<Measured>> saved = new LinkedHashMap<>(store.load());
+      int loadedJobs = saved.size();
+      saved.keySet().removeIf(running.negate());
+      times.seed(saved);
+      LOG.info("Task times saved every {} ms to {}; {} of {} saved job(s) still running",
+          intervalMs, store, saved.size(), loadedJobs);
+    } catch (RuntimeException e) {
+      LOG.warn("Cannot seed the saved task times from {}: {}; running jobs start from their"
+          + " profiles", store, e.toString());
+    } finally {
+      loaded.complete(null);
+    }
   }
 
   /**

@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.test.GenericTestUtils;
 import org.junit.Test;
 
@@ -83,21 +84,23 @@ public class TaskTimeSaverTest {
   private static final long NEVER = 3600_000; // the interval of tests that save by hand
 
   @Test(timeout = 60_000)
-  public void onlyTheJobsStillRunningAreSeeded() {
+  public void onlyTheJobsStillRunningAreSeeded() throws Exception {
     FakeTaskTimeStore store = new FakeTaskTimeStore(Map.of("application_1_0001", CNN,
         "application_1_0002", CNN));
     FakeMeasuredTimes times = new FakeMeasuredTimes();
     try (TaskTimeSaver saver = TaskTimeSaver.start(store, times, NEVER,
         Set.of("application_1_0002")::contains)) {
+      saver.loaded().get(30, TimeUnit.SECONDS); // on the saver's thread
       assertEquals(Map.of("application_1_0002", CNN), times.seeded);
     }
   }
 
   @Test(timeout = 60_000)
-  public void aSaveOnlyWhenSomethingChangedAndAFailedOneIsTriedAgain() {
+  public void aSaveOnlyWhenSomethingChangedAndAFailedOneIsTriedAgain() throws Exception {
     FakeTaskTimeStore store = new FakeTaskTimeStore(Map.of());
     FakeMeasuredTimes times = new FakeMeasuredTimes();
     TaskTimeSaver saver = TaskTimeSaver.start(store, times, NEVER, id -> true);
+    saver.loaded().get(30, TimeUnit.SECONDS);
     saver.saveIfChanged(); // the seeding changed the version: the dropped jobs leave the file
     saver.saveIfChanged();
     assertEquals(1, store.count());
