@@ -9,7 +9,6 @@ import static org.junit.Assert.fail;
 import io.hare.core.BadInputException;
 import io.hare.core.ConfigException;
 import io.hare.yarn.app.tokens.TokenRefreshSpec;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -17,19 +16,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.io.Text;
 import org.apache.hadoop.security.Credentials;
-import org.apache.hadoop.security.token.Token;
-import org.apache.hadoop.security.token.TokenIdentifier;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
-import org.apache.hadoop.yarn.api.records.ApplicationReport;
-import org.apache.hadoop.yarn.api.records.ApplicationSubmissionContext;
 import org.apache.hadoop.yarn.api.records.ContainerLaunchContext;
 import org.apache.hadoop.yarn.api.records.LocalResource;
 import org.apache.hadoop.yarn.api.records.LocalResourceVisibility;
-import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
-import org.apache.hadoop.yarn.security.client.RMDelegationTokenIdentifier;
 import org.junit.Before;
 import org.junit.Rule;
 import org.junit.Test;
@@ -52,7 +44,7 @@ public class AmKeytabSubmitTest {
 
   private Path keytab;
   private Path staging;
-  private final CapturingApps rm = new CapturingApps();
+  private final CapturingYarnApps rm = new CapturingYarnApps("127.0.0.1:8032");
   private final List<String> logins = new ArrayList<>();
 
   @Before
@@ -217,42 +209,5 @@ public class AmKeytabSubmitTest {
       assertEquals(List.of(), s.toList());
     }
     assertNull(rm.submitted);
-  }
-
-  /** Hands out one application id and keeps what is submitted. */
-  private static final class CapturingApps implements YarnApps {
-    private ApplicationSubmissionContext submitted;
-    private int created;
-
-    @Override
-    public NewApp create() {
-      created++;
-      return new NewApp(ApplicationId.newInstance(1, 1), Resource.newInstance(8192, 8));
-    }
-
-    @Override
-    public void submit(ApplicationSubmissionContext context) {
-      submitted = context;
-    }
-
-    @Override
-    public ApplicationReport report(ApplicationId id) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public void kill(ApplicationId id) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public Token<? extends TokenIdentifier> rmDelegationToken(String renewer) {
-      return new Token<>(renewer.getBytes(StandardCharsets.UTF_8),
-          "rm-secret".getBytes(StandardCharsets.UTF_8), RMDelegationTokenIdentifier.KIND_NAME,
-          new Text("127.0.0.1:8032"));
-    }
-
-    @Override
-    public void close() {}
   }
 }

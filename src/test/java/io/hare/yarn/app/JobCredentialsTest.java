@@ -19,11 +19,6 @@ import org.apache.hadoop.io.DataInputByteBuffer;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.security.Credentials;
 import org.apache.hadoop.security.token.Token;
-import org.apache.hadoop.security.token.TokenIdentifier;
-import org.apache.hadoop.yarn.api.records.ApplicationId;
-import org.apache.hadoop.yarn.api.records.ApplicationReport;
-import org.apache.hadoop.yarn.api.records.ApplicationSubmissionContext;
-import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.security.AMRMTokenIdentifier;
 import org.apache.hadoop.yarn.security.client.RMDelegationTokenIdentifier;
@@ -43,7 +38,7 @@ public class JobCredentialsTest {
   /** The RM's client address, as the token service YARN's client looks its token up by. */
   private static final String RM_SERVICE = "127.0.0.1:8032";
 
-  private final CapturingApps rm = new CapturingApps();
+  private final CapturingYarnApps rm = new CapturingYarnApps(RM_SERVICE);
 
   @Rule
   public final TemporaryFolder tmp = new TemporaryFolder();
@@ -164,49 +159,9 @@ public class JobCredentialsTest {
     assertEquals(List.of(RM_SERVICE, "data-ns"), List.copyOf(t.keySet()));
     assertEquals(RM, identifier(t.get("data-ns")));
 
-    CapturingApps plain = new CapturingApps();
+    CapturingYarnApps plain = new CapturingYarnApps(RM_SERVICE);
     new JobSubmitter(plain, client, new JobCredentials(client, false, new Credentials()))
         .submit(spec);
     assertNull(plain.submitted.getAMContainerSpec().getTokens());
-  }
-
-  /**
-   * Hands out one application id and keeps what is submitted; its RM delegation tokens name the
-   * renewer as their identifier, as {@link TokenIssuingFileSystem}'s do.
-   */
-  private static final class CapturingApps implements YarnApps {
-    private ApplicationSubmissionContext submitted;
-    private int rmTokens;
-
-    @Override
-    public NewApp create() {
-      return new NewApp(ApplicationId.newInstance(1, 1), Resource.newInstance(8192, 8));
-    }
-
-    @Override
-    public void submit(ApplicationSubmissionContext context) {
-      submitted = context;
-    }
-
-    @Override
-    public ApplicationReport report(ApplicationId id) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public void kill(ApplicationId id) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public Token<? extends TokenIdentifier> rmDelegationToken(String renewer) {
-      rmTokens++;
-      return new Token<>(renewer.getBytes(StandardCharsets.UTF_8),
-          "rm-secret".getBytes(StandardCharsets.UTF_8), RMDelegationTokenIdentifier.KIND_NAME,
-          new Text(RM_SERVICE));
-    }
-
-    @Override
-    public void close() {}
   }
 }
