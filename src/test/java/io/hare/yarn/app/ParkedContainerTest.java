@@ -28,12 +28,8 @@ public class ParkedContainerTest {
     TestingAm.declareGpus();
   }
 
-  /** A warm AM of {@code rounds} one-task rounds (then one failure ends the job). */
   private static TestingAm am(int rounds, int k) throws Exception {
-    TestingAm am = new TestingAm(RoundProtocolTest.spec(rounds, k, 1, true), 0, true);
-    am.parkable = true;
-    am.protocol.start();
-    return am;
+    return TestingAm.warmParkable(rounds, k);
   }
 
   @Test(timeout = 60_000)

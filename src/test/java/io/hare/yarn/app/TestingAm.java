@@ -73,6 +73,17 @@ final class TestingAm {
     this(spec, checkpointAt, false);
   }
 
+  /**
+   * A started AM of {@code rounds} rounds of {@code k} tasks with warm containers, handed out
+   * parkable (then one failure ends the job).
+   */
+  static TestingAm warmParkable(int rounds, int k) throws Exception {
+    TestingAm am = new TestingAm(RoundProtocolTest.spec(rounds, k, 1, true), 0, true);
+    am.parkable = true;
+    am.protocol.start();
+    return am;
+  }
+
   /** @param warm whether containers run task runners (a runner server the AM never opens) */
   TestingAm(HareJobSpec spec, int checkpointAt, boolean warm) {
     this.checkpointed = checkpointAt;

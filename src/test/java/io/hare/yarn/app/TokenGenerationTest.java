@@ -25,10 +25,7 @@ public class TokenGenerationTest {
   }
 
   private static TestingAm am(int rounds, int k) throws Exception {
-    TestingAm am = new TestingAm(RoundProtocolTest.spec(rounds, k, 1, true), 0, true);
-    am.parkable = true;
-    am.protocol.start();
-    return am;
+    return TestingAm.warmParkable(rounds, k);
   }
 
   @Test(timeout = 60_000)
