@@ -4,11 +4,13 @@ import io.hare.core.BadInputException;
 import io.hare.core.ConfigException;
 import io.hare.yarn.JobTags;
 import io.hare.yarn.app.HareJobSpec;
+import io.hare.yarn.app.JobCredentials;
 import io.hare.yarn.app.JobSpecFile;
 import io.hare.yarn.app.JobSpecValidator;
 import io.hare.yarn.app.JobSubmitter;
 import io.hare.yarn.app.YarnApps;
 import io.hare.yarn.app.YarnClientApps;
+import io.hare.yarn.app.tokens.StagedKeytab;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -62,6 +64,8 @@ public final class SubmitCommand implements Callable<Integer> {
 
   YarnApps.Connector connector = YarnClientApps::open;
   JobWatch.Pause pause = Thread::sleep;
+  /** The job's tokens and keytab check; null for the current user's. */
+  JobCredentials credentials;
 
   @Override
   public Integer call() throws Exception {
@@ -91,7 +95,8 @@ public final class SubmitCommand implements Callable<Integer> {
     Configuration client = new YarnConfiguration();
     conf.forEach(e -> client.set(e.getKey(), e.getValue()));
     try (YarnApps apps = connector.open(client)) {
-      ApplicationId id = new JobSubmitter(apps, client).submit(parsed);
+      JobSubmitter submitter = new JobSubmitter(apps, client, credentials);
+      ApplicationId id = submitter.submit(parsed);
       out.println(id);
       out.flush();
       if (detach) {
@@ -99,6 +104,11 @@ public final class SubmitCommand implements Callable<Integer> {
       }
       ApplicationReport end = new JobWatch(apps, out, pollMs, pause).watch(id, parsed.rounds());
       boolean ok = JobWatch.succeeded(end);
+      if (parsed.tokenRefresh().enabled()) {
+        // ended: no attempt follows; the AM deletes it too, unless YARN killed it first
+        StagedKeytab.delete(client, submitter.workDir(parsed, id),
+            "the job ended " + end.getYarnApplicationState());
+      }
       if (!ok) {
         // the last line above says where it stopped and why
         PrintWriter err = spec.commandLine().getErr();

@@ -1,5 +1,6 @@
 package io.hare.cli;
 
+import io.hare.yarn.app.JobCredentials;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.Map;
@@ -27,6 +28,18 @@ final class AppCliRun {
   /** With {@code hare status}'s predicted completions from {@code predictions}. */
   static AppCliRun run(FakeYarnApps yarn, StatusCommand.Predictions predictions,
       String... args) {
+    return run(yarn, predictions, null, args);
+  }
+
+  /** {@code hare submit} with {@code credentials} for the job's tokens and keytab check. */
+  static AppCliRun run(FakeYarnApps yarn, JobCredentials credentials, String... args) {
+    return run(yarn, (conf, id) -> {
+      throw new java.io.IOException("no RM web server in this test");
+    }, credentials, args);
+  }
+
+  private static AppCliRun run(FakeYarnApps yarn, StatusCommand.Predictions predictions,
+      JobCredentials credentials, String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     CommandLine cl = HareCommand.commandLine(new PrintWriter(out), new PrintWriter(err),
@@ -34,6 +47,7 @@ final class AppCliRun {
     SubmitCommand submit = (SubmitCommand) cl.getSubcommands().get("submit").getCommand();
     submit.connector = conf -> yarn;
     submit.pause = ms -> { };
+    submit.credentials = credentials;
     StatusCommand status = (StatusCommand) cl.getSubcommands().get("status").getCommand();
     status.connector = conf -> yarn;
     status.predictions = predictions;

@@ -9,6 +9,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.hadoop.io.Text;
 import org.apache.hadoop.security.token.Token;
 import org.apache.hadoop.security.token.TokenIdentifier;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
@@ -19,6 +20,7 @@ import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.api.records.ResourceInformation;
 import org.apache.hadoop.yarn.api.records.YarnApplicationState;
 import org.apache.hadoop.yarn.exceptions.ApplicationNotFoundException;
+import org.apache.hadoop.yarn.security.client.RMDelegationTokenIdentifier;
 import org.apache.hadoop.yarn.util.Records;
 
 /**
@@ -86,7 +88,9 @@ final class FakeYarnApps implements YarnApps {
 
   @Override
   public Token<? extends TokenIdentifier> rmDelegationToken(String renewer) {
-    throw new UnsupportedOperationException("the CLI's tests run without security");
+    // what a secure RM hands out, as far as the client looks: a token of the RM's kind
+    return new Token<>(new byte[0], new byte[0], RMDelegationTokenIdentifier.KIND_NAME,
+        new Text("rm:8032"));
   }
 
   @Override

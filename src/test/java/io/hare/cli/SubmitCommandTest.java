@@ -8,10 +8,12 @@ import static org.junit.Assert.assertTrue;
 import io.hare.yarn.app.AppKeys;
 import io.hare.yarn.app.ContainerClasspath;
 import io.hare.yarn.app.HareJobSpec;
+import io.hare.yarn.app.JobCredentials;
 import io.hare.yarn.app.JobSpecFile;
 import io.hare.yarn.app.JobSpecValidator;
 import io.hare.yarn.app.JobStop;
 import io.hare.yarn.app.SharedJars;
+import io.hare.yarn.app.tokens.TokenRefreshSpec;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -21,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.security.Credentials;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.ApplicationSubmissionContext;
 import org.apache.hadoop.yarn.api.records.ContainerLaunchContext;
@@ -312,6 +315,51 @@ public class SubmitCommandTest {
     assertTrue(r.toString(), r.out.endsWith("application_1700000000000_0001 KILLED (KILLED):"
         + " [##########..........] at least 2 of 4 rounds done (the last report before the end):"
         + " Application killed by user.\n"));
+  }
+
+  /**
+   * A job with an AM keytab: {@code "--detach"} or nothing; it is killed after a report of it
+   * running. Returns where the keytab was staged.
+   */
+  private Path killedKeytabJob(String... options) throws Exception {
+    Path keytab = tmp.newFile("alice.keytab").toPath();
+    Files.writeString(keytab, "keytab bytes");
+    ApplicationId id = ApplicationId.newInstance(1700000000000L, 1);
+    yarn.script(id,
+        new FakeYarnApps.Step(YarnApplicationState.RUNNING, FinalApplicationStatus.UNDEFINED,
+            0.25f, ""),
+        new FakeYarnApps.Step(YarnApplicationState.KILLED, FinalApplicationStatus.KILLED, 1,
+            "Application killed by user."));
+    Configuration secure = new Configuration(false);
+    secure.set(YarnConfiguration.RM_PRINCIPAL, "rm/_HOST@EXAMPLE.COM");
+    JobCredentials kerberos = new JobCredentials(secure, true, new Credentials(),
+        (principal, file) -> { });
+    List<String> args = new ArrayList<>(List.of("submit", spec(Map.of(
+        AppKeys.AM_PRINCIPAL, "alice@EXAMPLE.COM", AppKeys.AM_KEYTAB, keytab.toString()))
+        .toString()));
+    args.addAll(List.of(options));
+    AppCliRun r = AppCliRun.run(yarn, kerberos, args.toArray(new String[0]));
+    assertEquals(r.toString(), options.length == 0 ? 1 : 0, r.code);
+    Path work = staging.resolve(id.toString());
+    assertTrue("staged and submitted", Files.exists(work.resolve("hare-job.xml")));
+    return work.resolve(TokenRefreshSpec.KEYTAB_LINK);
+  }
+
+  /**
+   * The client that follows a job deletes its staged keytab when the job ends, as the AM does when
+   * it unregisters: a killed job's AM may not have had the time.
+   */
+  @Test(timeout = 60_000)
+  public void aFollowedJobThatEndsTakesItsStagedKeytabAlong() throws Exception {
+    assertFalse("deleted once the job was KILLED", Files.exists(killedKeytabJob()));
+  }
+
+  @Test(timeout = 60_000)
+  public void aDetachedJobsKeytabIsLeftToItsAm() throws Exception {
+    Path staged = killedKeytabJob("--detach");
+    assertEquals("keytab bytes", Files.readString(staged));
+    assertEquals("rw-------", PosixFilePermissions.toString(
+        Files.getPosixFilePermissions(staged)));
   }
 
   @Test(timeout = 60_000)

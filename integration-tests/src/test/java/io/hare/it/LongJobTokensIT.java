@@ -25,6 +25,7 @@ import org.apache.hadoop.test.GenericTestUtils;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.ApplicationReport;
 import org.apache.hadoop.yarn.api.records.FinalApplicationStatus;
+import org.apache.hadoop.yarn.api.records.YarnApplicationState;
 import org.apache.hadoop.yarn.client.api.YarnClient;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.junit.AfterClass;
@@ -49,7 +50,7 @@ import org.junit.rules.Timeout;
 public class LongJobTokensIT {
 
   @ClassRule
-  public static final Timeout RUN = Timeout.seconds(300);
+  public static final Timeout RUN = Timeout.seconds(480);
 
   /** HDFS tokens' maximum lifetime and renewal interval. */
   static final long LIFETIME_MS = 30_000;
@@ -84,29 +85,7 @@ public class LongJobTokensIT {
     Configuration client = new YarnConfiguration(cluster.hare.conf());
     Path events = new File(cluster.base, "events.txt").toPath();
 
-    ApplicationId id = cluster.alice.doAs((PrivilegedExceptionAction<ApplicationId>) () -> {
-      FileSystem fs = FileSystem.get(client);
-      fs.copyFromLocalFile(false, true, new org.apache.hadoop.fs.Path(local.toUri()),
-          new org.apache.hadoop.fs.Path(work));
-      Configuration spec = new Configuration(false);
-      SgdJobFiles.spec(SHAPE, work, task -> TaskEvents.wrapTask(TASK_PRELUDE + task, events),
-          sync -> TaskEvents.wrapSync(sync, events)).forEach(spec::set);
-      spec.set(AppKeys.AM_JAR, new File("target/hare-yarn.jar").getAbsolutePath());
-      spec.set(AppKeys.AM_PRINCIPAL, cluster.alicePrincipal());
-      spec.set(AppKeys.AM_KEYTAB, cluster.aliceKeytab.getAbsolutePath());
-      // a refresh every fifth of the lifetime hands containers tokens with at least 24 s left,
-      // over a task (7 s of sleep and a JVM: about 12 s on a loaded 2-core machine); the
-      // minimum would otherwise hold refreshes a minute apart
-      spec.set(AppKeys.AM_TOKEN_REFRESH_RATIO, "0.2");
-      spec.set(AppKeys.AM_TOKEN_REFRESH_MIN_INTERVAL_MS, "1000");
-      spec.set(AppKeys.AM_TOKEN_REFRESH_RETRY_INTERVAL_MS, "1000");
-      // a task slower than its tokens' time left (a JVM start of 20 s and more on an overloaded
-      // machine) fails with an expired token and runs again in a new container, with new tokens
-      spec.set(AppKeys.TASK_MAX_ATTEMPTS, "5");
-      try (YarnApps apps = YarnClientApps.open(client)) {
-        return new JobSubmitter(apps, client).submit(JobSpecValidator.read(spec));
-      }
-    });
+    ApplicationId id = submit(local, work, client, events, TASK_PRELUDE);
 
     YarnClient yarn = YarnClient.createYarnClient();
     yarn.init(client);
@@ -152,6 +131,88 @@ public class LongJobTokensIT {
     SgdJobFiles.assertEqualsReference(trained, SHAPE);
     assertTrue("every task ran", TaskEvents.read(events).attempts().size()
         >= SHAPE.rounds() * SHAPE.tasks());
+  }
+
+  /** Submits the job as its owner, with her principal and keytab; its files go to {@code work}. */
+  private static ApplicationId submit(Path local, String work, Configuration client, Path events,
+      String prelude) throws Exception {
+    return cluster.alice.doAs((PrivilegedExceptionAction<ApplicationId>) () -> {
+      FileSystem fs = FileSystem.get(client);
+      fs.copyFromLocalFile(false, true, new org.apache.hadoop.fs.Path(local.toUri()),
+          new org.apache.hadoop.fs.Path(work));
+      Configuration spec = new Configuration(false);
+      SgdJobFiles.spec(SHAPE, work, task -> TaskEvents.wrapTask(prelude + task, events),
+          sync -> TaskEvents.wrapSync(sync, events)).forEach(spec::set);
+      spec.set(AppKeys.AM_JAR, new File("target/hare-yarn.jar").getAbsolutePath());
+      spec.set(AppKeys.AM_PRINCIPAL, cluster.alicePrincipal());
+      spec.set(AppKeys.AM_KEYTAB, cluster.aliceKeytab.getAbsolutePath());
+      // a refresh every fifth of the lifetime hands containers tokens with at least 24 s left,
+      // over a task (7 s of sleep and a JVM: about 12 s on a loaded 2-core machine); the
+      // minimum would otherwise hold refreshes a minute apart
+      spec.set(AppKeys.AM_TOKEN_REFRESH_RATIO, "0.2");
+      spec.set(AppKeys.AM_TOKEN_REFRESH_MIN_INTERVAL_MS, "1000");
+      spec.set(AppKeys.AM_TOKEN_REFRESH_RETRY_INTERVAL_MS, "1000");
+      // a task slower than its tokens' time left (a JVM start of 20 s and more on an overloaded
+      // machine) fails with an expired token and runs again in a new container, with new tokens
+      spec.set(AppKeys.TASK_MAX_ATTEMPTS, "5");
+      try (YarnApps apps = YarnClientApps.open(client)) {
+        return new JobSubmitter(apps, client).submit(JobSpecValidator.read(spec));
+      }
+    });
+
+  }
+
+  /**
+   * A killed job's staged keytab goes with it: YARN stops the AM's container (SIGTERM) after the RM
+   * has its attempt KILLED, and the AM's shutdown hook, seeing that, deletes the keytab. The
+   * client here does not follow the job ({@code --detach}), so only the AM can.
+   */
+  @Test(timeout = 240_000)
+  public void aKilledJobsAmDeletesItsStagedKeytab() throws Exception {
+    Path local = SgdJobFiles.init(new File(cluster.base, "killed-job").toPath(), 12);
+    String work = cluster.dfs.getFileSystem().getUri() + "/user/" + SecureCluster.USER
+        + "/killed-sgd";
+    Configuration client = new YarnConfiguration(cluster.hare.conf());
+    Path events = new File(cluster.base, "killed-events.txt").toPath();
+    ApplicationId id = submit(local, work, client, events, "sleep 60; ");
+    org.apache.hadoop.fs.Path keytab = new org.apache.hadoop.fs.Path(
+        "/user/" + SecureCluster.USER + "/.hare/jobs/" + id + "/hare-am.keytab");
+
+    YarnClient yarn = YarnClient.createYarnClient();
+    yarn.init(client);
+    yarn.start();
+    try {
+      // registered: past the hook's registration, and the keytab is in use
+      GenericTestUtils.waitFor(() -> {
+        try {
+          return yarn.getApplicationReport(id).getYarnApplicationState()
+              == YarnApplicationState.RUNNING;
+        } catch (Exception e) {
+          return false;
+        }
+      }, 100, 120_000);
+      assertTrue("staged", exists(client, keytab));
+      yarn.killApplication(id);
+      GenericTestUtils.waitFor(() -> SgdJobFiles.ended(yarn, id), 100, 60_000);
+      assertEquals(YarnApplicationState.KILLED,
+          yarn.getApplicationReport(id).getYarnApplicationState());
+    } finally {
+      yarn.stop();
+    }
+    GenericTestUtils.waitFor(() -> {
+      try {
+        return !exists(client, keytab);
+      } catch (Exception e) {
+        throw new AssertionError(e);
+      }
+    }, 100, 30_000);
+    assertEquals("the AM's hook deleted it", 1, logged(id, "was killed)"));
+  }
+
+  private static boolean exists(Configuration client, org.apache.hadoop.fs.Path p)
+      throws Exception {
+    return cluster.alice.doAs((PrivilegedExceptionAction<Boolean>) () ->
+        FileSystem.get(client).exists(p));
   }
 
   /** How many lines of the AM's log contain {@code text}. */

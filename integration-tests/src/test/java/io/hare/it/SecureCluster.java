@@ -121,6 +121,10 @@ final class SecureCluster implements AutoCloseable {
       secure.set(YarnConfiguration.NM_ADMIN_USER_ENV, "JAVA_HOME="
           + System.getProperty("java.home") + ",JAVA_TOOL_OPTIONS=-Djava.security.krb5.conf="
           + kdc.getKrb5conf().getAbsolutePath());
+      // a killed AM deletes its staged keytab as the keytab's login (KeytabOnKill): a Kerberos
+      // login and two calls, which on a loaded machine can outlast YARN's 250 ms from SIGTERM
+      // to SIGKILL
+      secure.setLong(YarnConfiguration.NM_SLEEP_DELAY_BEFORE_SIGKILL_MS, 5000);
       hare = EmbeddedCluster.start(new File(base, "yarn"), name, nodes, secure);
       // the containers' Hadoop configuration: the AM reads yarn-site.xml, a task's plain
       // Configuration core-site.xml, as on a cluster whose HADOOP_CONF_DIR has both

@@ -2,8 +2,10 @@ package io.hare.yarn.app;
 
 import io.hare.yarn.app.tokens.DelegationTokens;
 import io.hare.yarn.app.tokens.KeytabTokenRefresher;
+import io.hare.yarn.app.tokens.KeytabOnKill;
 import io.hare.yarn.app.tokens.KeytabTokenSource;
 import io.hare.yarn.app.tokens.RefreshScheduler;
+import io.hare.yarn.app.tokens.StagedKeytab;
 import io.hare.yarn.app.tokens.TokenRefreshSpec;
 import io.hare.yarn.app.tokens.TokenRefresher;
 import io.hare.yarn.app.tokens.UgiTokenInstaller;
@@ -11,12 +13,17 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Paths;
+import java.security.PrivilegedExceptionAction;
 import java.util.function.Supplier;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.util.ShutdownHookManager;
+import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
+import org.apache.hadoop.yarn.api.records.YarnApplicationAttemptState;
+import org.apache.hadoop.yarn.client.api.YarnClient;
 import org.apache.hadoop.yarn.security.AMRMTokenIdentifier;
 import org.apache.hadoop.yarn.security.client.RMDelegationTokenIdentifier;
 import org.slf4j.Logger;
@@ -36,6 +43,11 @@ final class AmTokens {
   private static final Logger LOG = LoggerFactory.getLogger(AmTokens.class);
 
   private AmTokens() {}
+
+  /** Runs an action as a keytab's login. */
+  private interface AsKeytab {
+    <T> T run(PrivilegedExceptionAction<T> action) throws Exception;
+  }
 
   /**
    * {@link TokenRefresher#NONE} without a keytab; else one that logs in from the localized keytab
@@ -84,20 +96,66 @@ final class AmTokens {
   /**
    * Deletes the keytab the client staged in the work directory, once the job is over (the AM
    * unregistered): no later attempt needs it, and the work directory outlives the job for its
-   * models. A failure is logged, not thrown: the job's outcome stands.
+   * models.
    */
   static void deleteStagedKeytab(Configuration conf, HareJobSpec spec, Path work) {
-    if (!spec.tokenRefresh().enabled()) {
-      return;
-    }
-    Path staged = new Path(work, TokenRefreshSpec.KEYTAB_LINK);
-    try {
-      FileSystem fs = staged.getFileSystem(conf);
-      if (fs.delete(staged, false)) {
-        LOG.info("Deleted the staged keytab {}", staged);
-      }
-    } catch (IOException e) {
-      LOG.warn("Could not delete the staged keytab {}; delete it by hand", staged, e);
+    if (spec.tokenRefresh().enabled()) {
+      StagedKeytab.delete(conf, work, "the job is over");
     }
   }
+
+  /**
+   * Deletes the staged keytab if the RM has this attempt KILLED, when the AM stops without
+   * unregistering; registered with Hadoop's shutdown hooks too. Null without a keytab or Kerberos.
+   * A kill has cancelled the job's delegation tokens by then (the RM cancels them when the job
+   * ends), so it asks the RM and deletes as the keytab's own login.
+   */
+  static KeytabOnKill onKill(Configuration conf, HareJobSpec spec, Path work,
+      ApplicationAttemptId attempt) {
+    TokenRefreshSpec refresh = spec.tokenRefresh();
+    if (!refresh.enabled() || !UserGroupInformation.isSecurityEnabled()) {
+      return null;
+    }
+    String keytab = Paths.get(refresh.keytab()).toAbsolutePath().toString();
+    UserGroupInformation[] login = new UserGroupInformation[1];
+    AsKeytab asKeytab = new AsKeytab() {
+      @Override
+      public <T> T run(PrivilegedExceptionAction<T> action) throws Exception {
+        if (login[0] == null) {
+          login[0] = UserGroupInformation.loginUserFromKeytabAndReturnUGI(refresh.principal(),
+              keytab);
+        } else {
+          login[0].checkTGTAndReloginFromKeytab();
+        }
+        return login[0].doAs(action);
+      }
+    };
+    try {
+      // now, not in the few hundred ms between YARN's SIGTERM and SIGKILL
+      asKeytab.run(() -> null);
+    } catch (Exception e) {
+      LOG.warn("Cannot log in from the keytab of {} yet ({}); tried again if the job is killed",
+          refresh.principal(), e.toString());
+    }
+    KeytabOnKill hook = new KeytabOnKill(() -> asKeytab.run(() -> {
+      YarnClient rm = YarnClient.createYarnClient();
+      rm.init(conf);
+      rm.start();
+      try {
+        return rm.getApplicationAttemptReport(attempt).getYarnApplicationAttemptState()
+            == YarnApplicationAttemptState.KILLED;
+      } finally {
+        rm.stop();
+      }
+    }), () -> asKeytab.run(() -> {
+      try {
+        return StagedKeytab.delete(conf, work, "its attempt " + attempt + " was killed");
+      } finally {
+        FileSystem.closeAllForUGI(UserGroupInformation.getCurrentUser());
+      }
+    }), StagedKeytab.in(work).toString());
+    ShutdownHookManager.get().addShutdownHook(hook, KeytabOnKill.PRIORITY);
+    return hook;
+  }
+
 }

@@ -2,6 +2,7 @@ package io.hare.yarn.app;
 
 import io.hare.core.SchedulerKeys;
 import io.hare.core.TaskContract;
+import io.hare.yarn.app.tokens.KeytabOnKill;
 import io.hare.yarn.app.tokens.TokenRefresher;
 import java.io.File;
 import java.io.IOException;
@@ -314,16 +315,27 @@ public final class HareApplicationMaster {
     String taskWorkDir = TaskEnv.workDirForTasks(work, FileSystem.getDefaultUri(conf));
     ResidentSyncStep resident = spec.syncMode() == SyncMode.RESIDENT
         ? new ResidentSyncStep(spec, jobId, taskWorkDir, logDir, syncThread, tokens) : null;
+    KeytabOnKill keytabOnKill = AmTokens.onKill(conf, spec, work,
+        self.getApplicationAttemptId());
+    boolean unregistered = false;
     try {
       boolean ok = new HareApplicationMaster(AmClients.yarn(spec.amHeartbeatMs()), conf, spec,
           jobId, taskWorkDir, launch, resident != null ? resident
               : new ProcessSyncStep(spec, jobId, taskWorkDir, logDir, syncThread, tokens),
           new FsRoundCheckpoint(FileSystem.get(conf), work),
           gpuTypes, link, tokens).run();
-      // unregistered: no attempt follows that would localize it
+      unregistered = true;
+      // no attempt follows that would localize it
       AmTokens.deleteStagedKeytab(conf, spec, work);
       return ok;
     } finally {
+      if (keytabOnKill != null && unregistered) {
+        keytabOnKill.settle();
+      } else if (keytabOnKill != null) {
+        // leaving without unregistering: the RM's shutdown request after a kill reaches the AM
+        // before the NodeManager's SIGTERM does; else another attempt may follow
+        keytabOnKill.run();
+      }
       if (runners != null) {
         runners.close();
       }

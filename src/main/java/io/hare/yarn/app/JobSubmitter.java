@@ -77,6 +77,11 @@ public final class JobSubmitter {
     this.credentials = credentials;
   }
 
+  /** The job's work directory: its staging directory and application id, qualified. */
+  public Path workDir(HareJobSpec spec, ApplicationId id) throws IOException {
+    return FileSystem.get(conf).makeQualified(new Path(spec.stagingDir(), id.toString()));
+  }
+
   /**
    * @throws BadInputException the asks exceed the cluster's largest container, or the Hare jar
    *     cannot be found
@@ -100,7 +105,7 @@ public final class JobSubmitter {
     YarnApps.NewApp app = apps.create();
     checkFits(spec, app.maxContainer());
     FileSystem fs = FileSystem.get(conf);
-    Path work = fs.makeQualified(new Path(spec.stagingDir(), app.id().toString()));
+    Path work = workDir(spec, app.id());
     // owner-only whatever the umask: other users' tasks must not read or change this job's
     // files (the static mkdirs sets the permission after creating, so the umask cannot widen it)
     FileSystem.mkdirs(fs, work, WORK_DIR_PERMISSION);
