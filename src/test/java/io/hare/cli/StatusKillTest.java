@@ -1,9 +1,12 @@
 package io.hare.cli;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
+import io.hare.yarn.app.AppKeys;
 import io.hare.yarn.app.JobStop;
+import java.nio.file.Files;
 import java.util.List;
 import java.util.Set;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
@@ -11,10 +14,15 @@ import org.apache.hadoop.yarn.api.records.ApplicationSubmissionContext;
 import org.apache.hadoop.yarn.api.records.FinalApplicationStatus;
 import org.apache.hadoop.yarn.api.records.YarnApplicationState;
 import org.apache.hadoop.yarn.util.Records;
+import org.junit.Rule;
 import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
 
 /** {@code hare status} and {@code hare kill} against an in-memory ResourceManager. */
 public class StatusKillTest {
+
+  @Rule
+  public final TemporaryFolder tmp = new TemporaryFolder();
 
   private final FakeYarnApps yarn = new FakeYarnApps();
   private final ApplicationId id = ApplicationId.newInstance(1700000000000L, 3);
@@ -80,5 +88,28 @@ public class StatusKillTest {
     assertEquals(again.toString(), 0, again.code);
     assertTrue(again.toString(), again.out.contains("has already ended: FINISHED (SUCCEEDED)"));
     assertEquals(1, yarn.killed.size());
+  }
+
+  /** A detached job's AM killed too fast to delete its keytab: the kill does it. */
+  @Test(timeout = 60_000)
+  public void killDeletesAKeytabStillStagedForTheJob() throws Exception {
+    running(0.5f);
+    java.nio.file.Path staging = tmp.newFolder("staging").toPath();
+    java.nio.file.Path work = Files.createDirectories(staging.resolve(id.toString()));
+    java.nio.file.Path keytab = Files.writeString(work.resolve("hare-am.keytab"), "bytes");
+    java.nio.file.Path spec = Files.writeString(work.resolve("hare-job.xml"), "<configuration/>");
+    AppCliRun r = AppCliRun.run(yarn, "kill", id.toString(), "-D",
+        AppKeys.JOB_STAGING_DIR + "=" + staging, "-D", "fs.defaultFS=file:///");
+    assertEquals(r.toString(), 0, r.code);
+    assertEquals(List.of(id), yarn.killed);
+    assertFalse(Files.exists(keytab));
+    assertTrue("only the keytab: the job's files stay", Files.exists(spec));
+    assertTrue(r.toString(), r.out.contains("deleted its staged keytab"));
+
+    AppCliRun again = AppCliRun.run(yarn, "kill", id.toString(), "-D",
+        AppKeys.JOB_STAGING_DIR + "=" + staging, "-D", "fs.defaultFS=file:///");
+    assertEquals(again.toString(), 0, again.code);
+    assertFalse("nothing to delete the second time: " + again,
+        again.out.contains("deleted its staged keytab"));
   }
 }
