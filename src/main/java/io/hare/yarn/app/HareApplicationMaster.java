@@ -139,6 +139,11 @@ public final class HareApplicationMaster {
     int code;
     try {
       code = runInContainer() ? 0 : 1;
+    } catch (LostYarnException e) {
+      // YARN's decision, no fault here: a killed job's AM is told to shut down this way, and the
+      // throw site says all there is
+      LOG.warn("Hare ApplicationMaster exits: {}", e.getMessage());
+      code = 2;
     } catch (Throwable t) {
       // not unregistered: YARN starts another attempt (up to am.max-attempts), which resumes
       LOG.error("Hare ApplicationMaster failed", t);
@@ -267,7 +272,7 @@ public final class HareApplicationMaster {
       JobOutcome outcome = protocol.await(Long.MAX_VALUE, TimeUnit.DAYS).orElseThrow();
       if (!outcome.final_()) {
         // not unregistered: YARN starts another attempt (am.max-attempts), which resumes
-        throw new IOException("the ApplicationMaster lost YARN: " + outcome.diagnostics()
+        throw new LostYarnException("the ApplicationMaster lost YARN: " + outcome.diagnostics()
             + "; exiting without unregistering, after " + outcome.roundsDone()
             + " finished rounds");
       }
@@ -372,5 +377,15 @@ public final class HareApplicationMaster {
     }
     return new NodeAttributeGpuTypes(yarn, conf.get(SchedulerKeys.GPU_TYPE_ATTRIBUTE,
         SchedulerKeys.DEFAULT_GPU_TYPE_ATTRIBUTE));
+  }
+
+  /**
+   * The AM lost YARN (the RM asked it to shut down, or cannot be reached): it exits without
+   * unregistering, and YARN starts another attempt or, for a killed job, none.
+   */
+  static final class LostYarnException extends IOException {
+    LostYarnException(String message) {
+      super(message);
+    }
   }
 }

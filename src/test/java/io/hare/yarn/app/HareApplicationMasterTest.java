@@ -131,6 +131,8 @@ public class HareApplicationMasterTest {
     } catch (java.util.concurrent.ExecutionException e) {
       assertTrue(e.getCause().toString(), e.getCause().getMessage().contains(
           "exiting without unregistering"));
+      assertTrue("logged as YARN's decision, a WARN without a stack: " + e.getCause(),
+          e.getCause() instanceof HareApplicationMaster.LostYarnException);
     }
     for (String c; (c = calls.poll()) != null; ) {
       assertTrue("unregistered: " + c, !c.startsWith("unregister"));
