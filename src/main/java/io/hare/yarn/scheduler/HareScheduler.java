@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
@@ -25,9 +24,9 @@ import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.thirdparty.com.google.common.util.concurrent.SettableFuture;
 import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
-import org.apache.hadoop.yarn.api.records.Container;
 import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.api.records.ContainerStatus;
+import org.apache.hadoop.yarn.api.records.NodeAttribute;
 import org.apache.hadoop.yarn.api.records.NodeId;
 import org.apache.hadoop.yarn.api.records.NodeState;
 import org.apache.hadoop.yarn.api.records.Priority;
@@ -56,18 +55,6 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.QueueMetrics;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerApplication;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerUtils;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerNode;
-import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppAddedSchedulerEvent;
-import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppAttemptAddedSchedulerEvent;
-import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppAttemptRemovedSchedulerEvent;
-import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppRemovedSchedulerEvent;
-import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.ContainerExpiredSchedulerEvent;
-import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.ContainerPreemptEvent;
-import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeAddedSchedulerEvent;
-import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeAttributesUpdateSchedulerEvent;
-import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeRemovedSchedulerEvent;
-import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeResourceUpdateSchedulerEvent;
-import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeUpdateSchedulerEvent;
-import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.ReleaseContainerEvent;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.SchedulerEvent;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.fifo.FifoAppAttempt;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.fifo.FifoScheduler;
@@ -118,11 +105,12 @@ import org.slf4j.LoggerFactory;
  * and a strict GPU ask is refused ({@link AmUpdates}). Not in this slice: queue hierarchies,
  * reservations, preemption.
  *
- * <p>Threading: event handling and scheduling run under this object's monitor, as in YARN's
- * FifoScheduler; {@link #allocate} from AM RPC threads only updates the attempt's asks and
- * flags the application for the next scheduling pass. The policy's heavy re-plans run on one
- * background daemon thread ({@code hare-replan}, {@link #newReplanExecutor}); the heartbeat only
- * reads the latest finished plan and never waits for a solve (locking rule in {@link PolicyGate}).
+ * <p>Threading: event handling ({@link SchedulerEvents}) and scheduling ({@link HarePass}) run
+ * under this object's monitor, as in YARN's FifoScheduler; {@link #allocate} from AM RPC threads
+ * only updates the attempt's asks and flags the application for the next scheduling pass
+ * ({@link AmAllocation}). The policy's heavy re-plans run on one background daemon thread
+ * ({@code hare-replan}, {@link #newReplanExecutor}); the heartbeat only reads the latest finished
+ * plan and never waits for a solve (locking rule in {@link PolicyGate}).
  */
 public class HareScheduler extends FifoScheduler {
 
@@ -142,6 +130,7 @@ public class HareScheduler extends FifoScheduler {
   private PolicyHost host;
   private GpuTasks gpuTasks;
   private AppAdmission admission;
+  private AppLifecycle apps;
   private CentralGpuTypes centralTypes; // the admin's mapping file, registered as rm.yarn.io
   private final ContainerPlacer placer = new ContainerPlacer();
   private final List<TaskListener> taskListeners = new CopyOnWriteArrayList<>();
@@ -155,8 +144,8 @@ public class HareScheduler extends FifoScheduler {
   private final Resource used = super.getUsedResource();
   private Executor replanExecutor;
   private HareSchedulerMetrics hareMetrics;
-  private long metricsStamp = -1;
-  private long metricsPending = -1;
+  private HarePass pass;
+  private AmAllocation amAllocation;
   private String webId; // the RM's, under which the scheduler page answers
   private AutoCloseable web; // the scheduler page and REST answer on the RM's web server
 
@@ -196,7 +185,14 @@ public class HareScheduler extends FifoScheduler {
           new GpuTypeResolver(s.gpuTypeAttribute(), s.defaultGpuType(),
               s.isolatedByDefault()), host);
       liveness = new NodeWatch(s.nodeLivenessGraceMs(), nodeGpus, hareMetrics);
+      amAllocation = new AmAllocation(used, this::getClusterResource, nonGpuAsks, multiGpu,
+          gpuReserve, gpuTasks, nodeGpus);
+      pass = new HarePass(used, this::currentAttempt, nodeTracker::getNode, nonGpuAsks,
+          gpuReserve, inventory, multiGpu, gpuTasks, host, liveness, nodeGpus, queues,
+          hareMetrics);
       admission = new AppAdmission(s.admin().weightCaps(), policy.clairvoyant(), times);
+      apps = new AppLifecycle(() -> applications, () -> rmContext, this::getClock, admission,
+          queues, gpuTasks, times, nonGpuAsks, multiGpu, hareMetrics);
       centralTypes = new CentralGpuTypes(s.gpuTypeAttribute());
       centralTypes.apply(s.admin().mapping(), List.of(), null); // nodes register later
       webId = HareWeb.install(c);
@@ -355,54 +351,23 @@ public class HareScheduler extends FifoScheduler {
     // and the monitor inside it (FifoAppAttempt.allocate -> addToNewlyAllocatedContainers, on the
     // scheduler thread), so holding the monitor here while the pulls below wait for the write
     // lock deadlocked the RM under short heartbeats.
-    boolean[] parking = new boolean[1];
-    Allocation out = attempt.underWriteLock(() -> {
-      if (attempt.isStopped()) {
-        return EMPTY_ALLOCATION;
-      }
-      // pulled before the asks are applied: the asks do not know of these containers yet
-      List<Container> handedOut = attempt.pullNewlyAllocatedContainers();
-      List<Container> promoted = attempt.pullPromoted(); // each took an ask, as handedOut did
-      if (!ask.isEmpty()) {
-        List<Container> taken = new ArrayList<>(handedOut);
-        taken.addAll(promoted);
-        attempt.updateResourceRequests(StaleAsks.correct(ask, taken));
-        nonGpuAsks.asked(attemptId.getApplicationId(), ask);
-        multiGpu.asked(attemptId.getApplicationId(), ask);
-        for (ResourceRequest r : ask) {
-          if (ContainerPlacer.isGpuAsk(r.getCapability())) {
-            gpuReserve.asked(r.getCapability());
-          }
-        }
-      }
-      attempt.updateBlacklist(blacklistAdditions, blacklistRemovals);
-      parking[0] = AmUpdates.apply(attempt, attempt.speaksHare(), updateRequests, gpuTasks);
-      gpuTasks.asksChanged(attemptId.getApplicationId());
-      Resource headroom = Resources.subtract(getClusterResource(), used);
-      attempt.setHeadroom(headroom);
-      attempt.setApplicationHeadroomForMetrics(headroom);
-      // warm containers the policy wants back, from a Hare AM only: a negotiable contract, which
-      // the Hare AM honours at the end of the container's current task (see AmUpdates)
-      Set<ContainerId> back = gpuTasks.revoked(attempt.getLiveContainersMap().keySet(),
-          nodeGpus::draining);
-      back.addAll(attempt.pullMarkedForPreemption());
-      List<Container> parked = attempt.pullParked();
-      return new Allocation(handedOut, headroom, null, back.isEmpty() ? null : back,
-          AmUpdates.wantedBack(back),
-          attempt.pullUpdatedNMTokens(), promoted.isEmpty() ? null : promoted,
-          parked.isEmpty() ? null : parked);
-    });
-    if (parking[0]) {
+    AmAllocation.Answer out = attempt.underWriteLock(() -> attempt.isStopped() ? null
+        : amAllocation.apply(attempt, ask, blacklistAdditions, blacklistRemovals,
+            updateRequests));
+    if (out == null) {
+      return EMPTY_ALLOCATION;
+    }
+    if (out.parking()) {
       passNow(); // a parked container's GPU goes to the next job now, not at a node heartbeat
     }
-    return out;
+    return out.allocation();
   }
 
   /** A policy pass outside a node heartbeat (the scheduler's lock, after the attempt's). */
   private synchronized void passNow() {
     if (readyToAllocate()) {
-      gpuPass(getClock().getTime());
-      publishMetrics();
+      pass.gpus(getClock().getTime(), settings.nodeLivenessGraceMs());
+      pass.publish(getClusterResource());
     }
   }
 
@@ -412,123 +377,22 @@ public class HareScheduler extends FifoScheduler {
         || rmContext.isSchedulerReadyForAllocatingContainers();
   }
 
-  /** The queue's available resources and Hare's gauges, after containers were made. */
-  private void publishMetrics() {
-    queues.rootMetrics().setAvailableResourcesToQueue(Resources.subtract(getClusterResource(),
-        used));
-    updateHareMetrics();
-  }
-
-  /** The GPU side's pass: readiness brought up to date, the policy's containers made. */
-  private void gpuPass(long nowMs) {
-    liveness.silence(nowMs, nodeTracker::getNode, settings.nodeLivenessGraceMs());
-    // before the policy: a GPU held for a multi-GPU container is not offered
-    for (RMContainer c : multiGpu.place(this::currentAttempt, nodeTracker::getNode,
-        n -> liveness.silent(n) || nodeGpus.draining(n))) {
-      Resources.addTo(used, c.getAllocatedResource());
-    }
-    long passes = host.passes();
-    long t0 = System.nanoTime();
-    for (RMContainer c : gpuTasks.schedule(this::currentAttempt, nodeTracker::getNode, nowMs)) {
-      Resources.addTo(used, c.getAllocatedResource());
-    }
-    if (host.passes() != passes) {
-      hareMetrics.passed(System.nanoTime() - t0);
-    }
-    Resources.addTo(used, gpuTasks.takeGrowth()); // standbys given their GPU, parked ones not
-  }
-
+  /** YARN's scheduler events, each served by its method here ({@link SchedulerEvents}). */
   @Override
   public void handle(SchedulerEvent event) {
-    switch (event.getType()) {
-      case NODE_ADDED -> {
-        NodeAddedSchedulerEvent e = (NodeAddedSchedulerEvent) event;
-        addNode(e.getAddedRMNode());
-        recoverContainersOnNode(e.getContainerReports(), e.getAddedRMNode());
-      }
-      case NODE_REMOVED -> removeNode(((NodeRemovedSchedulerEvent) event).getRemovedRMNode());
-      case NODE_RESOURCE_UPDATE -> {
-        NodeResourceUpdateSchedulerEvent e = (NodeResourceUpdateSchedulerEvent) event;
-        updateNodeResource(e.getRMNode(), e.getResourceOption());
-        refreshNodeGpus(e.getRMNode().getNodeID());
-      }
-      case NODE_ATTRIBUTES_UPDATE -> {
-        synchronized (this) {
-          nodeGpus.attributesUpdated(
-              ((NodeAttributesUpdateSchedulerEvent) event).getUpdatedNodeToAttributes(),
-              nodeTracker);
-        }
-      }
-      case NODE_UPDATE -> nodeUpdate(((NodeUpdateSchedulerEvent) event).getRMNode());
-      case APP_ADDED -> {
-        AppAddedSchedulerEvent e = (AppAddedSchedulerEvent) event;
-        addApplication(e.getApplicationId(), e.getQueue(), e.getUser(), e.getIsAppRecovering(),
-            e.isUnmanagedAM());
-      }
-      case APP_REMOVED -> {
-        AppRemovedSchedulerEvent e = (AppRemovedSchedulerEvent) event;
-        removeApplication(e.getApplicationID(), e.getFinalState());
-      }
-      case APP_ATTEMPT_ADDED -> {
-        AppAttemptAddedSchedulerEvent e = (AppAttemptAddedSchedulerEvent) event;
-        addApplicationAttempt(e.getApplicationAttemptId(),
-            e.getTransferStateFromPreviousAttempt(), e.getIsAttemptRecovering());
-      }
-      case APP_ATTEMPT_REMOVED -> {
-        AppAttemptRemovedSchedulerEvent e = (AppAttemptRemovedSchedulerEvent) event;
-        removeAttempt(e.getApplicationAttemptID(), e.getFinalAttemptState(),
-            e.getKeepContainersAcrossAppAttempts());
-      }
-      case CONTAINER_EXPIRED -> {
-        ContainerId id = ((ContainerExpiredSchedulerEvent) event).getContainerId();
-        completedContainer(getRMContainer(id),
-            SchedulerUtils.createAbnormalContainerStatus(id, SchedulerUtils.EXPIRED_CONTAINER),
-            RMContainerEventType.EXPIRE);
-      }
-      case RELEASE_CONTAINER -> {
-        RMContainer c = ((ReleaseContainerEvent) event).getContainer();
-        completedContainer(c, SchedulerUtils.createAbnormalContainerStatus(c.getContainerId(),
-            SchedulerUtils.RELEASED_CONTAINER), RMContainerEventType.RELEASED);
-      }
-      // a node's resources cut below what runs there (an admin's updateNodeResource, or YARN
-      // shrinking a node it decommissions): asked back first, killed once its timeout passed,
-      // as CapacityScheduler and FairScheduler do
-      case MARK_CONTAINER_FOR_PREEMPTION -> {
-        ContainerPreemptEvent e = (ContainerPreemptEvent) event;
-        markForPreemption(e.getAppId(), e.getContainer());
-      }
-      case MARK_CONTAINER_FOR_KILLABLE -> {
-        RMContainer c = ((ContainerPreemptEvent) event).getContainer();
-        completedContainer(c, SchedulerUtils.createPreemptedContainerStatus(c.getContainerId(),
-            SchedulerUtils.PREEMPTED_CONTAINER), RMContainerEventType.KILL);
-      }
-      // node labels (partitions) are not part of Hare's model; the RM sends this event whenever
-      // an admin changes labels or attributes, so it is normal, not an error
-      case NODE_LABELS_UPDATE -> LOG.debug("node labels updated; Hare ignores node labels");
-      default -> LOG.error("Hare scheduler: unexpected event {}; ignored", event.getType());
-    }
-  }
-
-  /** Under the attempt's write lock only, as an allocate call takes it. */
-  private void markForPreemption(ApplicationAttemptId id, RMContainer c) {
-    HareAppAttempt attempt = HareAppAttempt.of(getApplicationAttempt(id));
-    if (attempt != null) {
-      LOG.info("container {} of {} marked for preemption: its node's resources were cut; the AM"
-          + " is asked to give it back", c.getContainerId(), id);
-      attempt.markContainerForPreemption(c.getContainerId());
-    }
+    SchedulerEvents.dispatch(this, event);
   }
 
   // --- nodes ---
 
-  private synchronized void addNode(RMNode rmNode) {
+  synchronized void addNode(RMNode rmNode) {
     nodeTracker.addNode(new HareNode(rmNode));
     liveness.added(rmNode.getNodeID(), getClock().getTime());
     centralTypes.nodeAdded(rmNode.getNodeID().getHost(), rmContext.getNodeAttributesManager());
     refreshNodeGpus(rmNode.getNodeID());
   }
 
-  private synchronized void removeNode(RMNode rmNode) {
+  synchronized void removeNode(RMNode rmNode) {
     FiCaSchedulerNode node = nodeTracker.getNode(rmNode.getNodeID());
     if (node == null) {
       return;
@@ -541,11 +405,16 @@ public class HareScheduler extends FifoScheduler {
     liveness.removed(rmNode.getNodeID());
   }
 
-  private synchronized void refreshNodeGpus(NodeId id) {
+  synchronized void refreshNodeGpus(NodeId id) {
     FiCaSchedulerNode node = nodeTracker.getNode(id);
     if (node != null) {
       nodeGpus.refresh(node, rmContext.getNodeAttributesManager());
     }
+  }
+
+  /** {@code NODE_ATTRIBUTES_UPDATE}: the GPU types of the hosts in {@code byHost}. */
+  synchronized void nodeAttributesUpdated(Map<String, Set<NodeAttribute>> byHost) {
+    nodeGpus.attributesUpdated(byHost, nodeTracker);
   }
 
   /**
@@ -577,39 +446,15 @@ public class HareScheduler extends FifoScheduler {
       node.setAggregatedContainersUtilization(ResourceUtilization.newInstance(0, 0, 0f));
     }
     if (!draining) { // nothing new starts on a node being decommissioned
-      for (RMContainer c : nonGpuAsks.place(this::currentAttempt, node,
-          gpuReserve.on(node, inventory.freeCountOn(node.getNodeID())), queues)) {
-        Resources.addTo(used, c.getAllocatedResource());
-      }
+      pass.nonGpu(node);
     }
     long now = getClock().getTime();
-    gpuPass(now);
-    StandbySwitching.Prelaunch p = gpuTasks.prelaunch(this::currentAttempt, node, now,
-        draining);
-    for (RMContainer c : p.made()) {
-      Resources.addTo(used, c.getAllocatedResource());
-    }
-    for (RMContainer c : p.unneeded()) {
+    pass.gpus(now, settings.nodeLivenessGraceMs());
+    for (RMContainer c : pass.standbys(node, now, draining)) {
       completedContainer(c, SchedulerUtils.createAbnormalContainerStatus(c.getContainerId(),
           "standby container no longer needed (it ran no task)"), RMContainerEventType.KILL);
     }
-    publishMetrics();
-  }
-
-  /** Hare's gauges, when GPUs or pending tasks changed (a pass over the GPUs otherwise). */
-  private void updateHareMetrics() {
-    long pending = host.pendingTasks();
-    if (inventory.stamp() != metricsStamp || pending != metricsPending) {
-      metricsStamp = inventory.stamp();
-      metricsPending = pending;
-      Map<GpuType, int[]> counts = inventory.counts();
-      hareMetrics.update((int) Math.min(Integer.MAX_VALUE, pending), gpuTasks.runningCount(),
-          counts);
-      Map<GpuType, Integer> totals = new TreeMap<>();
-      counts.forEach((t, c) -> totals.put(t, c[0]));
-      queues.gpus(totals);
-      hareMetrics.multiGpu(multiGpu.runningCount(), multiGpu.reservedGpus());
-    }
+    pass.publish(getClusterResource());
   }
 
   private HareAppAttempt currentAttempt(ApplicationId id) {
@@ -627,62 +472,17 @@ public class HareScheduler extends FifoScheduler {
   @Override
   public synchronized void addApplication(ApplicationId id, String queueName, String user,
       boolean recovering, boolean unmanagedAM) {
-    HareQueue queue = admission.queueFor(rmContext, queues, id, queueName, user, recovering,
-        aclsEnabled());
-    if (queue == null) {
-      hareMetrics.rejected();
-      return; // rejected with a diagnostic
-    }
-    YarnJob job = admission.admit(rmContext, id, getClock().getTime());
-    if (job == null) {
-      hareMetrics.rejected();
-      return; // rejected with a diagnostic
-    }
-    if (recovering) {
-      job.recovered(); // its rounds done before the restart come with its AM's progress
-    }
-    queues.admitted(id, queue, user);
-    job.setQueue(queue.getQueueName());
-    applications.put(id, new SchedulerApplication<>(queue, user, unmanagedAM));
-    gpuTasks.addJob(job);
-    queue.getMetrics().submitApp(user, unmanagedAM);
-    LOG.info("Accepted application {} from user {} in queue {} (weight {}, model {}, rounds {},"
-        + " k {})", id, user, queue.getQueueName(), job.weight(), job.model(), job.rounds().isPresent()
-            ? Integer.toString(job.rounds().getAsInt()) : "unknown", job.tasksPerRound());
-    if (!recovering) {
-      admission.accept(rmContext, id);
-    }
+    apps.add(id, queueName, user, recovering, unmanagedAM, aclsEnabled());
   }
 
   /** A new attempt of an admitted application, in Hare's queue. Replaces FifoScheduler's. */
   @Override
   public synchronized void addApplicationAttempt(ApplicationAttemptId id, boolean transferState,
       boolean recovering) {
-    SchedulerApplication<FifoAppAttempt> app = applications.get(id.getApplicationId());
-    if (app == null) {
-      LOG.error("attempt {} of an unknown application", id);
-      return;
-    }
-    YarnJob job = gpuTasks.job(id.getApplicationId());
-    HareQueue queue = (HareQueue) app.getQueue();
-    HareAppAttempt attempt = new HareAppAttempt(id, app.getUser(), queue, queue.users(),
-        rmContext, job != null && job.speaksHare());
-    if (transferState) {
-      attempt.transferStateFromPreviousAttempt(app.getCurrentAppAttempt());
-    }
-    app.setCurrentAppAttempt(attempt);
-    nonGpuAsks.flag(id.getApplicationId()); // a transferred state may come with asks
-    multiGpu.flag(id.getApplicationId());
-    queue.getMetrics().submitAppAttempt(app.getUser(), app.isUnmanagedAM());
-    if (!recovering) {
-      admission.attemptAdded(rmContext, id);
-      if (job != null && id.getAttemptId() > 1) {
-        job.attemptRestarted();
-      }
-    }
+    apps.addAttempt(id, transferState, recovering);
   }
 
-  private synchronized void removeAttempt(ApplicationAttemptId id,
+  synchronized void removeAttempt(ApplicationAttemptId id,
       RMAppAttemptState finalState,
       boolean keepContainers) {
     HareAppAttempt attempt = HareAppAttempt.of(getApplicationAttempt(id));
@@ -701,17 +501,8 @@ public class HareScheduler extends FifoScheduler {
     gpuTasks.asksChanged(id.getApplicationId());
   }
 
-  private synchronized void removeApplication(ApplicationId id,
-      RMAppState finalState) {
-    SchedulerApplication<FifoAppAttempt> app = applications.remove(id);
-    gpuTasks.removeJob(id, getClock().getTime());
-    times.removeJob(id.toString());
-    if (app == null) {
-      return;
-    }
-    queues.removed(id);
-    ((HareQueue) app.getQueue()).users().deactivateApplication(app.getUser(), id);
-    app.stop(finalState);
+  synchronized void removeApplication(ApplicationId id, RMAppState finalState) {
+    apps.remove(id, finalState);
   }
 
   // --- containers ---
@@ -910,12 +701,12 @@ public class HareScheduler extends FifoScheduler {
     return settings;
   }
 
-  /** The policy in use. */
   /** Tells {@code listener} of every GPU ask change, task start and task end from now on. */
   public void addTaskListener(TaskListener listener) {
     taskListeners.add(listener);
   }
 
+  /** The policy in use. */
   public synchronized SchedulingPolicy policy() {
     return host.policy();
   }
