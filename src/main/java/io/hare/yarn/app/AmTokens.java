@@ -157,5 +157,4 @@ final class AmTokens {
     ShutdownHookManager.get().addShutdownHook(hook, KeytabOnKill.PRIORITY);
     return hook;
   }
-
 }
