@@ -180,6 +180,8 @@ final class AmCallbacks extends AMRMClientAsync.AbstractCallbackHandler {
 
   @Override
   public void onError(Throwable e) {
+    // its stack once, here: the AM's exit line carries only the message
+    LOG.warn("ResourceManager connection failed", e);
     protocol.abort("ResourceManager connection failed: " + e);
   }
 }
