@@ -23,6 +23,7 @@ import org.apache.hadoop.yarn.api.records.LocalResource;
 import org.apache.hadoop.yarn.api.records.LocalResourceVisibility;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.junit.Before;
+import org.junit.BeforeClass;
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
@@ -35,6 +36,11 @@ import org.junit.rules.TemporaryFolder;
  * bytes in no environment or command.
  */
 public class AmKeytabSubmitTest {
+
+  @BeforeClass
+  public static void gpus() {
+    CapturingYarnApps.registerGpus();
+  }
 
   private static final String PRINCIPAL = "alice@EXAMPLE.COM";
   private static final String SECRET = "keytab-bytes-not-to-leak";

@@ -22,6 +22,7 @@ import org.apache.hadoop.security.token.Token;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.security.AMRMTokenIdentifier;
 import org.apache.hadoop.yarn.security.client.RMDelegationTokenIdentifier;
+import org.junit.BeforeClass;
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
@@ -33,6 +34,11 @@ import org.junit.rules.TemporaryFolder;
  * HDFS does, and the RM double issues its own.
  */
 public class JobCredentialsTest {
+
+  @BeforeClass
+  public static void gpus() {
+    CapturingYarnApps.registerGpus();
+  }
 
   private static final String RM = "rm/rm1.example.com@EXAMPLE.COM";
   /** The RM's client address, as the token service YARN's client looks its token up by. */
