@@ -39,7 +39,7 @@ public class AmKeytabSubmitTest {
 
   @BeforeClass
   public static void gpus() {
-    CapturingYarnApps.registerGpus();
+    TestingAm.declareGpus();
   }
 
   private static final String PRINCIPAL = "alice@EXAMPLE.COM";

@@ -2,7 +2,6 @@ package io.hare.yarn.app;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.security.token.Token;
 import org.apache.hadoop.security.token.TokenIdentifier;
@@ -11,9 +10,7 @@ import org.apache.hadoop.yarn.api.records.ApplicationReport;
 import org.apache.hadoop.yarn.api.records.ApplicationSubmissionContext;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.api.records.ResourceInformation;
-import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.security.client.RMDelegationTokenIdentifier;
-import org.apache.hadoop.yarn.util.resource.ResourceUtils;
 
 /**
  * A ResourceManager for the client's submission path: hands out one application id, keeps what
@@ -36,20 +33,12 @@ final class CapturingYarnApps implements YarnApps {
   @Override
   public NewApp create() {
     created++;
+    // one GPU: its users declare yarn.io/gpu first (TestingAm.declareGpus), as a client with
+    // the cluster's resource-types.xml has it
     return new NewApp(ApplicationId.newInstance(1, 1), Resource.newInstance(8192, 8,
         Map.of(ResourceInformation.GPU_URI, 1L)));
   }
 
-  /**
-   * Registers {@code yarn.io/gpu} as a resource type in this JVM, as a client with the cluster's
-   * resource-types.xml has it: the largest container above has one GPU. Resource types are
-   * JVM-wide, so a test class using this RM calls it before its tests.
-   */
-  static void registerGpus() {
-    Configuration c = new Configuration(false);
-    c.set(YarnConfiguration.RESOURCE_TYPES, ResourceInformation.GPU_URI);
-    ResourceUtils.resetResourceTypes(c);
-  }
 
   @Override
   public void submit(ApplicationSubmissionContext context) {

@@ -37,7 +37,7 @@ public class JobCredentialsTest {
 
   @BeforeClass
   public static void gpus() {
-    CapturingYarnApps.registerGpus();
+    TestingAm.declareGpus();
   }
 
   private static final String RM = "rm/rm1.example.com@EXAMPLE.COM";
